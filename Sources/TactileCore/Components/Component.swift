@@ -1,0 +1,30 @@
+/// The contract every interactive component implements: events in, time in, drawing out.
+///
+/// A host (the GTK adapter, a test, the command-line renderer) owns the component, tells it
+/// its size, forwards pointer and key events, moves time forward from its frame clock while
+/// ``isAnimating`` is true, and asks it to draw. Components never start threads or timers.
+public protocol Component: AnyObject {
+    /// The size of the area the component draws in, in points. Hosts set it on every resize.
+    var viewSize: Size { get set }
+
+    /// Whether time-driven changes are under way; hosts stop ticking when this is false.
+    var isAnimating: Bool { get }
+
+    /// Moves the component's clock to `time` (seconds, monotonically increasing).
+    func advance(to time: Double)
+
+    /// Handles a pointer event; returns whether it was used.
+    @discardableResult
+    func handle(_ event: PointerEvent) -> Bool
+
+    /// Handles a key press; returns whether it was used.
+    @discardableResult
+    func handle(_ event: KeyEvent) -> Bool
+
+    /// Draws the current state. Drawing never changes state.
+    func draw(in canvas: any Canvas)
+}
+
+extension Component {
+    public func handle(_ event: KeyEvent) -> Bool { false }
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Tactile needs to build, test and run, when missing.
+# Usage: scripts/setup.sh [--with-display]
+#   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libcairo2-dev
+  libpango1.0-dev
+  libgdk-pixbuf-2.0-dev
+  libgif-dev
+  libgtk-4-dev
+  libsodium-dev
+)
+if [[ "${1:-}" == "--with-display" ]]; then
+  packages+=(xvfb xauth xdotool imagemagick)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+echo "Installing: ${missing[*]}" >&2
+if [[ $(id -u) -eq 0 ]]; then
+  sudo=()
+elif command -v sudo >/dev/null; then
+  sudo=(sudo)
+else
+  echo "error: missing packages (${missing[*]}) and no sudo to install them; run as root" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
