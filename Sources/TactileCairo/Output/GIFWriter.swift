@@ -40,8 +40,15 @@ public final class GIFWriter {
         green = red
         blue = red
         indices = red
+        // Created with the usual permissions (0666 less the umask); giflib closes the descriptor.
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        guard descriptor >= 0 else {
+            throw ImageFileError(path: path, reason: String(cString: strerror(errno)))
+        }
         var error: Int32 = 0
-        guard let file = EGifOpenFileName(temporaryPath, false, &error) else {
+        guard let file = EGifOpenFileHandle(descriptor, &error) else {
+            close(descriptor)
+            unlink(temporaryPath)
             throw ImageFileError(path: path, reason: Self.message(error))
         }
         self.file = file

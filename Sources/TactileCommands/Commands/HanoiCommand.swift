@@ -1,0 +1,123 @@
+import TactileHanoi
+
+/// `tactile hanoi solve|count|move`.
+enum HanoiCommand {
+    static let solveSpec = ArgumentParser.Spec(
+        usage: "tactile hanoi solve <disks> [--pegs P] [--from STATE] [--to PEG|STATE] [--format text|csv]",
+        summary: "Print a shortest solution, one move per line.",
+        positionals: [("<disks>", "Number of disks, 1…64 (disk 1 is the smallest).")],
+        options: [
+            .init(name: "pegs", valueName: "P", help: "Number of pegs, 3…26 (A, B, C, …). Default 3."),
+            .init(name: "from", valueName: "STATE", help: "Start position, one peg letter per disk, disk 1 first. Default: all on A."),
+            .init(name: "to", valueName: "PEG|STATE", help: "Goal: a peg letter (all disks there) or a state. Default: the last peg."),
+            .init(name: "format", valueName: "text|csv", help: "text: \"Move 1: disk 1 from A to C\"; csv: header move,disk,from,to."),
+        ],
+        details: ["Example: tactile hanoi solve 3 --from ACB --to CCC"])
+
+    static let countSpec = ArgumentParser.Spec(
+        usage: "tactile hanoi count <disks> [--pegs P]",
+        summary: "Print the fewest moves for a whole tower (Frame–Stewart with 4 or more pegs).",
+        positionals: [("<disks>", "Number of disks, 1…64.")],
+        options: [.init(name: "pegs", valueName: "P", help: "Number of pegs, 3…26. Default 3.")])
+
+    static let moveSpec = ArgumentParser.Spec(
+        usage: "tactile hanoi move <disks> <k>",
+        summary: "Print move k of the optimal three-peg solution, computed directly from k.",
+        positionals: [("<disks>", "Number of disks, 1…64."), ("<k>", "Move number, 1…2^disks − 1.")])
+
+    static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
+        try dispatch(
+            arguments, command: "hanoi",
+            [("solve", solveSpec, solve), ("count", countSpec, count), ("move", moveSpec, move)],
+            output: output)
+    }
+
+    static func disks(_ text: String) throws(CommandFailure) -> Int {
+        try ValueParser.integer(text, name: "number of disks", in: HanoiLimits.disks)
+    }
+
+    static func pegs(_ parsed: ArgumentParser.Parsed) throws(CommandFailure) -> Int {
+        guard let text = parsed.option("pegs") else { return 3 }
+        return try ValueParser.integer(text, name: "--pegs", in: HanoiLimits.pegs)
+    }
+
+    static func solve(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure) {
+        let n = try disks(parsed.positionals[0])
+        let p = try pegs(parsed)
+        let format = try ValueParser.choice(parsed.option("format") ?? "text", name: "--format", from: ["text", "csv"])
+        let start: HanoiPosition
+        let goal: HanoiPosition
+        do throws(HanoiError) {
+            start = try parsed.option("from").map { text throws(HanoiError) in
+                try HanoiPosition(state: text, pegCount: p)
+            } ?? HanoiPosition(disks: n, pegs: p, allOn: 0)
+            if let text = parsed.option("to") {
+                if text.count == 1 {
+                    guard let peg = HanoiPeg.index(of: text.first!), peg < p else {
+                        throw HanoiError(
+                            "--to \"\(text)\" must be a peg letter A…\(HanoiPeg.letter(p - 1)) or a state of \(n) letters")
+                    }
+                    goal = HanoiPosition(disks: n, pegs: p, allOn: peg)
+                } else {
+                    goal = try HanoiPosition(state: text, pegCount: p)
+                }
+            } else {
+                goal = HanoiPosition(disks: n, pegs: p, allOn: p - 1)
+            }
+        } catch {
+            throw .usage(error.message)
+        }
+        guard start.diskCount == n else {
+            throw .usage("--from \"\(start)\" has \(start.diskCount) letters but <disks> is \(n)")
+        }
+        guard goal.diskCount == n else {
+            throw .usage("--to \"\(goal)\" has \(goal.diskCount) letters but <disks> is \(n)")
+        }
+        let plan: HanoiPlan
+        do { plan = try HanoiSolver.plan(from: start, to: goal) } catch { throw .usage(error.message) }
+        let letters = (0..<p).map { UInt8(65 + $0) }
+        var k: UInt64 = 0
+        if format == "csv" {
+            output.line("move,disk,from,to")
+            plan.forEachMove { move in
+                k += 1
+                output.write(k)
+                output.write(byte: 44)
+                output.write(UInt64(move.disk))
+                output.write(byte: 44)
+                output.write(byte: letters[move.from])
+                output.write(byte: 44)
+                output.write(byte: letters[move.to])
+                output.write(byte: 10)
+            }
+        } else {
+            plan.forEachMove { move in
+                k += 1
+                output.write("Move ")
+                output.write(k)
+                output.write(": disk ")
+                output.write(UInt64(move.disk))
+                output.write(" from ")
+                output.write(byte: letters[move.from])
+                output.write(" to ")
+                output.write(byte: letters[move.to])
+                output.write(byte: 10)
+            }
+        }
+    }
+
+    static func count(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure) {
+        let n = try disks(parsed.positionals[0])
+        let p = try pegs(parsed)
+        output.line(String(FrameStewart.moves(disks: n, pegs: p)))
+    }
+
+    static func move(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure) {
+        let n = try disks(parsed.positionals[0])
+        let plan: HanoiPlan
+        do { plan = try HanoiSolver.plan(disks: n) } catch { throw .usage(error.message) }
+        let k = try ValueParser.unsigned(
+            parsed.positionals[1], name: "move number for \(n) disks", in: 1...plan.count)
+        output.line("Move \(k): \(plan.move(number: k))")
+    }
+}
