@@ -29,7 +29,7 @@ public final class CairoCanvas: Canvas {
     public func save() { cairo_save(context) }
     public func restore() { cairo_restore(context) }
 
-    public func concatenate(_ t: AffineTransform) {
+    public func concatenate(_ t: Transform2D) {
         var matrix = cairo_matrix_t(xx: t.a, yx: t.b, xy: t.c, yy: t.d, x0: t.tx, y0: t.ty)
         cairo_transform(context, &matrix)
     }

@@ -84,8 +84,8 @@ public struct HanoiLayout: Hashable, Sendable {
         maximumDiskWidth = maxWidth
         baseHeight = baseH
         diskHeight = diskH
-        rodWidth = max(1, min(12, maximumDiskWidth * 0.05, diskHeight * 0.6))
-        minimumDiskWidth = min(maximumDiskWidth, max(rodWidth * 3, maximumDiskWidth * 0.22))
+        rodWidth = min(12, maximumDiskWidth * 0.05, diskHeight * 0.6)
+        minimumDiskWidth = min(maximumDiskWidth * 0.6, max(rodWidth * 3, maximumDiskWidth * 0.22))
     }
 
     /// The width of a disk.

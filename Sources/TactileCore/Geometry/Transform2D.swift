@@ -1,9 +1,9 @@
 import Foundation
 
-/// A 2D affine transform mapping (x, y) to (a·x + c·y + tx, b·x + d·y + ty).
+/// A 2D affine transform (named so it does not clash with Foundation's `AffineTransform`) mapping (x, y) to (a·x + c·y + tx, b·x + d·y + ty).
 ///
 /// The same matrix layout as Core Graphics' `CGAffineTransform` and Cairo's `cairo_matrix_t`.
-public struct AffineTransform: Hashable, Sendable {
+public struct Transform2D: Hashable, Sendable {
     public var a: Double
     public var b: Double
     public var c: Double
@@ -22,7 +22,7 @@ public struct AffineTransform: Hashable, Sendable {
     }
 
     /// The transform that changes nothing.
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = Transform2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     /// A translation.
     public init(translationX tx: Double, y ty: Double) {
@@ -47,8 +47,8 @@ public struct AffineTransform: Hashable, Sendable {
     public var determinant: Double { a * d - b * c }
 
     /// The transform that first applies `self`, then `other`.
-    public func concatenating(_ other: AffineTransform) -> AffineTransform {
-        AffineTransform(
+    public func concatenating(_ other: Transform2D) -> Transform2D {
+        Transform2D(
             a: a * other.a + b * other.c,
             b: a * other.b + b * other.d,
             c: c * other.a + d * other.c,
@@ -58,25 +58,25 @@ public struct AffineTransform: Hashable, Sendable {
     }
 
     /// A translation applied before this transform, as Core Graphics' `translatedBy(x:y:)`.
-    public func translatedBy(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(translationX: x, y: y).concatenating(self)
+    public func translatedBy(x: Double, y: Double) -> Transform2D {
+        Transform2D(translationX: x, y: y).concatenating(self)
     }
 
     /// A scale applied before this transform.
-    public func scaledBy(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(scaleX: x, y: y).concatenating(self)
+    public func scaledBy(x: Double, y: Double) -> Transform2D {
+        Transform2D(scaleX: x, y: y).concatenating(self)
     }
 
     /// A rotation applied before this transform.
-    public func rotated(by angle: Double) -> AffineTransform {
-        AffineTransform(rotation: angle).concatenating(self)
+    public func rotated(by angle: Double) -> Transform2D {
+        Transform2D(rotation: angle).concatenating(self)
     }
 
     /// The inverse, or `nil` when the transform is singular.
-    public func inverted() -> AffineTransform? {
+    public func inverted() -> Transform2D? {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
-        return AffineTransform(
+        return Transform2D(
             a: d / det, b: -b / det, c: -c / det, d: a / det,
             tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }

@@ -1,0 +1,80 @@
+import TactileCore
+import Testing
+@testable import TactileHanoi
+
+/// Layout fits any view and any number of disks, and moving disks never pass through others.
+@Suite struct HanoiLayoutTests {
+    static let sizes = [
+        Size(width: 1280, height: 800), Size(width: 320, height: 640), Size(width: 40, height: 30),
+        Size(width: 1, height: 1), Size(width: 0, height: -5), Size(width: 5000, height: 90),
+    ]
+
+    @Test(arguments: sizes)
+    func sizesArePositiveForEveryDiskCount(size: Size) {
+        for pegs in [3, 4, 7] {
+            for disks in 1...64 {
+                let layout = HanoiLayout(viewSize: size, disks: disks, pegs: pegs)
+                #expect(layout.diskHeight > 0 && layout.rodWidth > 0 && layout.baseHeight > 0)
+                #expect(layout.minimumDiskWidth > 0)
+                #expect(layout.maximumDiskWidth >= layout.minimumDiskWidth)
+                for d in 1...disks {
+                    #expect(layout.width(ofDisk: d) > 0)
+                    if d > 1 { #expect(layout.width(ofDisk: d) > layout.width(ofDisk: d - 1)) }
+                }
+                // A full stack on the first and last peg stays inside the view.
+                let view = Rect(origin: .zero, size: layout.viewSize).insetBy(dx: -1e-9, dy: -1e-9)
+                for peg in [0, pegs - 1] {
+                    #expect(view.contains(layout.frame(ofDisk: disks, onPeg: peg, level: 0)))
+                    #expect(view.contains(layout.frame(ofDisk: 1, onPeg: peg, level: disks - 1)))
+                    #expect(view.contains(layout.rod(ofPeg: peg)))
+                }
+            }
+        }
+    }
+
+    @Test func orientationFollowsTheView() {
+        #expect(HanoiLayout(viewSize: Size(width: 800, height: 600), disks: 5, pegs: 3).arrangement == .sideBySide)
+        #expect(HanoiLayout(viewSize: Size(width: 400, height: 800), disks: 5, pegs: 3).arrangement == .stacked)
+    }
+
+    @Test func diskHeightIsCapped() {
+        let layout = HanoiLayout(viewSize: Size(width: 2000, height: 2000 * 0.9), disks: 2, pegs: 3)
+        #expect(layout.diskHeight == HanoiLayout.maximumDiskHeight)
+    }
+
+    @Test(arguments: [Size(width: 900, height: 500), Size(width: 360, height: 700)])
+    func movingDisksNeverOverlapRestingDisks(size: Size) throws {
+        let plan = try HanoiSolver.plan(disks: 5, pegs: 3)
+        let layout = HanoiLayout(viewSize: size, disks: 5, pegs: 3)
+        var position = plan.start
+        plan.forEachMove { move in
+            let path = layout.travelPath(
+                of: move, fromLevel: position.disks(on: move.from).count - 1,
+                toLevel: position.disks(on: move.to).count)
+            for step in 0...200 {
+                let center = point(along: path, fraction: Double(step) / 200)
+                let moving = Rect(center: center, size: Size(width: layout.width(ofDisk: move.disk), height: layout.diskHeight))
+                    .insetBy(dx: 0.01, dy: 0.01)
+                for peg in 0..<3 {
+                    for (level, disk) in position.disks(on: peg).enumerated() where disk != move.disk {
+                        let other = layout.frame(ofDisk: disk, onPeg: peg, level: level)
+                        #expect(!moving.intersects(other), "\(move) passes through disk \(disk)")
+                    }
+                }
+            }
+            position = position.applying(move)
+        }
+    }
+
+    @Test func pegsArePickedByTheirArea() {
+        let side = HanoiLayout(viewSize: Size(width: 900, height: 500), disks: 5, pegs: 3)
+        #expect(side.peg(at: Point(x: 10, y: 10)) == 0)
+        #expect(side.peg(at: Point(x: 450, y: 490)) == 1)
+        #expect(side.peg(at: Point(x: 899, y: 250)) == 2)
+        #expect(side.peg(at: Point(x: -1, y: 250)) == nil)
+        #expect(side.peg(at: Point(x: .nan, y: 250)) == nil)
+        let stacked = HanoiLayout(viewSize: Size(width: 300, height: 900), disks: 5, pegs: 3)
+        #expect(stacked.peg(at: Point(x: 50, y: 10)) == 0)
+        #expect(stacked.peg(at: Point(x: 50, y: 890)) == 2)
+    }
+}
