@@ -33,7 +33,8 @@ let adapterTargets: [Target] = [
 // MARK: - Programs
 
 let programTargets: [Target] = [
-    .target(name: "TactileCommands", dependencies: ["TactileCore", "TactileHanoi", "TactileCairo"]),
+    .target(
+        name: "TactileCommands", dependencies: ["TactileCore", "TactileHanoi", "TactileCairo"]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
     .executableTarget(
         name: "showcase",

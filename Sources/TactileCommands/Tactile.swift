@@ -3,11 +3,15 @@
 /// `run` is the whole program; `main.swift` only passes the arguments and exits with the
 /// code it returns, so tests call it directly.
 public enum Tactile {
-    static let commands: [(name: String, summary: String, run: @Sendable ([String], CommandOutput) throws(CommandFailure) -> Void)] = [
-        ("hanoi", "Solve and count Tower of Hanoi moves", HanoiCommand.run),
-        ("render", "Draw a component to a PNG or an animated GIF", RenderCommand.run),
-        ("bench", "Measure speed against peers (use a release build)", BenchCommand.run),
-    ]
+    static let commands:
+        [(
+            name: String, summary: String,
+            run: @Sendable ([String], CommandOutput) throws(CommandFailure) -> Void
+        )] = [
+            ("hanoi", "Solve and count Tower of Hanoi moves", HanoiCommand.run),
+            ("render", "Draw a component to a PNG or an animated GIF", RenderCommand.run),
+            ("bench", "Measure speed against peers (use a release build)", BenchCommand.run),
+        ]
 
     static var help: String {
         var lines = [
@@ -15,14 +19,21 @@ public enum Tactile {
             "Interactive, animated components: Tower of Hanoi, Newton's cradle, pattern lock, puzzle captcha.",
             "", "Commands:",
         ]
-        for c in commands { lines.append("  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary) }
+        for c in commands {
+            lines.append(
+                "  " + c.name.padding(toLength: 10, withPad: " ", startingAt: 0) + c.summary)
+        }
         lines.append("")
-        lines.append("Exit codes: 0 success, 1 negative answer, 2 bad usage or input, 3 locked out, 4 damaged store.")
+        lines.append(
+            "Exit codes: 0 success, 1 negative answer, 2 bad usage or input, 3 locked out, 4 damaged store."
+        )
         return lines.joined(separator: "\n")
     }
 
     /// Runs a command line (without the program name) and returns the exit code.
-    public static func run(_ arguments: [String], output: CommandOutput, errors: CommandOutput) -> Int32 {
+    public static func run(_ arguments: [String], output: CommandOutput, errors: CommandOutput)
+        -> Int32
+    {
         defer {
             output.flush()
             errors.flush()
@@ -37,7 +48,8 @@ public enum Tactile {
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             errors.line(
-                "tactile: unknown command \"\(name)\"; commands: \(commands.map(\.name).joined(separator: ", "))")
+                "tactile: unknown command \"\(name)\"; commands: \(commands.map(\.name).joined(separator: ", "))"
+            )
             return ExitCode.usage.rawValue
         }
         do {
@@ -54,7 +66,10 @@ public enum Tactile {
 /// Runs a sub-command chosen by the first argument from a table.
 func dispatch(
     _ arguments: [String], command: String,
-    _ table: [(name: String, spec: ArgumentParser.Spec, run: (ArgumentParser.Parsed, CommandOutput) throws(CommandFailure) -> Void)],
+    _ table: [(
+        name: String, spec: ArgumentParser.Spec,
+        run: (ArgumentParser.Parsed, CommandOutput) throws(CommandFailure) -> Void
+    )],
     output: CommandOutput
 ) throws(CommandFailure) {
     let names = table.map(\.name).joined(separator: ", ")

@@ -283,7 +283,9 @@ public final class HanoiView: Component {
             selectedPeg = nil
             changed()
         case .character(let c):
-            guard let digit = c.wholeNumberValue, (1...pegCount).contains(digit) else { return false }
+            guard let digit = c.wholeNumberValue, (1...pegCount).contains(digit) else {
+                return false
+            }
             if mode == .solver { startManualPlay() }
             click(peg: digit - 1)
         default:
@@ -297,7 +299,9 @@ public final class HanoiView: Component {
         let marks = HanoiRenderer.Marks(selected: selectedPeg, hint: hintMove, refused: refusedPeg)
         switch mode {
         case .manual:
-            let loose = drag.map { HanoiRenderer.LooseDisk(disk: $0.disk, center: $0.location + $0.offset) }
+            let loose = drag.map {
+                HanoiRenderer.LooseDisk(disk: $0.disk, center: $0.location + $0.offset)
+            }
             renderer.draw(game.position, loose: loose, marks: marks, in: canvas)
         case .solver:
             let position = playback.position

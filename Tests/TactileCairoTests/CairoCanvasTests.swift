@@ -54,7 +54,9 @@ import Testing
         let solid = surface { $0.stroke(line, with: black, style: StrokeStyle(width: 10)) }
         #expect(solid[50, 46] == black && solid[50, 53] == black)
         #expect(solid[50, 40] == .white)
-        let dashed = surface { $0.stroke(line, with: black, style: StrokeStyle(width: 10, dash: [10, 10])) }
+        let dashed = surface {
+            $0.stroke(line, with: black, style: StrokeStyle(width: 10, dash: [10, 10]))
+        }
         #expect(dashed[5, 50] == black)
         #expect(dashed[15, 50] == .white)
     }
@@ -65,7 +67,9 @@ import Testing
         bitmap[0, 0] = .clear
         let surface = ImageSurface(bitmap: bitmap)
         #expect(surface.bitmap() == bitmap)
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tactile-\(UUID()).png").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tactile-\(UUID()).png"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try surface.writePNG(to: path)
         let decoded = try ImageLoader.load(path: path)
@@ -73,8 +77,12 @@ import Testing
     }
 
     @Test func loadingAMissingOrBrokenFileSaysWhy() throws {
-        #expect(throws: ImageFileError.self) { try ImageLoader.load(path: "/nonexistent/picture.png") }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tactile-\(UUID()).png").path
+        #expect(throws: ImageFileError.self) {
+            try ImageLoader.load(path: "/nonexistent/picture.png")
+        }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tactile-\(UUID()).png"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: path))
         let error = try #require(throws: ImageFileError.self) { try ImageLoader.load(path: path) }
@@ -86,7 +94,8 @@ import Testing
         var measured = Size.zero
         let bitmap = surface { canvas in
             measured = canvas.measure("Hanoi", font: font)
-            canvas.draw("Hanoi", at: Point(x: 50, y: 30), font: font, color: .black, alignment: .center)
+            canvas.draw(
+                "Hanoi", at: Point(x: 50, y: 30), font: font, color: .black, alignment: .center)
         }
         #expect(measured.width > 30 && measured.height > 15)
         var dark = 0
@@ -98,11 +107,15 @@ import Testing
     }
 
     @Test func animatedGIFsDecodeToTheirFirstFrame() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tactile-\(UUID()).gif").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "tactile-\(UUID()).gif"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try GIFWriter(path: path, width: 20, height: 10)
         var first = Bitmap(width: 20, height: 10, fill: Color(red8: 200, green8: 40, blue8: 40))
-        for x in 10..<20 { for y in 0..<10 { first[x, y] = Color(red8: 20, green8: 40, blue8: 220) } }
+        for x in 10..<20 {
+            for y in 0..<10 { first[x, y] = Color(red8: 20, green8: 40, blue8: 220) }
+        }
         try writer.addFrame(first, delay: 0.05)
         try writer.addFrame(Bitmap(width: 20, height: 10, fill: .black), delay: 0.05)
         #expect(!FileManager.default.fileExists(atPath: path), "nothing appears before finish")
@@ -115,7 +128,9 @@ import Testing
         for (x, y) in [(2, 2), (15, 7)] {
             let a = decoded[x, y]
             let b = first[x, y]
-            #expect(abs(a.red - b.red) < 0.05 && abs(a.green - b.green) < 0.05 && abs(a.blue - b.blue) < 0.05)
+            #expect(
+                abs(a.red - b.red) < 0.05 && abs(a.green - b.green) < 0.05
+                    && abs(a.blue - b.blue) < 0.05)
         }
         #expect(throws: ImageFileError.self) { try writer.addFrame(first, delay: 0.05) }
     }

@@ -13,13 +13,15 @@ import Testing
     }
 
     func close(_ a: Color, _ b: Color, within tolerance: Double = 4.0 / 255) -> Bool {
-        abs(a.red - b.red) <= tolerance && abs(a.green - b.green) <= tolerance && abs(a.blue - b.blue) <= tolerance
+        abs(a.red - b.red) <= tolerance && abs(a.green - b.green) <= tolerance
+            && abs(a.blue - b.blue) <= tolerance
     }
 
     /// The colour at the vertical centre of a disk's vertical gradient.
     func middleColor(ofDisk disk: Int, of count: Int) -> Color {
         let base = HanoiTheme().color(ofDisk: disk, of: count)
-        return base.adjustingBrightness(0.25).mixed(with: base.adjustingBrightness(-0.15), fraction: 0.5)
+        return base.adjustingBrightness(0.25).mixed(
+            with: base.adjustingBrightness(-0.15), fraction: 0.5)
     }
 
     @Test func everyDiskIsDrawnWhereTheModelSaysAfterSeeking() throws {
@@ -35,8 +37,9 @@ import Testing
                 // Sample left of the rod, at the disk's vertical centre.
                 let x = Int(frame.minX + frame.width * 0.2)
                 let y = Int(frame.midY)
-                #expect(close(bitmap[x, y], middleColor(ofDisk: disk, of: 6), within: 12.0 / 255),
-                        "disk \(disk) on peg \(peg) at level \(level): \(bitmap[x, y])")
+                #expect(
+                    close(bitmap[x, y], middleColor(ofDisk: disk, of: 6), within: 12.0 / 255),
+                    "disk \(disk) on peg \(peg) at level \(level): \(bitmap[x, y])")
             }
             // Just above the stack, beside the rod, is background.
             let level = position.disks(on: peg).count
@@ -55,11 +58,15 @@ import Testing
         view.advance(to: 0.5)  // disk 1 halfway from A to C: above B
         let bitmap = render(view)
         let layout = HanoiLayout(viewSize: view.viewSize, disks: 3, pegs: 3)
-        let path = layout.travelPath(of: HanoiMove(disk: 1, from: 0, to: 2), fromLevel: 2, toLevel: 0)
+        let path = layout.travelPath(
+            of: HanoiMove(disk: 1, from: 0, to: 2), fromLevel: 2, toLevel: 0)
         // Symmetric path and easing: halfway in time is halfway in length, above peg B.
         #expect(abs(path[1].y - path[2].y) < 1e-9)
         let center = Point(x: 450, y: path[1].y)
-        #expect(close(bitmap[Int(center.x), Int(center.y)], middleColor(ofDisk: 1, of: 3), within: 12.0 / 255))
+        #expect(
+            close(
+                bitmap[Int(center.x), Int(center.y)], middleColor(ofDisk: 1, of: 3),
+                within: 12.0 / 255))
         // And disk 1 is no longer drawn on A.
         let onA = layout.frame(ofDisk: 1, onPeg: 0, level: 2)
         #expect(close(bitmap[Int(onA.minX + 3), Int(onA.midY)], HanoiTheme().background))

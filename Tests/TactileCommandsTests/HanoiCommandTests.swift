@@ -1,5 +1,5 @@
-import TactileCommands
 import Foundation
+import TactileCommands
 import TactileHanoi
 import Testing
 
@@ -32,7 +32,10 @@ import Testing
 
     @Test func textFormatReadsMoveKDiskDFromXToY() {
         let run = tactile("hanoi", "solve", "2")
-        #expect(run.output == "Move 1: disk 1 from A to B\nMove 2: disk 2 from A to C\nMove 3: disk 1 from B to C\n")
+        #expect(
+            run.output
+                == "Move 1: disk 1 from A to B\nMove 2: disk 2 from A to C\nMove 3: disk 1 from B to C\n"
+        )
     }
 
     @Test func fromAStateToAStateIsShortest() throws {
@@ -73,8 +76,9 @@ import Testing
     @Test func countsAndDirectMoves() {
         #expect(tactile("hanoi", "count", "64").output == "18446744073709551615\n")
         #expect(tactile("hanoi", "count", "20", "--pegs", "4").output == "289\n")
-        #expect(tactile("hanoi", "move", "64", "9223372036854775808").output
-            == "Move 9223372036854775808: disk 64 from A to C\n")
+        #expect(
+            tactile("hanoi", "move", "64", "9223372036854775808").output
+                == "Move 9223372036854775808: disk 64 from A to C\n")
         #expect(tactile("hanoi", "move", "3", "7").output == "Move 7: disk 1 from A to C\n")
     }
 
@@ -105,8 +109,11 @@ import Testing
     }
 
     @Test func everyCommandHasHelp() {
-        for arguments in [["--help"], ["hanoi", "--help"], ["hanoi", "solve", "--help"], ["hanoi", "count", "--help"],
-                          ["hanoi", "move", "--help"], ["render", "--help"], ["bench", "--help"]] {
+        for arguments in [
+            ["--help"], ["hanoi", "--help"], ["hanoi", "solve", "--help"],
+            ["hanoi", "count", "--help"],
+            ["hanoi", "move", "--help"], ["render", "--help"], ["bench", "--help"],
+        ] {
             let output = TactileCommands.CommandOutput()
             let errors = TactileCommands.CommandOutput()
             #expect(TactileCommands.Tactile.run(arguments, output: output, errors: errors) == 0)

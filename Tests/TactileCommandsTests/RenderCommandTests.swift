@@ -1,12 +1,13 @@
-import TactileCommands
 import Foundation
 import TactileCairo
+import TactileCommands
 import Testing
 
 /// `tactile render` writes images a viewer can open.
 @Suite struct RenderCommandTests {
     func temporaryPath(_ ext: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("tactile-\(UUID()).\(ext)").path
+        FileManager.default.temporaryDirectory.appendingPathComponent("tactile-\(UUID()).\(ext)")
+            .path
     }
 
     @Test func pngHasTheRequestedSize() throws {
@@ -25,7 +26,9 @@ import Testing
         #expect(run.code == 0, "\(run.errors)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         // Ten frames at 20 per second: ten image descriptors, each after a graphic control block.
-        let controls = bytes.indices.dropLast(1).filter { bytes[$0] == 0x21 && bytes[$0 + 1] == 0xF9 }
+        let controls = bytes.indices.dropLast(1).filter {
+            bytes[$0] == 0x21 && bytes[$0 + 1] == 0xF9
+        }
         #expect(controls.count == 10)
     }
 
@@ -33,7 +36,10 @@ import Testing
         (["render", "hanoi", "--out", "x.jpg"], "--out must end in .png or .gif"),
         (["render", "hanoi", "--out", "x.png", "--size", "10x10"], "16…4096, got 10x10"),
         (["render", "hanoi", "--out", "x.png", "--size", "big"], "--size must be WxH"),
-        (["render", "hanoi", "--out", "x.png", "--seconds", "-1"], "--seconds must be a number 0…600"),
+        (
+            ["render", "hanoi", "--out", "x.png", "--seconds", "-1"],
+            "--seconds must be a number 0…600"
+        ),
         (["render", "teapot", "--out", "x.png"], "component must be one of"),
         (["render", "hanoi"], "missing --out"),
         (["render", "hanoi", "--out", "/nonexistent-dir/x.png"], "cannot write"),

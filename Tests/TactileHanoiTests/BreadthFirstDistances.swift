@@ -16,7 +16,8 @@ struct BreadthFirstDistances {
             var next: [[Int]] = []
             for state in frontier {
                 let d = distance[state]!
-                for neighbour in Self.neighbours(of: state, pegs: pegs) where distance[neighbour] == nil {
+                for neighbour in Self.neighbours(of: state, pegs: pegs)
+                where distance[neighbour] == nil {
                     distance[neighbour] = d + 1
                     next.append(neighbour)
                 }

@@ -1,10 +1,13 @@
 import Testing
+
 @testable import TactileHanoi
 
 /// Frame–Stewart numbers against published tables (OEIS A007664 for four pegs, A007665 for five).
 @Suite struct FrameStewartTableTests {
     @Test func fourPegs() {
-        let published: [UInt64] = [0, 1, 3, 5, 9, 13, 17, 25, 33, 41, 49, 65, 81, 97, 113, 129, 161, 193, 225, 257, 289]
+        let published: [UInt64] = [
+            0, 1, 3, 5, 9, 13, 17, 25, 33, 41, 49, 65, 81, 97, 113, 129, 161, 193, 225, 257, 289,
+        ]
         #expect((0...20).map { FrameStewart.moves(disks: $0, pegs: 4) } == published)
     }
 
@@ -14,7 +17,9 @@ import Testing
     }
 
     @Test func threePegsIsTwoToTheNMinusOne() {
-        for n in 1...63 { #expect(FrameStewart.moves(disks: n, pegs: 3) == (UInt64(1) << UInt64(n)) - 1) }
+        for n in 1...63 {
+            #expect(FrameStewart.moves(disks: n, pegs: 3) == (UInt64(1) << UInt64(n)) - 1)
+        }
         #expect(FrameStewart.moves(disks: 64, pegs: 3) == UInt64.max)
     }
 
@@ -38,8 +43,11 @@ import Testing
 
     @Test func fourPegTowerPlansMatchBreadthFirstSearch() throws {
         for n in 1...6 {
-            let truth = BreadthFirstDistances(disks: n, pegs: 4, goal: Array(repeating: 3, count: n))
-            #expect(UInt64(truth.distance(from: Array(repeating: 0, count: n))!) == FrameStewart.moves(disks: n, pegs: 4))
+            let truth = BreadthFirstDistances(
+                disks: n, pegs: 4, goal: Array(repeating: 3, count: n))
+            #expect(
+                UInt64(truth.distance(from: Array(repeating: 0, count: n))!)
+                    == FrameStewart.moves(disks: n, pegs: 4))
         }
     }
 }

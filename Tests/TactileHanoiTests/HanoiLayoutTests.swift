@@ -1,5 +1,6 @@
 import TactileCore
 import Testing
+
 @testable import TactileHanoi
 
 /// Layout fits any view and any number of disks, and moving disks never pass through others.
@@ -33,8 +34,12 @@ import Testing
     }
 
     @Test func orientationFollowsTheView() {
-        #expect(HanoiLayout(viewSize: Size(width: 800, height: 600), disks: 5, pegs: 3).arrangement == .sideBySide)
-        #expect(HanoiLayout(viewSize: Size(width: 400, height: 800), disks: 5, pegs: 3).arrangement == .stacked)
+        #expect(
+            HanoiLayout(viewSize: Size(width: 800, height: 600), disks: 5, pegs: 3).arrangement
+                == .sideBySide)
+        #expect(
+            HanoiLayout(viewSize: Size(width: 400, height: 800), disks: 5, pegs: 3).arrangement
+                == .stacked)
     }
 
     @Test func diskHeightIsCapped() {
@@ -53,10 +58,14 @@ import Testing
                 toLevel: position.disks(on: move.to).count)
             for step in 0...200 {
                 let center = point(along: path, fraction: Double(step) / 200)
-                let moving = Rect(center: center, size: Size(width: layout.width(ofDisk: move.disk), height: layout.diskHeight))
-                    .insetBy(dx: 0.01, dy: 0.01)
+                let moving = Rect(
+                    center: center,
+                    size: Size(width: layout.width(ofDisk: move.disk), height: layout.diskHeight)
+                )
+                .insetBy(dx: 0.01, dy: 0.01)
                 for peg in 0..<3 {
-                    for (level, disk) in position.disks(on: peg).enumerated() where disk != move.disk {
+                    for (level, disk) in position.disks(on: peg).enumerated()
+                    where disk != move.disk {
                         let other = layout.frame(ofDisk: disk, onPeg: peg, level: level)
                         #expect(!moving.intersects(other), "\(move) passes through disk \(disk)")
                     }

@@ -1,5 +1,6 @@
 import TactileCore
 import Testing
+
 @testable import TactileHanoi
 
 /// Manual play: legal-move checks with reasons, undo/redo, hints, pointer and keyboard.
@@ -8,13 +9,16 @@ import Testing
         var game = try HanoiGame(disks: 3)
         try game.move(from: 0, to: 2)
         let before = game
-        #expect(throws: HanoiRefusal.largerOntoSmaller(disk: 2, onto: 1, peg: 2)) { try game.move(from: 0, to: 2) }
+        #expect(throws: HanoiRefusal.largerOntoSmaller(disk: 2, onto: 1, peg: 2)) {
+            try game.move(from: 0, to: 2)
+        }
         #expect(throws: HanoiRefusal.emptyPeg(1)) { try game.move(from: 1, to: 0) }
         #expect(throws: HanoiRefusal.samePeg(0)) { try game.move(from: 0, to: 0) }
         #expect(throws: HanoiRefusal.noSuchPeg(3, pegCount: 3)) { try game.move(from: 0, to: 3) }
         #expect(game.position == before.position && game.moveCount == 1)
-        #expect(HanoiRefusal.largerOntoSmaller(disk: 2, onto: 1, peg: 2).description
-            == "Disk 2 cannot go on the smaller disk 1 on peg C.")
+        #expect(
+            HanoiRefusal.largerOntoSmaller(disk: 2, onto: 1, peg: 2).description
+                == "Disk 2 cannot go on the smaller disk 1 on peg C.")
     }
 
     @Test func undoRedoAndSolvedDetection() throws {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TactileHanoi
 
 /// Move k and the position after k moves, computed directly, agree with playing the moves.
@@ -51,5 +52,36 @@ import Testing
             #expect(position.isLegal(move))
             #expect(position.applying(move) == plan.position(after: k))
         }
+    }
+}
+
+/// Chunked generation gives exactly the moves of one-at-a-time generation.
+@Suite struct HanoiMoveChunkTests {
+    func chunked(_ plan: HanoiPlan) -> [HanoiMove] {
+        var moves: [HanoiMove] = []
+        plan.forEachChunk { chunk in moves.append(contentsOf: chunk.map(HanoiMove.init(packed:))) }
+        return moves
+    }
+
+    func single(_ plan: HanoiPlan) -> [HanoiMove] {
+        var moves: [HanoiMove] = []
+        plan.forEachMove { moves.append($0) }
+        return moves
+    }
+
+    @Test(arguments: [1, 11, 12, 13, 17])
+    func towers(disks: Int) throws {
+        let plan = try HanoiSolver.plan(disks: disks)
+        let moves = chunked(plan)
+        #expect(moves.count == Int(plan.count))
+        #expect(moves == single(plan))
+    }
+
+    @Test func arbitraryPositionsAndMorePegs() throws {
+        let from = try HanoiPosition(state: "ABCABCABCABCABCA", pegCount: 3)
+        let plan = try HanoiSolver.plan(from: from, to: HanoiPosition(disks: 16, pegs: 3, allOn: 1))
+        #expect(chunked(plan) == single(plan))
+        let four = try HanoiSolver.plan(disks: 20, pegs: 4)
+        #expect(chunked(four) == single(four))
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TactileHanoi
 
 /// Playback driven by a hand-moved clock: exact state at chosen times.

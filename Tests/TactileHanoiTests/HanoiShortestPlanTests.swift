@@ -1,29 +1,40 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import TactileHanoi
 
 /// Plans between arbitrary positions are legal and as short as breadth-first search says.
 @Suite struct HanoiShortestPlanTests {
     /// Replays a plan from its start, checking every move is legal, and returns the end.
-    func replay(_ plan: HanoiPlan, sourceLocation: SourceLocation = #_sourceLocation) -> HanoiPosition {
+    func replay(_ plan: HanoiPlan, sourceLocation: SourceLocation = #_sourceLocation)
+        -> HanoiPosition
+    {
         var position = plan.start
         plan.forEachMove { move in
-            #expect(position.isLegal(move), "illegal \(move) at \(position)", sourceLocation: sourceLocation)
+            #expect(
+                position.isLegal(move), "illegal \(move) at \(position)",
+                sourceLocation: sourceLocation)
             position = position.applying(move)
         }
         return position
     }
 
-    @Test(arguments: [(3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (4, 1), (4, 2), (4, 3), (4, 4)])
+    @Test(arguments: [
+        (3, 1), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (4, 1), (4, 2), (4, 3), (4, 4),
+    ])
     func everyStartToEveryGoalIsShortest(pegs: Int, disks: Int) throws {
         let states = BreadthFirstDistances.allStates(disks: disks, pegs: pegs)
         var generator = SeededGenerator(seed: UInt64(pegs * 100 + disks))
         // All goals for tiny cases, a random sample of goals otherwise.
-        let goals = states.count <= 81 ? states : (0..<12).map { _ in states.randomElement(using: &generator)! }
+        let goals =
+            states.count <= 81
+            ? states : (0..<12).map { _ in states.randomElement(using: &generator)! }
         for goal in goals {
             let truth = BreadthFirstDistances(disks: disks, pegs: pegs, goal: goal)
             let goalPosition = try HanoiPosition(pegs: goal, pegCount: pegs)
-            let starts = states.count <= 256 ? states : (0..<40).map { _ in states.randomElement(using: &generator)! }
+            let starts =
+                states.count <= 256
+                ? states : (0..<40).map { _ in states.randomElement(using: &generator)! }
             for start in starts {
                 let plan = try HanoiSolver.plan(
                     from: HanoiPosition(pegs: start, pegCount: pegs), to: goalPosition)
@@ -88,7 +99,8 @@ import TestSupport
             let hint = try #require(try HanoiSolver.hint(from: position, to: goal))
             let after = position.applying(hint)
             #expect(position.isLegal(hint))
-            #expect(truth.distance(from: after.pegs.map(Int.init))! == truth.distance(from: start)! - 1)
+            #expect(
+                truth.distance(from: after.pegs.map(Int.init))! == truth.distance(from: start)! - 1)
         }
         #expect(try HanoiSolver.hint(from: goal, to: goal) == nil)
     }

@@ -123,7 +123,8 @@ public final class CairoCanvas: Canvas {
         var height: Int32 = 0
         pango_layout_get_size(layout, &width, &height)
         return Size(
-            width: Double(width) / Double(PANGO_SCALE), height: Double(height) / Double(PANGO_SCALE))
+            width: Double(width) / Double(PANGO_SCALE), height: Double(height) / Double(PANGO_SCALE)
+        )
     }
 
     // MARK: - Helpers
@@ -158,7 +159,8 @@ public final class CairoCanvas: Canvas {
                 // Degree elevation: a quadratic is the cubic with controls ⅔ of the way to c.
                 var start = (x: 0.0, y: 0.0)
                 cairo_get_current_point(context, &start.x, &start.y)
-                let c1 = Point(x: start.x + 2 / 3 * (c.x - start.x), y: start.y + 2 / 3 * (c.y - start.y))
+                let c1 = Point(
+                    x: start.x + 2 / 3 * (c.x - start.x), y: start.y + 2 / 3 * (c.y - start.y))
                 let c2 = Point(x: p.x + 2 / 3 * (c.x - p.x), y: p.y + 2 / 3 * (c.y - p.y))
                 cairo_curve_to(context, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
             case .curve(let p, let c1, let c2):

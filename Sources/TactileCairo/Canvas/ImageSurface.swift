@@ -14,7 +14,8 @@ public final class ImageSurface {
     ///
     /// - Precondition: Both sizes are in 1…32,767 (Cairo's limit).
     public init(width: Int, height: Int) {
-        precondition((1...32767).contains(width) && (1...32767).contains(height),
+        precondition(
+            (1...32767).contains(width) && (1...32767).contains(height),
             "image surface size \(width)×\(height) is outside 1…32767")
         self.width = width
         self.height = height
@@ -37,7 +38,9 @@ public final class ImageSurface {
                     let g = (UInt32(source[i + 1]) * a + 127) / 255
                     let b = (UInt32(source[i + 2]) * a + 127) / 255
                     let pixel = a << 24 | r << 16 | g << 8 | b
-                    (row + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) { $0.pointee = pixel }
+                    (row + x * 4).withMemoryRebound(to: UInt32.self, capacity: 1) {
+                        $0.pointee = pixel
+                    }
                 }
             }
         }
@@ -50,7 +53,8 @@ public final class ImageSurface {
     public func makeCanvas() -> CairoCanvas {
         let context = cairo_create(surface)!
         defer { cairo_destroy(context) }
-        return CairoCanvas(context: context, size: Size(width: Double(width), height: Double(height)))
+        return CairoCanvas(
+            context: context, size: Size(width: Double(width), height: Double(height)))
     }
 
     /// The pixels as a straight-alpha RGBA bitmap.

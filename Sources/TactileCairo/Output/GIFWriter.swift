@@ -71,7 +71,9 @@ public final class GIFWriter {
 
     /// Appends a frame shown for `delay` seconds (rounded to hundredths, at least 0.02 s).
     public func addFrame(_ bitmap: Bitmap, delay: Double) throws(ImageFileError) {
-        guard let file else { throw ImageFileError(path: path, reason: "the GIF is already closed") }
+        guard let file else {
+            throw ImageFileError(path: path, reason: "the GIF is already closed")
+        }
         guard bitmap.width == width, bitmap.height == height else {
             throw ImageFileError(
                 path: path,
@@ -81,7 +83,9 @@ public final class GIFWriter {
         bitmap.pixels.withUnsafeBufferPointer { p in
             for i in 0..<(width * height) {
                 let a = UInt32(p[i * 4 + 3])
-                func over(_ c: UInt8) -> UInt8 { UInt8((UInt32(c) * a + 255 * (255 - a) + 127) / 255) }
+                func over(_ c: UInt8) -> UInt8 {
+                    UInt8((UInt32(c) * a + 255 * (255 - a) + 127) / 255)
+                }
                 red[i] = over(p[i * 4])
                 green[i] = over(p[i * 4 + 1])
                 blue[i] = over(p[i * 4 + 2])
@@ -96,7 +100,8 @@ public final class GIFWriter {
         }
         var control = GraphicsControlBlock(
             DisposalMode: DISPOSE_DO_NOT, UserInputFlag: false,
-            DelayTime: Int32(max(2, (delay * 100).rounded())), TransparentColor: NO_TRANSPARENT_COLOR)
+            DelayTime: Int32(max(2, (delay * 100).rounded())),
+            TransparentColor: NO_TRANSPARENT_COLOR)
         var extensionBytes = [UInt8](repeating: 0, count: 4)
         let length = EGifGCBToExtension(&control, &extensionBytes)
         EGifPutExtension(file, GRAPHICS_EXT_FUNC_CODE, Int32(length), extensionBytes)
@@ -117,7 +122,9 @@ public final class GIFWriter {
 
     /// Closes the file and moves it into place.
     public func finish() throws(ImageFileError) {
-        guard let file else { throw ImageFileError(path: path, reason: "the GIF is already closed") }
+        guard let file else {
+            throw ImageFileError(path: path, reason: "the GIF is already closed")
+        }
         self.file = nil
         var error: Int32 = 0
         guard EGifCloseFile(file, &error) == GIF_OK else {

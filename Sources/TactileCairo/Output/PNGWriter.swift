@@ -15,7 +15,8 @@ extension ImageSurface {
     public func writePNG(to path: String) throws(ImageFileError) {
         let status = cairo_surface_write_to_png(surface, path)
         guard status == CAIRO_STATUS_SUCCESS else {
-            throw ImageFileError(path: path, reason: String(cString: cairo_status_to_string(status)))
+            throw ImageFileError(
+                path: path, reason: String(cString: cairo_status_to_string(status)))
         }
     }
 }

@@ -69,14 +69,19 @@ struct ArgumentParser {
                 }
                 guard spec.options.contains(where: { $0.name == name }) else {
                     let known = spec.options.map { "--\($0.name)" } + ["--help"]
-                    throw .usage("unknown option --\(name); accepted: \(known.joined(separator: ", "))")
+                    throw .usage(
+                        "unknown option --\(name); accepted: \(known.joined(separator: ", "))")
                 }
                 if value == nil {
                     i += 1
-                    guard i < arguments.count else { throw .usage("option --\(name) needs a value") }
+                    guard i < arguments.count else {
+                        throw .usage("option --\(name) needs a value")
+                    }
                     value = arguments[i]
                 }
-                guard parsed.options[name] == nil else { throw .usage("option --\(name) is given twice") }
+                guard parsed.options[name] == nil else {
+                    throw .usage("option --\(name) is given twice")
+                }
                 parsed.options[name] = value
             } else {
                 parsed.positionals.append(argument)
@@ -90,7 +95,8 @@ struct ArgumentParser {
         }
         if parsed.positionals.count > spec.positionals.count {
             throw .usage(
-                "unexpected argument \"\(parsed.positionals[spec.positionals.count])\"; usage: \(spec.usage)")
+                "unexpected argument \"\(parsed.positionals[spec.positionals.count])\"; usage: \(spec.usage)"
+            )
         }
         return parsed
     }
@@ -98,7 +104,9 @@ struct ArgumentParser {
 
 /// Parsing of numbers with messages that name the value and the accepted range.
 enum ValueParser {
-    static func integer(_ text: String, name: String, in range: ClosedRange<Int>) throws(CommandFailure) -> Int {
+    static func integer(_ text: String, name: String, in range: ClosedRange<Int>)
+        throws(CommandFailure) -> Int
+    {
         let accepted = "\(name) must be a whole number \(range.lowerBound)…\(range.upperBound)"
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
             throw .usage("\(accepted), got \"\(text)\"")
@@ -107,7 +115,9 @@ enum ValueParser {
         return value
     }
 
-    static func unsigned(_ text: String, name: String, in range: ClosedRange<UInt64>) throws(CommandFailure) -> UInt64 {
+    static func unsigned(_ text: String, name: String, in range: ClosedRange<UInt64>)
+        throws(CommandFailure) -> UInt64
+    {
         let accepted = "\(name) must be a whole number \(range.lowerBound)…\(range.upperBound)"
         guard let value = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
             throw .usage("\(accepted), got \"\(text)\"")
@@ -116,8 +126,11 @@ enum ValueParser {
         return value
     }
 
-    static func number(_ text: String, name: String, in range: ClosedRange<Double>) throws(CommandFailure) -> Double {
-        let accepted = "\(name) must be a number \(format(range.lowerBound))…\(format(range.upperBound))"
+    static func number(_ text: String, name: String, in range: ClosedRange<Double>)
+        throws(CommandFailure) -> Double
+    {
+        let accepted =
+            "\(name) must be a number \(format(range.lowerBound))…\(format(range.upperBound))"
         guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
             throw .usage("\(accepted), got \"\(text)\"")
         }
@@ -125,9 +138,12 @@ enum ValueParser {
         return value
     }
 
-    static func choice(_ text: String, name: String, from choices: [String]) throws(CommandFailure) -> String {
+    static func choice(_ text: String, name: String, from choices: [String]) throws(CommandFailure)
+        -> String
+    {
         guard choices.contains(text) else {
-            throw .usage("\(name) must be one of \(choices.joined(separator: ", ")), got \"\(text)\"")
+            throw .usage(
+                "\(name) must be one of \(choices.joined(separator: ", ")), got \"\(text)\"")
         }
         return text
     }

@@ -23,7 +23,9 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
     }
 
     /// Bad usage or input.
-    public static func usage(_ message: String) -> CommandFailure { CommandFailure(.usage, message) }
+    public static func usage(_ message: String) -> CommandFailure {
+        CommandFailure(.usage, message)
+    }
 
     public var description: String { message }
 }

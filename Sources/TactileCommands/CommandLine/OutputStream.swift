@@ -14,7 +14,8 @@ public final class CommandOutput {
         write = { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Foundation.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Foundation.write(
+                    fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written <= 0 {
                     if written < 0 && errno == EINTR { continue }
                     return
@@ -57,9 +58,12 @@ public final class CommandOutput {
 
     /// Writes the decimal digits of a number, without allocating.
     public func write(_ number: UInt64) {
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var n = number
         var count = 0
         withUnsafeMutableBytes(of: &digits) { d in

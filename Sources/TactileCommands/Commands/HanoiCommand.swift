@@ -3,14 +3,22 @@ import TactileHanoi
 /// `tactile hanoi solve|count|move`.
 enum HanoiCommand {
     static let solveSpec = ArgumentParser.Spec(
-        usage: "tactile hanoi solve <disks> [--pegs P] [--from STATE] [--to PEG|STATE] [--format text|csv]",
+        usage:
+            "tactile hanoi solve <disks> [--pegs P] [--from STATE] [--to PEG|STATE] [--format text|csv]",
         summary: "Print a shortest solution, one move per line.",
         positionals: [("<disks>", "Number of disks, 1…64 (disk 1 is the smallest).")],
         options: [
-            .init(name: "pegs", valueName: "P", help: "Number of pegs, 3…26 (A, B, C, …). Default 3."),
-            .init(name: "from", valueName: "STATE", help: "Start position, one peg letter per disk, disk 1 first. Default: all on A."),
-            .init(name: "to", valueName: "PEG|STATE", help: "Goal: a peg letter (all disks there) or a state. Default: the last peg."),
-            .init(name: "format", valueName: "text|csv", help: "text: \"Move 1: disk 1 from A to C\"; csv: header move,disk,from,to."),
+            .init(
+                name: "pegs", valueName: "P", help: "Number of pegs, 3…26 (A, B, C, …). Default 3."),
+            .init(
+                name: "from", valueName: "STATE",
+                help: "Start position, one peg letter per disk, disk 1 first. Default: all on A."),
+            .init(
+                name: "to", valueName: "PEG|STATE",
+                help: "Goal: a peg letter (all disks there) or a state. Default: the last peg."),
+            .init(
+                name: "format", valueName: "text|csv",
+                help: "text: \"Move 1: disk 1 from A to C\"; csv: header move,disk,from,to."),
         ],
         details: ["Example: tactile hanoi solve 3 --from ACB --to CCC"])
 
@@ -23,7 +31,9 @@ enum HanoiCommand {
     static let moveSpec = ArgumentParser.Spec(
         usage: "tactile hanoi move <disks> <k>",
         summary: "Print move k of the optimal three-peg solution, computed directly from k.",
-        positionals: [("<disks>", "Number of disks, 1…64."), ("<k>", "Move number, 1…2^disks − 1.")])
+        positionals: [
+            ("<disks>", "Number of disks, 1…64."), ("<k>", "Move number, 1…2^disks − 1."),
+        ])
 
     static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
         try dispatch(
@@ -41,21 +51,25 @@ enum HanoiCommand {
         return try ValueParser.integer(text, name: "--pegs", in: HanoiLimits.pegs)
     }
 
-    static func solve(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure) {
+    static func solve(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure)
+    {
         let n = try disks(parsed.positionals[0])
         let p = try pegs(parsed)
-        let format = try ValueParser.choice(parsed.option("format") ?? "text", name: "--format", from: ["text", "csv"])
+        let format = try ValueParser.choice(
+            parsed.option("format") ?? "text", name: "--format", from: ["text", "csv"])
         let start: HanoiPosition
         let goal: HanoiPosition
         do throws(HanoiError) {
-            start = try parsed.option("from").map { text throws(HanoiError) in
-                try HanoiPosition(state: text, pegCount: p)
-            } ?? HanoiPosition(disks: n, pegs: p, allOn: 0)
+            start =
+                try parsed.option("from").map { text throws(HanoiError) in
+                    try HanoiPosition(state: text, pegCount: p)
+                } ?? HanoiPosition(disks: n, pegs: p, allOn: 0)
             if let text = parsed.option("to") {
                 if text.count == 1 {
                     guard let peg = HanoiPeg.index(of: text.first!), peg < p else {
                         throw HanoiError(
-                            "--to \"\(text)\" must be a peg letter A…\(HanoiPeg.letter(p - 1)) or a state of \(n) letters")
+                            "--to \"\(text)\" must be a peg letter A…\(HanoiPeg.letter(p - 1)) or a state of \(n) letters"
+                        )
                     }
                     goal = HanoiPosition(disks: n, pegs: p, allOn: peg)
                 } else {
@@ -74,7 +88,9 @@ enum HanoiCommand {
             throw .usage("--to \"\(goal)\" has \(goal.diskCount) letters but <disks> is \(n)")
         }
         let plan: HanoiPlan
-        do { plan = try HanoiSolver.plan(from: start, to: goal) } catch { throw .usage(error.message) }
+        do { plan = try HanoiSolver.plan(from: start, to: goal) } catch {
+            throw .usage(error.message)
+        }
         let letters = (0..<p).map { UInt8(65 + $0) }
         var k: UInt64 = 0
         if format == "csv" {
@@ -106,13 +122,15 @@ enum HanoiCommand {
         }
     }
 
-    static func count(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure) {
+    static func count(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure)
+    {
         let n = try disks(parsed.positionals[0])
         let p = try pegs(parsed)
         output.line(String(FrameStewart.moves(disks: n, pegs: p)))
     }
 
-    static func move(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure) {
+    static func move(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure)
+    {
         let n = try disks(parsed.positionals[0])
         let plan: HanoiPlan
         do { plan = try HanoiSolver.plan(disks: n) } catch { throw .usage(error.message) }

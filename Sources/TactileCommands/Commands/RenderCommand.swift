@@ -8,23 +8,35 @@ enum RenderCommand {
     static let available = ["hanoi"]
 
     static let spec = ArgumentParser.Spec(
-        usage: "tactile render <hanoi|cradle|pattern|puzzle> --out FILE.png|FILE.gif [--size WxH] [--seconds S]",
+        usage:
+            "tactile render <hanoi|cradle|pattern|puzzle> --out FILE.png|FILE.gif [--size WxH] [--seconds S]",
         summary: "Draw a component headless: a PNG of one moment, or an animated GIF from time 0.",
         positionals: [("<component>", "Which component: \(components.joined(separator: ", ")).")],
         options: [
-            .init(name: "out", valueName: "FILE", help: "Output file; .png for a still, .gif for an animation."),
-            .init(name: "size", valueName: "WxH", help: "Image size in pixels, each 16…4096. Default 640x400."),
-            .init(name: "seconds", valueName: "S", help: "PNG: the moment drawn; GIF: the length. 0…600."),
+            .init(
+                name: "out", valueName: "FILE",
+                help: "Output file; .png for a still, .gif for an animation."),
+            .init(
+                name: "size", valueName: "WxH",
+                help: "Image size in pixels, each 16…4096. Default 640x400."),
+            .init(
+                name: "seconds", valueName: "S",
+                help: "PNG: the moment drawn; GIF: the length. 0…600."),
         ])
 
     static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
         let parsed = try ArgumentParser.parse(arguments, spec: spec)
         if parsed.wantsHelp { return output.line(spec.help) }
-        let name = try ValueParser.choice(parsed.positionals[0], name: "component", from: components)
+        let name = try ValueParser.choice(
+            parsed.positionals[0], name: "component", from: components)
         guard available.contains(name) else {
-            throw .usage("rendering \(name) is not available in this build; available: \(available.joined(separator: ", "))")
+            throw .usage(
+                "rendering \(name) is not available in this build; available: \(available.joined(separator: ", "))"
+            )
         }
-        guard let out = parsed.option("out") else { throw .usage("missing --out FILE.png|FILE.gif") }
+        guard let out = parsed.option("out") else {
+            throw .usage("missing --out FILE.png|FILE.gif")
+        }
         let lowered = out.lowercased()
         guard lowered.hasSuffix(".png") || lowered.hasSuffix(".gif") else {
             throw .usage("--out must end in .png or .gif, got \"\(out)\"")
@@ -69,7 +81,9 @@ enum RenderCommand {
                 throw .usage(error.message)
             }
         default:
-            throw .usage("rendering \(name) is not available in this build; available: \(available.joined(separator: ", "))")
+            throw .usage(
+                "rendering \(name) is not available in this build; available: \(available.joined(separator: ", "))"
+            )
         }
     }
 

@@ -34,7 +34,9 @@ public struct ComponentRecorder {
     }
 
     /// Writes an animated GIF of `seconds` at `framesPerSecond`, starting at time 0.
-    public func recordGIF(to path: String, seconds: Double, framesPerSecond: Double = 20) throws(ImageFileError) {
+    public func recordGIF(to path: String, seconds: Double, framesPerSecond: Double = 20)
+        throws(ImageFileError)
+    {
         let writer = try GIFWriter(path: path, width: width, height: height)
         let frames = max(1, Int((seconds * framesPerSecond).rounded()))
         var time = 0.0

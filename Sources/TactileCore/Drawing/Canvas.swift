@@ -101,7 +101,7 @@ public protocol Canvas: AnyObject {
     /// Puts back the transform and clip saved by the matching ``save()``.
     func restore()
     /// Applies a transform to everything drawn afterwards.
-    func concatenate(_ transform: AffineTransform)
+    func concatenate(_ transform: Transform2D)
     /// Limits drawing to the inside of a path.
     func clip(to path: Path, rule: FillRule)
     /// Fills the inside of a path with a colour.

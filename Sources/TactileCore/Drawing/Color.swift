@@ -29,13 +29,15 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
     public init?(hex: String) {
         var digits = Substring(hex)
         if digits.first == "#" { digits = digits.dropFirst() }
-        guard digits.allSatisfy(\.isHexDigit) else { return nil }
+        guard digits.allSatisfy({ $0.isASCII && $0.isHexDigit }) else { return nil }
         let values = digits.compactMap { $0.hexDigitValue }.map(UInt8.init)
         switch values.count {
         case 3:
             self.init(red8: values[0] * 17, green8: values[1] * 17, blue8: values[2] * 17)
         case 6, 8:
-            let bytes = stride(from: 0, to: values.count, by: 2).map { values[$0] << 4 | values[$0 + 1] }
+            let bytes = stride(from: 0, to: values.count, by: 2).map {
+                values[$0] << 4 | values[$0 + 1]
+            }
             self.init(
                 red8: bytes[0], green8: bytes[1], blue8: bytes[2],
                 alpha8: bytes.count == 4 ? bytes[3] : 255)
@@ -66,6 +68,7 @@ public struct Color: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a colour from hue (0…1, wrapping), saturation and value.
     public init(hue: Double, saturation: Double, value: Double, alpha: Double = 1) {
+        let hue = hue.isFinite ? hue : 0
         let h = (hue - hue.rounded(.down)) * 6
         let sector = Int(h) % 6
         let f = h - Double(Int(h))

@@ -24,10 +24,10 @@ struct EllipticalArc: Hashable, Sendable {
     var sweep: Double
 
     /// The transform taking the unit circle onto the ellipse.
-    var unitCircleTransform: AffineTransform {
-        AffineTransform(scaleX: radii.dx, y: radii.dy)
-            .concatenating(AffineTransform(rotation: rotation))
-            .concatenating(AffineTransform(translationX: center.x, y: center.y))
+    var unitCircleTransform: Transform2D {
+        Transform2D(scaleX: radii.dx, y: radii.dy)
+            .concatenating(Transform2D(rotation: rotation))
+            .concatenating(Transform2D(translationX: center.x, y: center.y))
     }
 
     /// The point at which the arc begins.

@@ -46,15 +46,16 @@ extension Path {
     /// bound a region inside the control hull, away from the point). Anything else is halved.
     private static func winding(of segment: PathSegment, around point: Point, depth: Int) -> Int {
         let (minX, minY, maxX, maxY) = segment.controlBounds
-        // Edges are half-open in y (an end exactly on the ray counts as below it), so that a
-        // ray through a vertex counts the two edges meeting there once between them.
+        // Edges are half-open in y (an end exactly on the ray's line counts with the smaller
+        // y), so a ray through a vertex counts the two edges meeting there once between them.
         if maxY <= point.y || minY > point.y || maxX < point.x { return 0 }
         if !segment.isLine, minX <= point.x, depth < maximumHalvings {
             let (first, second) = segment.halves()
             return winding(of: first, around: point, depth: depth + 1)
                 + winding(of: second, around: point, depth: depth + 1)
         }
-        // The chord, with the point on its left as seen walking along it (y down).
+        // The chord crosses the ray's line to the right of the point when the point is on its
+        // positive side (cross product) going down the screen, or its negative side going up.
         let (a, b) = (segment.start, segment.end)
         let side = (b - a).cross(point - a)
         if a.y <= point.y, b.y > point.y, side > 0 { return 1 }

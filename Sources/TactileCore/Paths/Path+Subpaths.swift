@@ -22,8 +22,10 @@ extension Path {
         // Where a drawing element with no open subpath begins: the last subpath's start.
         var restart = Point.zero
         func append(_ makeSegment: (Point) -> PathSegment) {
+            // Clearing `current` leaves `subpath` the only owner of its segments, so appending
+            // does not copy them.
             var subpath = current ?? Subpath(start: restart)
-            current = nil  // Leaves `subpath` the only owner of its segments, so appending is cheap.
+            current = nil
             subpath.segments.append(makeSegment(subpath.end))
             current = subpath
         }

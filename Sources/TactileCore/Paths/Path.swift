@@ -167,7 +167,7 @@ public struct Path: Hashable, Sendable {
     }
 
     /// The path with every point mapped through a transform.
-    public func applying(_ t: AffineTransform) -> Path {
+    public func applying(_ t: Transform2D) -> Path {
         var result = Path()
         for element in elements {
             switch element {

@@ -157,7 +157,8 @@ enum PathSegment: Hashable, Sendable {
         let scale = max(maxX - minX, maxY - minY)
         guard scale > 0 else { return 0 }
         guard scale.isFinite else { return .infinity }
-        return integratedSpeed(from: 0, to: 1, whole: gaussLegendreSpeed(from: 0, to: 1),
+        return integratedSpeed(
+            from: 0, to: 1, whole: gaussLegendreSpeed(from: 0, to: 1),
             tolerance: scale * 1e-13, depth: 0)
     }
 
@@ -168,8 +169,10 @@ enum PathSegment: Hashable, Sendable {
         let left = gaussLegendreSpeed(from: a, to: m)
         let right = gaussLegendreSpeed(from: m, to: b)
         if abs(left + right - whole) <= tolerance || depth >= 30 { return left + right }
-        return integratedSpeed(from: a, to: m, whole: left, tolerance: tolerance / 2, depth: depth + 1)
-            + integratedSpeed(from: m, to: b, whole: right, tolerance: tolerance / 2, depth: depth + 1)
+        return integratedSpeed(
+            from: a, to: m, whole: left, tolerance: tolerance / 2, depth: depth + 1)
+            + integratedSpeed(
+                from: m, to: b, whole: right, tolerance: tolerance / 2, depth: depth + 1)
     }
 
     private func gaussLegendreSpeed(from a: Double, to b: Double) -> Double {

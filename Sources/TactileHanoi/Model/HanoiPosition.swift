@@ -40,13 +40,15 @@ public struct HanoiPosition: Hashable, Sendable, CustomStringConvertible {
         let last = HanoiPeg.letter(pegCount - 1)
         guard HanoiLimits.disks.contains(state.count) else {
             throw HanoiError(
-                "state \"\(state)\" must have one peg letter per disk, 1…64 letters, got \(state.count)")
+                "state \"\(state)\" must have one peg letter per disk, 1…64 letters, got \(state.count)"
+            )
         }
         var pegs: [Int] = []
         for (offset, character) in state.enumerated() {
             guard let peg = HanoiPeg.index(of: character), peg < pegCount else {
                 throw HanoiError(
-                    "state \"\(state)\": letter \(offset + 1) is \"\(character)\", expected A…\(last)")
+                    "state \"\(state)\": letter \(offset + 1) is \"\(character)\", expected A…\(last)"
+                )
             }
             pegs.append(peg)
         }

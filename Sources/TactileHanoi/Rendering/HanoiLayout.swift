@@ -47,7 +47,8 @@ public struct HanoiLayout: Hashable, Sendable {
         diskCount = max(disks, 1)
         pegCount = pegTotal
         let margin = min(width, height) * 0.04
-        let area = Rect(x: margin, y: margin, width: width - 2 * margin, height: height - 2 * margin)
+        let area = Rect(
+            x: margin, y: margin, width: width - 2 * margin, height: height - 2 * margin)
         arrangement = height > width ? .stacked : .sideBySide
         let n = Double(diskCount)
         let p = Double(pegTotal)
@@ -97,7 +98,9 @@ public struct HanoiLayout: Hashable, Sendable {
 
     /// The rectangle of a disk resting on a peg at a level (0 is on the base).
     public func frame(ofDisk disk: Int, onPeg peg: Int, level: Int) -> Rect {
-        Rect(center: restingCenter(onPeg: peg, level: level), size: Size(width: width(ofDisk: disk), height: diskHeight))
+        Rect(
+            center: restingCenter(onPeg: peg, level: level),
+            size: Size(width: width(ofDisk: disk), height: diskHeight))
     }
 
     /// The centre of a disk resting on a peg at a level.
@@ -117,7 +120,8 @@ public struct HanoiLayout: Hashable, Sendable {
     public func rod(ofPeg peg: Int) -> Rect {
         let footing = footings[peg]
         let height = diskHeight * (Double(diskCount) + 1)
-        return Rect(x: footing.x - rodWidth / 2, y: footing.y - height, width: rodWidth, height: height)
+        return Rect(
+            x: footing.x - rodWidth / 2, y: footing.y - height, width: rodWidth, height: height)
     }
 
     /// The height at which a disk's centre travels above a peg: clear of its rod.
@@ -167,7 +171,8 @@ func point(along points: [Point], fraction: Double) -> Point {
     var remaining = fraction.clamped(to: 0...1) * total
     for (i, length) in lengths.enumerated() {
         if remaining <= length {
-            return points[i].interpolated(to: points[i + 1], fraction: length > 0 ? remaining / length : 0)
+            return points[i].interpolated(
+                to: points[i + 1], fraction: length > 0 ? remaining / length : 0)
         }
         remaining -= length
     }

@@ -45,30 +45,37 @@ public struct HanoiRenderer: Sendable {
             let base = layout.base(ofPeg: peg)
             let rod = layout.rod(ofPeg: peg)
             canvas.fill(Path(roundedRect: rod, cornerRadius: layout.rodWidth / 2), with: theme.rod)
-            canvas.fill(Path(roundedRect: base, cornerRadius: layout.baseHeight / 3), with: theme.wood)
+            canvas.fill(
+                Path(roundedRect: base, cornerRadius: layout.baseHeight / 3), with: theme.wood)
             let mark: Color? =
-                marks.refused == peg ? theme.refusal
-                : (marks.selected == peg || marks.hint?.from == peg || marks.hint?.to == peg) ? theme.highlight
-                : nil
+                marks.refused == peg
+                ? theme.refusal
+                : (marks.selected == peg || marks.hint?.from == peg || marks.hint?.to == peg)
+                    ? theme.highlight
+                    : nil
             if let mark {
                 let outline = base.union(rod).insetBy(dx: -4, dy: -4)
                 canvas.stroke(
                     Path(roundedRect: outline, cornerRadius: 6), with: mark,
-                    style: StrokeStyle(width: 2, dash: marks.hint != nil && marks.selected != peg ? [6, 4] : []))
+                    style: StrokeStyle(
+                        width: 2, dash: marks.hint != nil && marks.selected != peg ? [6, 4] : []))
             }
             if layout.arrangement == .sideBySide, size.height - base.maxY > fontSize * 1.3 {
                 canvas.draw(
                     HanoiPeg.letter(peg), at: Point(x: base.midX, y: base.maxY + 2),
-                    font: Font(size: fontSize, weight: .bold), color: theme.label, alignment: .center)
+                    font: Font(size: fontSize, weight: .bold), color: theme.label,
+                    alignment: .center)
             } else if layout.arrangement == .stacked {
                 canvas.draw(
                     HanoiPeg.letter(peg), at: Point(x: base.minX, y: base.maxY - fontSize * 1.4),
-                    font: Font(size: fontSize, weight: .bold), color: theme.label, alignment: .trailing)
+                    font: Font(size: fontSize, weight: .bold), color: theme.label,
+                    alignment: .trailing)
             }
         }
         for peg in 0..<layout.pegCount {
             for (level, disk) in position.disks(on: peg).enumerated() where disk != loose?.disk {
-                drawDisk(disk, in: layout.frame(ofDisk: disk, onPeg: peg, level: level), canvas: canvas)
+                drawDisk(
+                    disk, in: layout.frame(ofDisk: disk, onPeg: peg, level: level), canvas: canvas)
             }
         }
         if let loose {
@@ -93,7 +100,8 @@ public struct HanoiRenderer: Sendable {
                     .init(location: 1, color: color.adjustingBrightness(-0.15)),
                 ]))
         if body.height >= 6 {
-            canvas.stroke(shape, with: color.adjustingBrightness(-0.35), style: StrokeStyle(width: 1))
+            canvas.stroke(
+                shape, with: color.adjustingBrightness(-0.35), style: StrokeStyle(width: 1))
         }
     }
 }

@@ -27,7 +27,7 @@ public struct HanoiPlan: Sendable {
     public let start: HanoiPosition
     /// Where the plan ends.
     public let goal: HanoiPosition
-    private let segments: [Segment]
+    let segments: [Segment]
     /// `ends[i]` is the number of moves up to and including segment `i`.
     private let ends: [UInt64]
     /// The position before each segment.

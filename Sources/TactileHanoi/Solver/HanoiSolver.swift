@@ -34,16 +34,20 @@ public enum HanoiSolver {
                 "the start has \(start.diskCount) disks but the goal has \(goal.diskCount)")
         }
         guard start.pegCount == goal.pegCount else {
-            throw HanoiError("the start has \(start.pegCount) pegs but the goal has \(goal.pegCount)")
+            throw HanoiError(
+                "the start has \(start.pegCount) pegs but the goal has \(goal.pegCount)")
         }
         let pegs = start.pegCount
         let all = UInt32((1 << pegs) - 1)
         if let a = start.towerPeg, let b = goal.towerPeg {
-            let transfer = TowerTransfer(base: 0, count: start.diskCount, from: a, to: b, allowed: all)
-            return HanoiPlan(start: start, goal: goal, segments: a == b ? [] : [.transfer(transfer)])
+            let transfer = TowerTransfer(
+                base: 0, count: start.diskCount, from: a, to: b, allowed: all)
+            return HanoiPlan(
+                start: start, goal: goal, segments: a == b ? [] : [.transfer(transfer)])
         }
         if pegs == 3 {
-            return HanoiPlan(start: start, goal: goal, segments: threePegSegments(from: start, to: goal))
+            return HanoiPlan(
+                start: start, goal: goal, segments: threePegSegments(from: start, to: goal))
         }
         let states = stateCount(disks: start.diskCount, pegs: pegs)
         guard states <= exhaustiveSearchLimit else {
@@ -122,7 +126,8 @@ public enum HanoiSolver {
                     contentsOf: [
                         .single(HanoiMove(disk: m, from: here, to: target)),
                         .transfer(
-                            TowerTransfer(base: 0, count: m - 1, from: other, to: target, allowed: 0b111)),
+                            TowerTransfer(
+                                base: 0, count: m - 1, from: other, to: target, allowed: 0b111)),
                     ], at: 0)
                 target = other
             }

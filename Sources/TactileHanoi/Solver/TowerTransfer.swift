@@ -36,9 +36,11 @@ struct TowerTransfer: Hashable, Sendable {
         if pegCount == 3 {
             let disk = k.trailingZeroBitCount + 1
             let earlier = k >> UInt64(disk)  // how often this disk moved before
+            let phase = Int(earlier % 3)
             let cycle = cycle(ofLocalDisk: disk)
             return HanoiMove(
-                disk: base + disk, from: cycle[Int(earlier % 3)], to: cycle[Int((earlier + 1) % 3)])
+                disk: base + disk, from: Self.peg(cycle, phase),
+                to: Self.peg(cycle, phase == 2 ? 0 : phase + 1))
         }
         let (first, middle, last) = parts()
         let firstCount = first.moveCount
@@ -55,7 +57,7 @@ struct TowerTransfer: Hashable, Sendable {
             for disk in 1...count {
                 // Disk d moves at k = 2^(d−1), 3·2^(d−1), …: ⌊(k + 2^(d−1)) / 2^d⌋ times.
                 let moves = (k >> UInt64(disk)) + ((k >> UInt64(disk - 1)) & 1)
-                position.setPeg(cycle(ofLocalDisk: disk)[Int(moves % 3)], of: base + disk)
+                position.setPeg(Self.peg(cycle(ofLocalDisk: disk), Int(moves % 3)), of: base + disk)
             }
             return
         }
@@ -89,8 +91,15 @@ struct TowerTransfer: Hashable, Sendable {
     }
 
     /// The pegs a local disk visits in turn, starting from `from`.
-    func cycle(ofLocalDisk disk: Int) -> [Int] {
-        (count - disk).isMultiple(of: 2) ? [from, to, via] : [from, via, to]
+    @inline(__always)
+    func cycle(ofLocalDisk disk: Int) -> (Int, Int, Int) {
+        (count - disk) & 1 == 0 ? (from, to, via) : (from, via, to)
+    }
+
+    /// Element `index` (0, 1 or 2) of a cycle.
+    @inline(__always)
+    static func peg(_ cycle: (Int, Int, Int), _ index: Int) -> Int {
+        index == 0 ? cycle.0 : (index == 1 ? cycle.1 : cycle.2)
     }
 
     /// Frame–Stewart's three stages: the top disks aside, the rest across without the aside
@@ -126,7 +135,7 @@ struct ThreePegMoves: IteratorProtocol {
         phase = [UInt8](repeating: 0, count: transfer.count + 1)
         let a = transfer.cycle(ofLocalDisk: transfer.count)
         let b = transfer.count > 1 ? transfer.cycle(ofLocalDisk: transfer.count - 1) : a
-        cycles = ((a[0], a[1], a[2]), (b[0], b[1], b[2]))
+        cycles = (a, b)
         topParity = transfer.count & 1
     }
 

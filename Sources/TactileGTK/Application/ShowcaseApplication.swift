@@ -1,0 +1,111 @@
+import CGtk
+import Foundation
+
+/// The showcase desktop app: a window with a sidebar listing pages, one page per component.
+///
+/// Register pages with ``addPage(name:title:build:)``, then call ``run(_:)``. Pages are
+/// built once, when the window opens, in the order added. `--page NAME` on the command
+/// line shows that page first.
+public final class ShowcaseApplication {
+    /// The application id, `org.tactile.Showcase` by default.
+    public let identifier: String
+    /// The window title.
+    public let title: String
+
+    private struct Page {
+        let name: String
+        let title: String
+        let build: () -> Widget
+    }
+    private var pages: [Page] = []
+    private var initialPage: String?
+
+    /// Creates the app; nothing touches GTK until ``run(_:)``.
+    public init(identifier: String = "org.tactile.Showcase", title: String = "Tactile") {
+        self.identifier = identifier
+        self.title = title
+    }
+
+    /// Registers a page.
+    ///
+    /// - Parameters:
+    ///   - name: A short identifier, unique among pages, used by `--page`.
+    ///   - title: The text in the sidebar.
+    ///   - build: Makes the page's root widget; called once, when the window opens.
+    public func addPage(name: String, title: String, build: @escaping () -> Widget) {
+        precondition(!pages.contains { $0.name == name }, "duplicate page name \(name)")
+        pages.append(Page(name: name, title: title, build: build))
+    }
+
+    /// Runs the app until its window closes and returns the process exit status.
+    ///
+    /// Without a display it prints why to standard error and returns 1.
+    public func run(_ arguments: [String] = CommandLine.arguments) -> Int32 {
+        guard gtk_init_check() != 0 else {
+            printError(
+                "showcase: no display found (set DISPLAY or WAYLAND_DISPLAY, or run under xvfb-run -a)"
+            )
+            return 1
+        }
+        // Non-unique: several showcases (and test runs) may be open at once.
+        let app = gtk_application_new(identifier, G_APPLICATION_NON_UNIQUE)!
+        defer { g_object_unref(app) }
+        let gApp = tactile_g_application(app)
+        g_application_add_main_option(
+            gApp, "page", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
+            "Show page NAME first (\(pages.map(\.name).joined(separator: ", ")))", "NAME")
+        connectLocalOptions(app) { [unowned self] options in self.readOptions(options) }
+        connect(app, signal: "activate") { [unowned self] in self.activate(app) }
+
+        var argv = arguments.map { strdup($0) }
+        defer { for argument in argv { free(argument) } }
+        return g_application_run(gApp, Int32(argv.count), &argv)
+    }
+
+    /// Reads `--page`; returns -1 to go on, or an exit status.
+    private func readOptions(_ options: UnsafeMutablePointer<GVariantDict>?) -> Int32 {
+        guard let value = g_variant_dict_lookup_value(options, "page", nil) else { return -1 }
+        defer { g_variant_unref(value) }
+        let name = String(cString: g_variant_get_string(value, nil))
+        guard pages.contains(where: { $0.name == name }) else {
+            let known = pages.map(\.name).joined(separator: ", ")
+            printError("showcase: no page named '\(name)' (pages: \(known))")
+            return 2
+        }
+        initialPage = name
+        return -1
+    }
+
+    private func activate(_ app: UnsafeMutablePointer<GtkApplication>) {
+        if let window = gtk_application_get_active_window(app) {
+            return gtk_window_present(window)
+        }
+        let stack = gtk_stack_new()!
+        gtk_stack_set_transition_type(tactile_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_widget_set_hexpand(stack, 1)
+        for page in pages {
+            gtk_stack_add_titled(tactile_stack(stack), page.build().widget, page.name, page.title)
+        }
+        if let initialPage { gtk_stack_set_visible_child_name(tactile_stack(stack), initialPage) }
+
+        let sidebar = gtk_stack_sidebar_new()!
+        gtk_stack_sidebar_set_stack(tactile_stack_sidebar(sidebar), tactile_stack(stack))
+        gtk_widget_set_size_request(sidebar, 180, -1)
+
+        let layout = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
+        gtk_box_append(tactile_box(layout), sidebar)
+        gtk_box_append(tactile_box(layout), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
+        gtk_box_append(tactile_box(layout), stack)
+
+        let window = tactile_window(gtk_application_window_new(app))
+        gtk_window_set_title(window, title)
+        gtk_window_set_default_size(window, 1100, 720)
+        gtk_window_set_child(window, layout)
+        gtk_window_present(window)
+    }
+}
+
+/// Writes one line to standard error.
+private func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}

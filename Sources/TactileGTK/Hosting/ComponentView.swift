@@ -1,0 +1,149 @@
+import CGtk
+import TactileCairo
+import TactileCore
+
+/// Hosts a `Component` in a `GtkDrawingArea`.
+///
+/// The view forwards primary-button drags (and touch) as pointer events in widget
+/// coordinates, key presses as key events, and size changes to `viewSize`. While the
+/// component `isAnimating`, a frame-clock tick callback advances it and redraws; once it
+/// rests the callback removes itself, so an idle view costs no CPU. Event and tick times
+/// are frame-clock seconds.
+///
+/// After changing the model from outside (a button, a timer), call ``setNeedsUpdate()``.
+public final class ComponentView: Widget {
+    /// The hosted component.
+    public let component: any Component
+
+    /// Called after each event the component handled, so a page can refresh its labels.
+    public var onEvent: (() -> Void)?
+
+    /// Called after each animation tick, after the component advanced.
+    public var onTick: (() -> Void)?
+
+    private var tickID: guint?
+    private var isDragging = false
+    private var dragStart = Point.zero
+    private var lastTime = 0.0
+
+    /// Creates a focusable, expanding drawing area hosting `component`.
+    public init(_ component: any Component) {
+        self.component = component
+        super.init(wrapping: gtk_drawing_area_new())
+        expandsHorizontally = true
+        expandsVertically = true
+        gtk_widget_set_focusable(widget, 1)
+        gtk_widget_set_focus_on_click(widget, 1)
+        installDrawFunction()
+        installGestures()
+        connectSize(widget, signal: "resize") { [weak self] width, height in
+            guard let self else { return }
+            self.component.viewSize = Size(width: Double(width), height: Double(height))
+            self.setNeedsUpdate()
+        }
+    }
+
+    /// Redraws the component and, if it is animating, starts ticking it.
+    ///
+    /// Call after changing the model outside the view's own event handling.
+    public func setNeedsUpdate() {
+        guard isAlive else { return }
+        gtk_widget_queue_draw(widget)
+        guard component.isAnimating, tickID == nil else { return }
+        let tick: GtkTickCallback = { _, clock, data in
+            ClosureBox<(OpaquePointer?) -> Bool>.value(at: data)(clock) ? 1 : 0
+        }
+        let handler: (OpaquePointer?) -> Bool = { [weak self] clock in
+            self?.tick(clock: clock) ?? false
+        }
+        tickID = gtk_widget_add_tick_callback(
+            widget, tick, ClosureBox(handler).retainedPointer(), releaseBoxData)
+    }
+
+    // MARK: - Time
+
+    /// Advances the component to the frame's time; returns whether to keep ticking.
+    private func tick(clock: OpaquePointer?) -> Bool {
+        component.advance(to: time(clock: clock))
+        onTick?()
+        gtk_widget_queue_draw(widget)
+        if component.isAnimating { return true }
+        tickID = nil
+        return false
+    }
+
+    /// Frame-clock time in seconds, never earlier than a time handed out before.
+    private func time(clock: OpaquePointer? = nil) -> Double {
+        let microseconds =
+            (clock ?? gtk_widget_get_frame_clock(widget)).map(gdk_frame_clock_get_frame_time)
+            ?? g_get_monotonic_time()
+        lastTime = max(lastTime, Double(microseconds) / 1e6)
+        return lastTime
+    }
+
+    // MARK: - Drawing and input
+
+    private func installDrawFunction() {
+        let draw: GtkDrawingAreaDrawFunc = { _, cairo, width, height, data in
+            guard let cairo else { return }
+            ClosureBox<(OpaquePointer, Int32, Int32) -> Void>.value(at: data)(cairo, width, height)
+        }
+        let handler: (OpaquePointer, Int32, Int32) -> Void = { [weak self] cairo, width, height in
+            let size = Size(width: Double(width), height: Double(height))
+            self?.component.draw(in: CairoCanvas(context: cairo, size: size))
+        }
+        gtk_drawing_area_set_draw_func(
+            tactile_drawing_area(widget), draw, ClosureBox(handler).retainedPointer(),
+            releaseBoxData)
+    }
+
+    private func installGestures() {
+        let drag = UnsafeMutableRawPointer(gtk_gesture_drag_new()!)
+        gtk_gesture_single_set_button(tactile_gesture_single(drag), tactile_button_primary())
+        connectPoint(drag, signal: "drag-begin") { [weak self] x, y in
+            guard let self else { return }
+            self.grabFocus()
+            self.isDragging = true
+            self.dragStart = Point(x: x, y: y)
+            self.send(.began, at: self.dragStart)
+        }
+        connectPoint(drag, signal: "drag-update") { [weak self] dx, dy in
+            guard let self, self.isDragging else { return }
+            self.send(.moved, at: Point(x: self.dragStart.x + dx, y: self.dragStart.y + dy))
+        }
+        connectPoint(drag, signal: "drag-end") { [weak self] dx, dy in
+            guard let self, self.isDragging else { return }
+            self.isDragging = false
+            self.send(.ended, at: Point(x: self.dragStart.x + dx, y: self.dragStart.y + dy))
+        }
+        // GTK emits `cancel` and then `drag-end`; the component sees only the cancellation.
+        connect(drag, signal: "cancel") { [weak self] (_: gpointer?) in
+            guard let self, self.isDragging else { return }
+            self.isDragging = false
+            var offset = (x: 0.0, y: 0.0)
+            gtk_gesture_drag_get_offset(tactile_gesture_drag(drag), &offset.x, &offset.y)
+            self.send(
+                .cancelled,
+                at: Point(x: self.dragStart.x + offset.x, y: self.dragStart.y + offset.y))
+        }
+        gtk_widget_add_controller(widget, tactile_event_controller(drag))
+
+        let keys = gtk_event_controller_key_new()!
+        connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
+            guard let self, let event = KeyEvent(keyval: keyval, state: state) else { return false }
+            let handled = self.component.handle(event)
+            self.didHandleEvent(handled)
+            return handled
+        }
+        gtk_widget_add_controller(widget, keys)
+    }
+
+    private func send(_ phase: PointerEvent.Phase, at location: Point) {
+        didHandleEvent(component.handle(PointerEvent(phase, at: location, time: time())))
+    }
+
+    private func didHandleEvent(_ handled: Bool) {
+        if handled { onEvent?() }
+        setNeedsUpdate()
+    }
+}

@@ -1,0 +1,119 @@
+import CGtk
+
+/// Calls `handler` whenever `instance` emits a signal of the shape `void (*)(instance, data)`.
+///
+/// Fits `clicked`, `activate`, `toggled`, `value-changed`, `changed`, `destroy` and most
+/// other notifications. The closure is retained until the handler is disconnected or the
+/// instance is destroyed. Capture the instance's own handle weakly only if it owns state.
+///
+/// - Returns: The handler id, for `g_signal_handler_disconnect` or `…_block`.
+@discardableResult
+public func connect(
+    _ instance: gpointer, signal: String, _ handler: @escaping () -> Void
+) -> gulong {
+    let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+        ClosureBox<() -> Void>.value(at: data)()
+    }
+    return tactile_signal_connect(
+        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
+        ClosureBox(handler).retainedPointer(), releaseBox)
+}
+
+/// Calls `handler` whenever the GObject property `property` of `instance` changes.
+///
+/// Connects to `notify::property`, for example `notify::selected` on a `GtkDropDown`.
+///
+/// - Returns: The handler id.
+@discardableResult
+public func connect(
+    _ instance: gpointer, notify property: String, _ handler: @escaping () -> Void
+) -> gulong {
+    connect(instance, signal: "notify::\(property)") { (_: gpointer?) in handler() }
+}
+
+// MARK: - Internal shapes
+
+/// Connects a signal of the shape `void (*)(instance, gpointer argument, data)`, such as
+/// `notify` (a `GParamSpec *`) or `GtkGesture::cancel` (a `GdkEventSequence *`).
+@discardableResult
+func connect(
+    _ instance: gpointer, signal: String, _ handler: @escaping (gpointer?) -> Void
+) -> gulong {
+    let trampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = {
+        _, argument, data in
+        ClosureBox<(gpointer?) -> Void>.value(at: data)(argument)
+    }
+    return tactile_signal_connect(
+        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
+        ClosureBox(handler).retainedPointer(), releaseBox)
+}
+
+/// Connects a signal of the shape `void (*)(instance, double, double, data)`, such as
+/// `GtkGestureDrag::drag-begin`, `drag-update` and `drag-end`.
+@discardableResult
+func connectPoint(
+    _ instance: gpointer, signal: String, _ handler: @escaping (Double, Double) -> Void
+) -> gulong {
+    let trampoline: @convention(c) (gpointer?, Double, Double, gpointer?) -> Void = {
+        _, x, y, data in
+        ClosureBox<(Double, Double) -> Void>.value(at: data)(x, y)
+    }
+    return tactile_signal_connect(
+        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
+        ClosureBox(handler).retainedPointer(), releaseBox)
+}
+
+/// Connects a signal of the shape `void (*)(instance, int, int, data)`, such as
+/// `GtkDrawingArea::resize`.
+@discardableResult
+func connectSize(
+    _ instance: gpointer, signal: String, _ handler: @escaping (Int32, Int32) -> Void
+) -> gulong {
+    let trampoline: @convention(c) (gpointer?, Int32, Int32, gpointer?) -> Void = {
+        _, width, height, data in
+        ClosureBox<(Int32, Int32) -> Void>.value(at: data)(width, height)
+    }
+    return tactile_signal_connect(
+        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
+        ClosureBox(handler).retainedPointer(), releaseBox)
+}
+
+/// Connects `GtkEventControllerKey::key-pressed`:
+/// `gboolean (*)(controller, guint keyval, guint keycode, GdkModifierType state, data)`.
+@discardableResult
+func connectKeyPressed(
+    _ controller: gpointer, _ handler: @escaping (guint, GdkModifierType) -> Bool
+) -> gulong {
+    let trampoline:
+        @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = {
+            _, keyval, _, state, data in
+            ClosureBox<(guint, GdkModifierType) -> Bool>.value(at: data)(keyval, state) ? 1 : 0
+        }
+    return tactile_signal_connect(
+        controller, "key-pressed", unsafeBitCast(trampoline, to: GCallback.self),
+        ClosureBox(handler).retainedPointer(), releaseBox)
+}
+
+/// Runs `body` with the handler `id` of `instance` blocked, so programmatic changes made in
+/// `body` do not call the handler (as UIKit controls do not send actions when set in code).
+func withHandlerBlocked(_ instance: gpointer, _ id: gulong, _ body: () -> Void) {
+    g_signal_handler_block(instance, id)
+    body()
+    g_signal_handler_unblock(instance, id)
+}
+
+/// Connects `GApplication::handle-local-options`:
+/// `gint (*)(application, GVariantDict *options, data)`; the handler returns -1 to continue.
+@discardableResult
+func connectLocalOptions(
+    _ application: gpointer, _ handler: @escaping (UnsafeMutablePointer<GVariantDict>?) -> Int32
+) -> gulong {
+    let trampoline:
+        @convention(c) (gpointer?, UnsafeMutablePointer<GVariantDict>?, gpointer?) -> Int32 = {
+            _, options, data in
+            ClosureBox<(UnsafeMutablePointer<GVariantDict>?) -> Int32>.value(at: data)(options)
+        }
+    return tactile_signal_connect(
+        application, "handle-local-options", unsafeBitCast(trampoline, to: GCallback.self),
+        ClosureBox(handler).retainedPointer(), releaseBox)
+}

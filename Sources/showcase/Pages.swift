@@ -1,0 +1,6 @@
+import TactileGTK
+
+/// Every page of the showcase, in sidebar order. Add new pages here.
+func registerPages(in app: ShowcaseApplication) {
+    app.addPage(name: "about", title: "About", build: makeAboutPage)
+}
