@@ -20,6 +20,8 @@ public final class Entry: Widget {
         gtk_editable_set_text(tactile_editable(widget), text)
         gtk_entry_set_placeholder_text(tactile_entry(widget), placeholder)
         gtk_editable_set_width_chars(tactile_editable(widget), Int32(widthInCharacters))
+        // The natural width follows max-width-chars; without it a short field still asks for ~150 pt.
+        gtk_editable_set_max_width_chars(tactile_editable(widget), Int32(widthInCharacters))
         if let onChange {
             changeHandler = connect(widget, signal: "changed") { [unowned self] in
                 onChange(self.text)

@@ -1,0 +1,126 @@
+import Foundation
+import TactileGTK
+import TactileHanoi
+
+/// The Tower of Hanoi page: the puzzle, and the controls around it.
+func makeHanoiPage() -> Widget {
+    let hanoi = try! HanoiView(disks: 5)
+    let canvas = ComponentView(hanoi)
+    canvas.setMinimumSize(width: 320, height: 240)
+    canvas.tooltip = "Space: play/pause · ← →: step (undo/redo by hand) · 1–9: pick pegs"
+
+    let status = Label()
+    status.addStyleClass("title-4")
+    let message = Label()
+    message.wraps = true
+    let disks = Entry(text: "5", placeholder: "1…64", widthInCharacters: 4)
+    let pegs = Entry(text: "3", placeholder: "3…26", widthInCharacters: 4)
+    let startPause = Button("Start") {}
+    // Moving the seek bar seeks; refreshing it from the model does not (setting is silent).
+    let seek = Slider(range: 0...1000, step: 1, value: 0, showsValue: false) { value in
+        hanoi.seek(toFraction: value / 1000)
+    }
+    let speedLabel = Label()
+    let undo = Button("Undo") { hanoi.undo() }
+    let redo = Button("Redo") { hanoi.redo() }
+
+    /// Speed slider position 0…1 ↔ 0.5…1,000 moves per second, on a log scale.
+    func rate(atSlider v: Double) -> Double { 0.5 * pow(2000, v) }
+    var isInstant = false
+    var rateValue = 2.0
+
+    func refresh() {
+        status.text = hanoi.status
+        message.text = hanoi.message ?? ""
+        let playing = hanoi.mode == .solver && hanoi.playback.isPlaying
+        startPause.title = playing ? "Pause" : (hanoi.mode == .manual ? "Solve from here" : "Start")
+        seek.isSensitive = hanoi.mode == .solver
+        seek.value = hanoi.playback.fractionComplete * 1000
+        undo.isSensitive = hanoi.mode == .manual && hanoi.game.canUndo
+        redo.isSensitive = hanoi.mode == .manual && hanoi.game.canRedo
+        speedLabel.text = isInstant ? "Instant" : String(format: "%.1f moves/s", rateValue)
+    }
+
+    /// Reads both fields; on bad input shows the reason inline and in an alert, and keeps
+    /// the current puzzle.
+    func applyCounts() -> Bool {
+        do throws(HanoiError) {
+            let n = try HanoiInput.disks(from: disks.text)
+            let p = try HanoiInput.pegs(from: pegs.text)
+            if n != hanoi.diskCount || p != hanoi.pegCount {
+                try hanoi.configure(disks: n, pegs: p)
+            }
+            return true
+        } catch {
+            message.text = error.message
+            showMessage("Please check the numbers", detail: error.message, over: canvas)
+            return false
+        }
+    }
+
+    hanoi.onChange = { [weak canvas] in
+        refresh()
+        canvas?.setNeedsUpdate()
+    }
+    let startPauseAction = {
+        if hanoi.mode == .solver && hanoi.playback.isPlaying {
+            hanoi.pause()
+        } else if applyCounts() {
+            hanoi.play()
+        }
+    }
+    connect(startPause.widget, signal: "clicked", startPauseAction)
+    for field in [disks, pegs] {
+        connect(field.widget, signal: "activate") { if applyCounts() { hanoi.reset() } }
+    }
+
+    let speed = Slider(range: 0...1, step: 0.01, value: log(4) / log(2000), showsValue: false) {
+        v in
+        rateValue = rate(atSlider: v)
+        if !isInstant { hanoi.setSpeed(.movesPerSecond(rateValue)) }
+        refresh()
+    }
+    let instant = CheckButton("Instant") { on in
+        isInstant = on
+        hanoi.setSpeed(on ? .instant : .movesPerSecond(rateValue))
+        refresh()
+    }
+    hanoi.setSpeed(.movesPerSecond(rateValue))
+
+    let counts = Box(
+        .horizontal, spacing: 6,
+        [
+            Label("Disks"), disks, Label("Pegs"), pegs,
+            Button("Apply") { if applyCounts() { hanoi.reset() } },
+        ])
+    let playback = Box(
+        .horizontal, spacing: 6,
+        [
+            startPause, Button("◀ Step") { hanoi.stepBackward() },
+            Button("Step ▶") { hanoi.stepForward() },
+        ])
+    let speedRow = Box(.horizontal, spacing: 6, [speed, instant])
+    speed.expandsHorizontally = true
+    let manual = Box(
+        .horizontal, spacing: 6, [Button("Play by hand") { hanoi.startManualPlay() }, undo, redo])
+    let tools = Box(
+        .horizontal, spacing: 6,
+        [Button("Hint") { hanoi.hint() }, Button("Reset") { hanoi.reset() }])
+    let controls = Box(
+        .vertical, spacing: 10,
+        [
+            Section("Puzzle", counts),
+            Section("Solution", Box(.vertical, spacing: 6, [playback, seek])),
+            Section("Speed", Box(.vertical, spacing: 4, [speedRow, speedLabel])),
+            Section("By hand", Box(.vertical, spacing: 6, [manual, tools])),
+        ])
+    controls.setMinimumSize(width: 330)
+    // Sliders ask to expand; that must not widen the column at the puzzle's expense.
+    controls.expandsHorizontally = false
+    // The status sits under the puzzle, so its changing length never resizes the puzzle.
+    let stage = Box(.vertical, spacing: 6, [canvas, status, message])
+    let page = Box(.horizontal, spacing: 12, [controls, stage])
+    page.setMargins(12)
+    refresh()
+    return page
+}
