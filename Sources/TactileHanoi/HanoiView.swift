@@ -3,7 +3,7 @@ import TactileCore
 /// The interactive Tower of Hanoi: an animated optimal solution with playback controls, and
 /// manual play with drag-and-drop, click-click or digit keys.
 ///
-/// A ``TactileCore/Component``: the host forwards pointer and key events, moves time forward
+/// A `Component`: the host forwards pointer and key events, moves time forward
 /// while ``isAnimating``, and asks it to draw. Controls outside the drawing (buttons, a seek
 /// bar) call the methods below and read ``status``.
 public final class HanoiView: Component {

@@ -1,7 +1,7 @@
 import CCairo
 import TactileCore
 
-/// A ``TactileCore/Canvas`` that draws with Cairo, and Pango for text.
+/// A `Canvas` that draws with Cairo, and Pango for text.
 ///
 /// Wraps a `cairo_t` owned by someone else (a GTK draw callback) or by the canvas itself
 /// (an offscreen ``ImageSurface``). Not thread-safe; use one canvas per thread.

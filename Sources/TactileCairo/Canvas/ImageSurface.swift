@@ -1,7 +1,7 @@
 import CCairo
 import TactileCore
 
-/// An offscreen Cairo image surface (ARGB32, premultiplied) and conversions to ``Bitmap``.
+/// An offscreen Cairo image surface (ARGB32, premultiplied) and conversions to `Bitmap`.
 public final class ImageSurface {
     /// The underlying `cairo_surface_t *`.
     public let surface: OpaquePointer

@@ -3,7 +3,7 @@ import TactileCore
 
 /// Draws a component offscreen at chosen times: a still PNG or an animated GIF.
 public struct ComponentRecorder {
-    /// The component to draw; it is driven only through the ``TactileCore/Component`` contract.
+    /// The component to draw; it is driven only through the `Component` contract.
     public let component: any Component
     /// The image size in pixels (one point per pixel).
     public let width: Int

@@ -58,7 +58,7 @@ public struct HanoiPosition: Hashable, Sendable, CustomStringConvertible {
     /// The peg of disk `disk` (1-based).
     public func peg(of disk: Int) -> Int { Int(pegs[disk - 1]) }
 
-    /// Moves a disk without checking legality; use ``HanoiPosition/check(_:)`` first.
+    /// Moves a disk without checking legality; use ``check(from:to:)`` first.
     public mutating func setPeg(_ peg: Int, of disk: Int) { pegs[disk - 1] = UInt8(peg) }
 
     /// The smallest disk on a peg, or `nil` when it is empty.

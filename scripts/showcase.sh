@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds and opens the showcase app (needs a display; on a machine
+# without one, run it as `xvfb-run -a scripts/showcase.sh`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+swift build --product showcase
+exec "$(swift build --show-bin-path)/showcase" "$@"
