@@ -6,6 +6,10 @@ import PackageDescription
 let coreTargets: [Target] = [
     .target(name: "TactileCore"),
     .target(name: "TactileHanoi", dependencies: ["TactileCore"]),
+    .target(name: "TactileDynamics", dependencies: ["TactileCore"]),
+    .target(name: "TactileCradle", dependencies: ["TactileCore", "TactileDynamics"]),
+    .target(name: "TactilePatternLock", dependencies: ["TactileCore"]),
+    .target(name: "TactilePuzzle", dependencies: ["TactileCore"]),
 ]
 
 // MARK: - Adapters (C libraries through pkg-config)
@@ -23,11 +27,21 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CGtk", pkgConfig: "gtk4",
         providers: [.apt(["libgtk-4-dev"])]),
+    .systemLibrary(
+        name: "CSodium", pkgConfig: "libsodium",
+        providers: [.apt(["libsodium-dev"])]),
 ]
 
 let adapterTargets: [Target] = [
     .target(name: "TactileCairo", dependencies: ["TactileCore", "CCairo", "CPixbuf", "CGif"]),
     .target(name: "TactileGTK", dependencies: ["TactileCore", "TactileCairo", "CGtk"]),
+    .target(name: "TactileCrypto", dependencies: ["CSodium"]),
+    .target(
+        name: "TactilePatternVault",
+        dependencies: ["TactileCore", "TactilePatternLock", "TactileCrypto"]),
+    .target(
+        name: "TactilePuzzleVerifier",
+        dependencies: ["TactileCore", "TactilePuzzle", "TactileCairo", "TactileCrypto"]),
 ]
 
 // MARK: - Programs
@@ -38,7 +52,11 @@ let programTargets: [Target] = [
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
     .executableTarget(
         name: "showcase",
-        dependencies: ["TactileCore", "TactileHanoi", "TactileCairo", "TactileGTK"]),
+        dependencies: [
+            "TactileCore", "TactileHanoi", "TactileCairo", "TactileGTK", "TactileCradle",
+            "TactileDynamics", "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
+            "TactilePuzzleVerifier",
+        ]),
 ]
 
 // MARK: - Tests
@@ -51,6 +69,17 @@ let testTargets: [Target] = [
         name: "TactileCairoTests",
         dependencies: ["TactileCairo", "TactileHanoi", "TestSupport"]),
     .testTarget(name: "TactileCommandsTests", dependencies: ["TactileCommands", "TestSupport"]),
+    .testTarget(name: "TactileDynamicsTests", dependencies: ["TactileDynamics", "TestSupport"]),
+    .testTarget(
+        name: "TactileCradleTests",
+        dependencies: ["TactileCradle", "TactileDynamics", "TestSupport"]),
+    .testTarget(
+        name: "TactilePatternLockTests",
+        dependencies: ["TactilePatternLock", "TactilePatternVault", "TestSupport"]),
+    .testTarget(
+        name: "TactilePuzzleTests",
+        dependencies: ["TactilePuzzle", "TactilePuzzleVerifier", "TactileCairo", "TestSupport"]),
+    .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
 ]
 
 let package = Package(
@@ -61,6 +90,12 @@ let package = Package(
         .library(name: "TactileHanoi", targets: ["TactileHanoi"]),
         .library(name: "TactileCairo", targets: ["TactileCairo"]),
         .library(name: "TactileGTK", targets: ["TactileGTK"]),
+        .library(name: "TactileDynamics", targets: ["TactileDynamics"]),
+        .library(name: "TactileCradle", targets: ["TactileCradle"]),
+        .library(name: "TactilePatternLock", targets: ["TactilePatternLock"]),
+        .library(name: "TactilePatternVault", targets: ["TactilePatternVault"]),
+        .library(name: "TactilePuzzle", targets: ["TactilePuzzle"]),
+        .library(name: "TactilePuzzleVerifier", targets: ["TactilePuzzleVerifier"]),
         .executable(name: "tactile", targets: ["tactile"]),
         .executable(name: "showcase", targets: ["showcase"]),
     ],

@@ -9,6 +9,9 @@ public enum Tactile {
             run: @Sendable ([String], CommandOutput) throws(CommandFailure) -> Void
         )] = [
             ("hanoi", "Solve and count Tower of Hanoi moves", HanoiCommand.run),
+            ("cradle", "Simulate Newton's cradle", CradleCommand.run),
+            ("pattern", "Count, set and check gesture patterns", PatternCommand.run),
+            ("puzzle", "Generate and check puzzle slider captchas", PuzzleCommand.run),
             ("render", "Draw a component to a PNG or an animated GIF", RenderCommand.run),
             ("bench", "Measure speed against peers (use a release build)", BenchCommand.run),
         ]

@@ -2,7 +2,10 @@
 enum BenchCommand {
     static let suites:
         [(name: String, run: @Sendable (CommandOutput) throws(CommandFailure) -> Void)] = [
-            ("hanoi", HanoiBenchmark.run)
+            ("hanoi", HanoiBenchmark.run),
+            ("dynamics", DynamicsBenchmark.run),
+            ("pattern", PatternBenchmark.run),
+            ("puzzle", PuzzleBenchmark.run),
         ]
 
     static let spec = ArgumentParser.Spec(

@@ -5,7 +5,15 @@ import TactileHanoi
 /// `tactile render <component> --out FILE.png|FILE.gif [--size WxH] [--seconds S]`.
 enum RenderCommand {
     static let components = ["hanoi", "cradle", "pattern", "puzzle"]
-    static let available = ["hanoi"]
+    static var available: [String] { components.filter { scenes[$0] != nil } }
+
+    /// The scene makers by component; each component's file adds its own.
+    static let scenes: [String: @Sendable () throws(CommandFailure) -> Scene] = [
+        "hanoi": makeHanoiScene,
+        "cradle": CradleScene.make,
+        "pattern": PatternScene.make,
+        "puzzle": PuzzleScene.make,
+    ]
 
     static let spec = ArgumentParser.Spec(
         usage:
@@ -63,27 +71,36 @@ enum RenderCommand {
 
     /// A component set up for a demonstration, with a good still moment and length.
     struct Scene {
+        /// Creates a scene.
+        init(component: any Component, still: Double, length: Double) {
+            self.component = component
+            self.still = still
+            self.length = length
+        }
+
         var component: any Component
         var still: Double
         var length: Double
     }
 
     static func makeScene(_ name: String) throws(CommandFailure) -> Scene {
-        switch name {
-        case "hanoi":
-            do {
-                let view = try HanoiView(disks: 4)
-                view.setSpeed(.movesPerSecond(2.5))
-                view.play()
-                // 15 moves at 2.5 per second, then a second at rest.
-                return Scene(component: view, still: 2.6, length: 7)
-            } catch {
-                throw .usage(error.message)
-            }
-        default:
+        guard let make = scenes[name] else {
             throw .usage(
                 "rendering \(name) is not available in this build; available: \(available.joined(separator: ", "))"
             )
+        }
+        return try make()
+    }
+
+    @Sendable static func makeHanoiScene() throws(CommandFailure) -> Scene {
+        do {
+            let view = try HanoiView(disks: 4)
+            view.setSpeed(.movesPerSecond(2.5))
+            view.play()
+            // 15 moves at 2.5 per second, then a second at rest.
+            return Scene(component: view, still: 2.6, length: 7)
+        } catch {
+            throw .usage(error.message)
         }
     }
 
