@@ -71,13 +71,6 @@ enum RenderCommand {
 
     /// A component set up for a demonstration, with a good still moment and length.
     struct Scene {
-        /// Creates a scene.
-        init(component: any Component, still: Double, length: Double) {
-            self.component = component
-            self.still = still
-            self.length = length
-        }
-
         var component: any Component
         var still: Double
         var length: Double
