@@ -210,7 +210,8 @@ public final class HanoiView: Component {
             let move = playback.plan.move(number: max(shown, 1))
             return "Move \(shown) of \(total) — \(move)"
         case .manual:
-            return "Moves: \(game.moveCount) (fewest possible: \(game.optimalMoveCount))"
+            guard let optimum = game.optimalMoveCount else { return "Moves: \(game.moveCount)" }
+            return "Moves: \(game.moveCount) (fewest possible: \(optimum))"
         }
     }
 
@@ -345,9 +346,11 @@ public final class HanoiView: Component {
     }
 
     private func solvedMessage() -> String {
-        let extra = UInt64(game.moveCount) > game.optimalMoveCount
-        return extra
-            ? "Solved in \(game.moveCount) moves; the fewest possible is \(game.optimalMoveCount)."
+        guard let optimum = game.optimalMoveCount else {
+            return "Solved in \(game.moveCount) moves."
+        }
+        return UInt64(game.moveCount) > optimum
+            ? "Solved in \(game.moveCount) moves; the fewest possible is \(optimum)."
             : "Solved in the fewest possible moves!"
     }
 

@@ -92,4 +92,16 @@ import Testing
         view.handle(KeyEvent(.right))
         #expect(view.status == "Move 2 of 7 — disk 2 from A to B")
     }
+
+    @Test func manualPlayFromMidSolutionWithManyPegsAndDisks() throws {
+        let view = try HanoiView(disks: 13, pegs: 4)
+        view.seek(to: 40)
+        let shown = view.playback.position
+        view.startManualPlay()
+        #expect(view.game.position == shown, "manual play starts where the solution was")
+        #expect(view.game.optimalMoveCount == nil)
+        #expect(view.status == "Moves: 0")
+        view.hint()
+        #expect(view.message?.contains("up to 11 disks") == true)
+    }
 }

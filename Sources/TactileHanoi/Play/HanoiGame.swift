@@ -7,21 +7,27 @@ public struct HanoiGame: Sendable {
     public let goal: HanoiPosition
     /// The position play started from.
     public let start: HanoiPosition
-    /// The fewest moves from ``start`` to ``goal``.
-    public let optimalMoveCount: UInt64
+    /// The fewest moves from ``start`` to ``goal``, or `nil` when it cannot be computed (four
+    /// or more pegs, a start that is not a single tower, and more disks than
+    /// ``HanoiSolver/exhaustiveSearchLimit`` allows).
+    public let optimalMoveCount: UInt64?
     /// Moves made, oldest first (undone moves are not counted).
     public private(set) var history: [HanoiMove] = []
     private var redoStack: [HanoiMove] = []
 
     /// Starts a game.
     ///
-    /// - Throws: ``HanoiError`` when the positions don't match in size, or no optimum can be
-    ///   computed (four or more pegs, non-tower positions, many disks).
+    /// - Throws: ``HanoiError`` when the positions differ in disks or pegs.
     public init(start: HanoiPosition, goal: HanoiPosition) throws(HanoiError) {
+        guard start.diskCount == goal.diskCount, start.pegCount == goal.pegCount else {
+            throw HanoiError(
+                "the start has \(start.diskCount) disks on \(start.pegCount) pegs but the goal has \(goal.diskCount) on \(goal.pegCount)"
+            )
+        }
         self.start = start
         self.goal = goal
         self.position = start
-        self.optimalMoveCount = try HanoiSolver.plan(from: start, to: goal).count
+        self.optimalMoveCount = try? HanoiSolver.plan(from: start, to: goal).count
     }
 
     /// Starts a game with all disks on A, to be moved to the last peg.
