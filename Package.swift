@@ -48,14 +48,19 @@ let adapterTargets: [Target] = [
 
 let programTargets: [Target] = [
     .target(
-        name: "TactileCommands", dependencies: ["TactileCore", "TactileHanoi", "TactileCairo"]),
+        name: "TactileCommands",
+        dependencies: [
+            "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics", "TactileCradle",
+            "TactilePatternLock", "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier",
+            "TactileCrypto",
+        ]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
     .executableTarget(
         name: "showcase",
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileGTK", "TactileCradle",
             "TactileDynamics", "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
-            "TactilePuzzleVerifier",
+            "TactilePuzzleVerifier", "TactileCrypto",
         ]),
 ]
 

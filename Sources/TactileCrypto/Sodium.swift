@@ -1,4 +1,4 @@
-import CSodium
+internal import CSodium
 
 /// Thin, safe wrappers around the libsodium primitives Tactile uses: secure random bytes,
 /// Argon2id, HMAC-SHA-256, SHA-256 and constant-time comparison.

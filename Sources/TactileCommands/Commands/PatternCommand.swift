@@ -1,12 +1,279 @@
-// Placeholder until the pattern component lands; replaced by its command, scene and benchmark.
+import Foundation
+import TactileCore
+import TactileCrypto
+import TactilePatternLock
+import TactilePatternVault
+
+/// `tactile pattern count|set|check`.
+///
+/// Nothing here prints the pattern or anything derived from it: messages name the store,
+/// counts and waits only.
 enum PatternCommand {
+    static let countSpec = ArgumentParser.Spec(
+        usage: "tactile pattern count [--grid N] [--min-length L]",
+        summary:
+            "Count the valid patterns by length (dynamic programming over selected set and last dot).",
+        options: [
+            .init(
+                name: "grid", valueName: "N",
+                help:
+                    "Dots per side, \(PatternCounter.gridSizes.lowerBound)…\(PatternCounter.gridSizes.upperBound). Default 3."
+            ),
+            .init(
+                name: "min-length", valueName: "L",
+                help:
+                    "Shortest pattern counted, 1…N². Default \(PatternLimits.defaultMinimumLength)."
+            ),
+        ],
+        details: [
+            "Output: csv lines length,count, then total,N.",
+            "A move may pass only over dots already selected (a drag adds any others itself).",
+        ])
+
+    static let setSpec = ArgumentParser.Spec(
+        usage: "tactile pattern set --store FILE <pattern>",
+        summary: "Create a store holding a salted Argon2id hash of a 3×3 pattern.",
+        positionals: [
+            (
+                "<pattern>",
+                "Dots 1…9 row by row, joined by -, such as 1-5-9-6; at least \(PatternLimits.defaultMinimumLength) dots."
+            )
+        ],
+        options: [
+            .init(
+                name: "store", valueName: "FILE",
+                help: "The store to create (mode 0600); it must not exist yet.")
+        ],
+        details: [
+            "A dot passed over on the way is added, as a drag would: 1-3-6-9 is 1-2-3-6-9.",
+            "The pattern itself is never written, printed or logged.",
+        ])
+
+    static let checkSpec = ArgumentParser.Spec(
+        usage: "tactile pattern check --store FILE <pattern>",
+        summary: "Check a pattern against a store, with attempt throttling kept in the store.",
+        positionals: [("<pattern>", "Dots numbered row by row, joined by -, such as 1-5-9-6.")],
+        options: [.init(name: "store", valueName: "FILE", help: "The store made by pattern set.")],
+        details: [
+            "Exit codes: 0 match; 1 wrong pattern (says how many tries remain before a wait);",
+            "2 invalid input or no store; 3 locked out (says the seconds left); 4 damaged store.",
+            "Waits after consecutive failures: 30 s at 5, and from 10 on (doubling every 10 from 30, one day from 140).",
+        ])
+
     static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
-        throw .usage("pattern is not available in this build yet")
+        try run(
+            arguments, output: output, clock: { Date().timeIntervalSince1970 },
+            cost: PatternVault.recommendedCost)
+    }
+
+    /// The command with its clock (seconds since 1970) and hashing cost given, for tests.
+    static func run(
+        _ arguments: [String], output: CommandOutput, clock: @escaping () -> Double,
+        cost: Argon2idCost
+    ) throws(CommandFailure) {
+        func vault(_ parsed: ArgumentParser.Parsed) throws(CommandFailure) -> PatternVault {
+            guard let path = parsed.option("store") else {
+                throw .usage("missing --store FILE")
+            }
+            guard !path.isEmpty else { throw .usage("--store needs a file name") }
+            return PatternVault(path: path, cost: cost, clock: clock)
+        }
+        try dispatch(
+            arguments, command: "pattern",
+            [
+                ("count", countSpec, count),
+                (
+                    "set", setSpec,
+                    { parsed, output throws(CommandFailure) in
+                        try set(parsed, vault: try vault(parsed), output: output)
+                    }
+                ),
+                (
+                    "check", checkSpec,
+                    { parsed, output throws(CommandFailure) in
+                        try check(parsed, vault: try vault(parsed), output: output)
+                    }
+                ),
+            ],
+            output: output)
+    }
+
+    static func count(_ parsed: ArgumentParser.Parsed, output: CommandOutput)
+        throws(CommandFailure)
+    {
+        let size =
+            try parsed.option("grid").map { text throws(CommandFailure) in
+                if let size = Int(text), size > PatternCounter.maximumGridSize,
+                    PatternLimits.gridSizes.contains(size)
+                {
+                    throw .usage(
+                        "--grid must be a whole number 2…\(PatternCounter.maximumGridSize) for counting, got \(size) (a \(size)×\(size) count would need 2^\(size * size) × \(size * size) counters)"
+                    )
+                }
+                return try ValueParser.integer(text, name: "--grid", in: PatternCounter.gridSizes)
+            } ?? 3
+        let grid = try patternResult { () throws(PatternError) in try PatternGrid(size: size) }
+        let minimum =
+            try parsed.option("min-length").map { text throws(CommandFailure) in
+                try ValueParser.integer(text, name: "--min-length", in: 1...grid.dotCount)
+            } ?? PatternLimits.defaultMinimumLength
+        let count = try patternResult { () throws(PatternError) in
+            try PatternCounter.count(grid: grid, minimumLength: minimum)
+        }
+        output.line("length,count")
+        for row in count.rows {
+            output.write(UInt64(row.length))
+            output.write(byte: 44)
+            output.write(row.count)
+            output.write(byte: 10)
+        }
+        output.write("total,")
+        output.write(count.total)
+        output.write(byte: 10)
+    }
+
+    static func set(
+        _ parsed: ArgumentParser.Parsed, vault: PatternVault, output: CommandOutput
+    ) throws(CommandFailure) {
+        let pattern = try parse(parsed.positionals[0], grid: .standard)
+        try vaultResult { () throws(PatternVaultError) in
+            if try vault.status() != nil { throw .alreadyEnrolled(path: vault.path) }
+            try vault.enroll(pattern)
+        }
+        output.line(
+            "Pattern set in \(vault.path): \(pattern.grid), at least \(PatternLimits.defaultMinimumLength) dots, Argon2id \(describe(vault.cost))."
+        )
+    }
+
+    static func check(
+        _ parsed: ArgumentParser.Parsed, vault: PatternVault, output: CommandOutput
+    ) throws(CommandFailure) {
+        let status = try vaultResult { () throws(PatternVaultError) in try vault.status() }
+        guard let status else {
+            throw .usage(
+                "no pattern is set: \(vault.path) does not exist; create it with tactile pattern set --store \(vault.path) <pattern>"
+            )
+        }
+        let pattern = try parse(parsed.positionals[0], grid: status.grid)
+        let verdict = try vaultResult { () throws(PatternVaultError) in
+            try vault.verify(pattern)
+        }
+        switch verdict {
+        case .accepted:
+            output.line("Pattern accepted.")
+        case .rejected(let failures, let wait, let attempts):
+            let counted = "\(failures) wrong in a row"
+            if wait > 0 {
+                throw CommandFailure(
+                    .negative,
+                    "wrong pattern (\(counted)); try again in \(seconds(wait)) s")
+            }
+            let next = PatternThrottle.wait(afterFailures: failures + attempts)
+            let tries = attempts == 1 ? "1 try" : "\(attempts) tries"
+            throw CommandFailure(
+                .negative,
+                "wrong pattern (\(counted)); \(tries) left before a \(seconds(next)) s wait")
+        case .lockedOut(let secondsLeft):
+            throw CommandFailure(
+                .locked,
+                "locked out after \(status.failures) wrong patterns in a row; try again in \(seconds(secondsLeft)) s"
+            )
+        }
+    }
+
+    /// Parses a written pattern for a grid; any problem is bad input (exit 2).
+    static func parse(_ text: String, grid: PatternGrid) throws(CommandFailure) -> Pattern {
+        do {
+            let pattern = try Pattern(canonical: text, grid: grid)
+            try pattern.validate()
+            return pattern
+        } catch {
+            throw .usage("invalid pattern: \(error.message)")
+        }
+    }
+
+    /// Whole seconds, rounded up, so "0 s" is never shown while a wait remains.
+    static func seconds(_ value: Double) -> Int { Int(value.rounded(.up)) }
+
+    static func describe(_ cost: Argon2idCost) -> String {
+        let mebibytes = Double(cost.memoryBytes) / Double(1 << 20)
+        let memory =
+            mebibytes >= 1
+            ? "\(ValueParser.format(mebibytes)) MiB" : "\(cost.memoryBytes / 1024) KiB"
+        return "\(cost.passes) \(cost.passes == 1 ? "pass" : "passes") over \(memory)"
+    }
+
+    static func patternResult<T>(_ body: () throws(PatternError) -> T) throws(CommandFailure)
+        -> T
+    {
+        do { return try body() } catch { throw .usage(error.message) }
+    }
+
+    /// Maps vault errors to exit codes: store problems 4, everything else 2.
+    static func vaultResult<T>(_ body: () throws(PatternVaultError) -> T) throws(CommandFailure)
+        -> T
+    {
+        do { return try body() } catch {
+            switch error {
+            case .invalidPattern(let problem):
+                throw .usage("invalid pattern: \(problem.message)")
+            case .notEnrolled, .alreadyEnrolled:
+                throw .usage(error.message)
+            case .damaged, .unsupportedVersion, .unreadable, .unwritable, .hashingFailed:
+                throw CommandFailure(.damagedStore, error.message)
+            }
+        }
     }
 }
 
+/// The scene `tactile render pattern` records: a pattern drawn dot by dot and accepted, then
+/// a wrong one refused and cleared.
 enum PatternScene {
     @Sendable static func make() throws(CommandFailure) -> RenderCommand.Scene {
-        throw .usage("rendering pattern is not available in this build yet")
+        do {
+            let scene = try PatternReplayScene(
+                script: [
+                    (0.2, try Pattern(canonical: "7-4-1-5-9-6-3"), .correct),
+                    (3.0, try Pattern(canonical: "1-2-3-6-5-4"), .wrong),
+                ])
+            // Drawn by 2.2 s and shown as accepted; the wrong one shows from 4.5 s, clears at 5.7.
+            return RenderCommand.Scene(component: scene, still: 2.6, length: 6)
+        } catch {
+            throw .usage(error.message)
+        }
     }
+}
+
+/// A pattern lock that replays patterns at scripted times, for recordings.
+final class PatternReplayScene: Component {
+    let lock: PatternLockView
+    private var script: [(time: Double, pattern: Pattern, ending: PatternDisplayState)]
+    private var time = 0.0
+
+    init(script: [(Double, Pattern, PatternDisplayState)]) throws(PatternError) {
+        lock = try PatternLockView(
+            configuration: PatternLockConfiguration(wrongClearDelay: 1.2))
+        self.script = script.map { (time: $0.0, pattern: $0.1, ending: $0.2) }
+    }
+
+    var viewSize: Size {
+        get { lock.viewSize }
+        set { lock.viewSize = newValue }
+    }
+
+    var isAnimating: Bool { !script.isEmpty || lock.isAnimating }
+
+    func advance(to time: Double) {
+        self.time = max(self.time, time)
+        while let next = script.first, next.time <= self.time {
+            script.removeFirst()
+            lock.advance(to: next.time)
+            lock.replay(next.pattern, stepDuration: 0.25, endingIn: next.ending)
+        }
+        lock.advance(to: self.time)
+    }
+
+    func handle(_ event: PointerEvent) -> Bool { lock.handle(event) }
+
+    func draw(in canvas: any Canvas) { lock.draw(in: canvas) }
 }

@@ -1,0 +1,55 @@
+import TactilePatternLock
+
+/// Why the vault could not do what was asked. Messages name the store and the problem,
+/// never the pattern.
+public enum PatternVaultError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No store exists at the path: nothing is enrolled.
+    case notEnrolled(path: String)
+    /// A store already exists; changing it needs the current pattern.
+    case alreadyEnrolled(path: String)
+    /// The store is damaged, truncated or not a pattern store; it is not used (fail closed).
+    case damaged(path: String, reason: String)
+    /// The store was written by a newer or unknown format version; it is not used.
+    case unsupportedVersion(path: String, version: Int)
+    /// The store could not be read.
+    case unreadable(path: String, reason: String)
+    /// The store could not be written; nothing was verified or changed.
+    case unwritable(path: String, reason: String)
+    /// The pattern is not acceptable input (too short, wrong grid); not counted as an attempt.
+    case invalidPattern(PatternError)
+    /// Argon2id failed, usually for lack of memory; nothing was verified.
+    case hashingFailed
+
+    /// A sentence for the user.
+    public var message: String {
+        switch self {
+        case .notEnrolled(let path):
+            "no pattern is set: \(path) does not exist"
+        case .alreadyEnrolled(let path):
+            "a pattern is already set in \(path); changing it needs the current pattern"
+        case .damaged(let path, let reason):
+            "the pattern store \(path) is damaged (\(reason)); refusing to use it"
+        case .unsupportedVersion(let path, let version):
+            "the pattern store \(path) has format version \(version), but this build reads only version \(PatternStoreRecord.version); refusing to use it"
+        case .unreadable(let path, let reason):
+            "cannot read the pattern store \(path): \(reason)"
+        case .unwritable(let path, let reason):
+            "cannot write the pattern store \(path): \(reason); nothing was checked or changed"
+        case .invalidPattern(let error):
+            error.message
+        case .hashingFailed:
+            "the pattern could not be hashed (Argon2id ran out of memory); nothing was checked"
+        }
+    }
+
+    /// Whether the store itself is the problem (damaged, unknown version, unreadable or
+    /// unwritable): the command-line tool exits 4 for these.
+    public var isStoreFailure: Bool {
+        switch self {
+        case .damaged, .unsupportedVersion, .unreadable, .unwritable: true
+        default: false
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Where an app keeps its pattern store: the user's state directory, as the XDG Base
+/// Directory specification defines it.
+public enum PatternStoreLocation {
+    /// `$XDG_STATE_HOME/tactile/pattern.store`, or `$HOME/.local/state/tactile/pattern.store`
+    /// when `XDG_STATE_HOME` is unset, empty or not an absolute path (the specification
+    /// says to ignore relative ones).
+    ///
+    /// - Parameter environment: The process environment; a parameter so tests can vary it.
+    public static func defaultPath(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            base = home + "/.local/state"
+        }
+        return base + "/tactile/pattern.store"
+    }
+
+    /// Creates the directory holding `path` (and missing parents) with mode 0700, so only
+    /// the user can list or replace the store.
+    public static func makeDirectory(for path: String) throws(PatternVaultError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .unwritable(path: path, reason: "cannot create \(directory): \(error)")
+        }
+    }
+}
