@@ -4,5 +4,6 @@ import TactileGTK
 func registerPages(in app: ShowcaseApplication) {
     app.addPage(name: "hanoi", title: "Tower of Hanoi", build: makeHanoiPage)
     app.addPage(name: "pattern", title: "Pattern lock", build: makePatternPage)
+    app.addPage(name: "puzzle", title: "Puzzle captcha", build: makePuzzlePage)
     app.addPage(name: "about", title: "About", build: makeAboutPage)
 }

@@ -1,12 +1,353 @@
-// Placeholder until the puzzle component lands; replaced by its command, scene and benchmark.
+import Foundation
+import TactileCore
+import TactilePuzzle
+import TactilePuzzleVerifier
+
+/// `tactile puzzle new|check`: the verifying side of the puzzle captcha, with its state in a
+/// directory between runs.
 enum PuzzleCommand {
+    static let newSpec = ArgumentParser.Spec(
+        usage:
+            "tactile puzzle new --state DIR --out DIR [--image FILE] [--shape classic|circle|square|svg:FILE] [--axis horizontal|vertical|free] [--seed N]",
+        summary:
+            "Generate a puzzle: write background.png, piece.png and challenge.json (never the answer) to --out, keep the answer in --state, print the id last.",
+        options: [
+            .init(
+                name: "state", valueName: "DIR",
+                help: "Verifier state (answers, token key, rate limits); created mode 0700."),
+            .init(name: "out", valueName: "DIR", help: "Where the images and challenge go."),
+            .init(
+                name: "image", valueName: "FILE",
+                help: "A JPEG or PNG to cut from (scaled to fill 640x360). Default: drawn."),
+            .init(
+                name: "shape", valueName: "SHAPE",
+                help: "classic, circle, square, or svg:FILE (SVG path data). Default classic."),
+            .init(
+                name: "axis", valueName: "AXIS",
+                help: "horizontal, vertical or free. Default horizontal."),
+            .init(
+                name: "seed", valueName: "N",
+                help: "Make the picture and the answer reproducible (tests, docs only)."),
+        ],
+        details: [
+            "The puzzle can be checked once within \(formatSeconds(VerifierPolicy().puzzleLifetime)).",
+            "Exit codes: 0 written, 2 bad input, 3 too many puzzles requested, 4 damaged state.",
+        ])
+
+    static let checkSpec = ArgumentParser.Spec(
+        usage: "tactile puzzle check --state DIR --id ID --x X [--y Y] [--track FILE]",
+        summary:
+            "Check where the piece was dropped: print a single-use pass token on success.",
+        options: [
+            .init(name: "state", valueName: "DIR", help: "The state directory used by new."),
+            .init(name: "id", valueName: "ID", help: "The puzzle id new printed (32 hex digits)."),
+            .init(
+                name: "x", valueName: "X",
+                help: "Left edge of piece.png on background.png, in background pixels."),
+            .init(
+                name: "y", valueName: "Y",
+                help: "Top edge, in background pixels (needed for a free puzzle)."),
+            .init(
+                name: "track", valueName: "FILE",
+                help: "The drag as JSON [{\"x\":…,\"y\":…,\"t\":ms}, …], piece positions."),
+        ],
+        details: [
+            "Each puzzle is checked once, pass or fail. A check without a human-looking track fails.",
+            "Exit codes: 0 passed (token on stdout), 1 failed, unknown, expired or already checked,",
+            "2 bad input, 3 rate-limited or locked out, 4 damaged state.",
+        ])
+
     static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
-        throw .usage("puzzle is not available in this build yet")
+        try dispatch(
+            arguments, command: "puzzle",
+            [("new", newSpec, makePuzzle), ("check", checkSpec, check)], output: output)
+    }
+
+    /// The client name rate limits and tokens are kept under: the local user.
+    static var client: String { "uid:\(getuid())" }
+
+    // MARK: - new
+
+    static func makePuzzle(_ parsed: ArgumentParser.Parsed, output: CommandOutput)
+        throws(CommandFailure)
+    {
+        let stateDirectory = try required(parsed, "state")
+        let outDirectory = try required(parsed, "out")
+        let shape = try shape(parsed.option("shape") ?? "classic")
+        let axis = try PuzzleAxis(
+            rawValue: ValueParser.choice(
+                parsed.option("axis") ?? "horizontal", name: "--axis",
+                from: PuzzleAxis.allCases.map(\.rawValue)))!
+        let seed = try parsed.option("seed").map { text throws(CommandFailure) in
+            try ValueParser.unsigned(text, name: "--seed", in: 0...UInt64.max)
+        }
+        let options = PuzzleOptions(shape: shape, axis: axis)
+        var secure = SecureRandom()
+        let source: PictureSource =
+            if let image = parsed.option("image") {
+                .file(image)
+            } else {
+                .procedural(seed: seed ?? secure.next())
+            }
+        let picture: Bitmap
+        do {
+            picture = try source.picture(width: options.width, height: options.height)
+        } catch {
+            throw .usage("cannot read --image \(error)")
+        }
+        let puzzle: GeneratedPuzzle
+        do throws(PuzzleGenerationError) {
+            if let seed {
+                var random = SeededRandom(seed: seed ^ 0x5EED)
+                puzzle = try PuzzleGenerator.generate(
+                    picture: picture, options: options, using: &random)
+            } else {
+                puzzle = try PuzzleGenerator.generate(
+                    picture: picture, options: options, using: &secure)
+            }
+        } catch {
+            throw .usage(error.message)
+        }
+
+        let registered: Result<PuzzleChallenge, IssueRefusal> = try withStore(stateDirectory) {
+            verifier in
+            do throws(IssueRefusal) {
+                return .success(try verifier.register(puzzle, client: client, now: now()))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let challenge: PuzzleChallenge
+        switch registered {
+        case .success(let c): challenge = c
+        case .failure(let refusal):
+            throw CommandFailure(
+                .locked,
+                "too many puzzles requested; try again in \(formatSeconds(refusal.until - now()))")
+        }
+
+        do {
+            try FileManager.default.createDirectory(
+                atPath: outDirectory, withIntermediateDirectories: true)
+            try Data(PNGEncoder.encode(puzzle.background)).write(
+                to: URL(fileURLWithPath: outDirectory + "/background.png"))
+            try Data(PNGEncoder.encode(puzzle.piece)).write(
+                to: URL(fileURLWithPath: outDirectory + "/piece.png"))
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(challenge).write(
+                to: URL(fileURLWithPath: outDirectory + "/challenge.json"))
+        } catch {
+            throw .usage("cannot write to --out \(outDirectory): \(error.localizedDescription)")
+        }
+        output.line(
+            "\(outDirectory)/background.png \(challenge.imageWidth)x\(challenge.imageHeight)")
+        output.line("\(outDirectory)/piece.png \(challenge.pieceWidth)x\(challenge.pieceHeight)")
+        output.line("\(outDirectory)/challenge.json")
+        output.line(challenge.id)
+    }
+
+    static func shape(_ text: String) throws(CommandFailure) -> PuzzleShape {
+        switch text {
+        case "classic": return .classic()
+        case "circle": return .circle
+        case "square": return .square
+        default:
+            guard text.hasPrefix("svg:"), text.count > 4 else {
+                throw .usage(
+                    "--shape must be one of classic, circle, square, svg:FILE, got \"\(text)\"")
+            }
+            let path = String(text.dropFirst(4))
+            guard let data = FileManager.default.contents(atPath: path),
+                let svg = String(data: data, encoding: .utf8)
+            else {
+                throw .usage("--shape svg:\(path): cannot read the file")
+            }
+            do {
+                return try PuzzleShape.svg(svg.trimmingCharacters(in: .whitespacesAndNewlines))
+            } catch {
+                throw .usage("--shape svg:\(path): \(error.message)")
+            }
+        }
+    }
+
+    // MARK: - check
+
+    static func check(_ parsed: ArgumentParser.Parsed, output: CommandOutput)
+        throws(CommandFailure)
+    {
+        let stateDirectory = try required(parsed, "state")
+        let id = try required(parsed, "id")
+        guard id.utf8.count == 32, id.utf8.allSatisfy({ $0.isLowerHexDigit }) else {
+            throw .usage("--id must be 32 lower-case hexadecimal digits, got \"\(id)\"")
+        }
+        let x = try ValueParser.number(required(parsed, "x"), name: "--x", in: -100_000...100_000)
+        let y = try parsed.option("y").map { text throws(CommandFailure) in
+            try ValueParser.number(text, name: "--y", in: -100_000...100_000)
+        }
+        let track = try parsed.option("track").map { path throws(CommandFailure) in
+            try readTrack(path)
+        }
+
+        let outcome: Result<CheckOutcome, CommandFailure> = try withStore(stateDirectory) {
+            verifier in
+            let pending = verifier.state.pending[id]
+            if let axis = pending?.axis, axis != .horizontal, y == nil {
+                return .failure(.usage("--y is needed for a \(axis.rawValue) puzzle"))
+            }
+            // A horizontal puzzle's row is fixed and given out; it is not compared.
+            let attempt = PuzzleAttempt(
+                position: Point(x: x, y: y ?? 0),
+                displayWidth: Double(pending?.imageWidth ?? 1), track: track ?? [])
+            return .success(verifier.check(id: id, attempt: attempt, client: client, now: now()))
+        }
+        switch outcome {
+        case .failure(let failure):
+            throw failure
+        case .success(.passed(let token)):
+            output.line(token)
+        case .success(.failed(let reason)):
+            throw CommandFailure(.negative, "check failed: \(reason)")
+        case .success(.limited(let until)):
+            throw CommandFailure(
+                .locked, "rate-limited or locked out; try again in \(formatSeconds(until - now()))")
+        }
+    }
+
+    /// The largest track accepted, in samples.
+    static let maximumTrackSamples = 10_000
+
+    /// One sample as the track file spells it: piece position in pixels, time in ms.
+    struct TrackSample: Decodable {
+        var x: Double
+        var y: Double
+        var t: Double
+    }
+
+    static func readTrack(_ path: String) throws(CommandFailure) -> [PuzzleTrackPoint] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .usage("--track \(path): cannot read the file")
+        }
+        let samples: [TrackSample]
+        do {
+            samples = try JSONDecoder().decode([TrackSample].self, from: data)
+        } catch {
+            throw .usage(
+                "--track \(path): expected a JSON array of {\"x\":…,\"y\":…,\"t\":ms} objects")
+        }
+        guard samples.count <= maximumTrackSamples else {
+            throw .usage(
+                "--track \(path): at most \(maximumTrackSamples) samples, got \(samples.count)")
+        }
+        guard samples.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.t.isFinite }) else {
+            throw .usage("--track \(path): every x, y and t must be a finite number")
+        }
+        let start = samples.first?.t ?? 0
+        return samples.map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000) }
+    }
+
+    // MARK: - Helpers
+
+    static func required(_ parsed: ArgumentParser.Parsed, _ name: String) throws(CommandFailure)
+        -> String
+    {
+        guard let value = parsed.option(name), !value.isEmpty else {
+            throw .usage("missing --\(name)")
+        }
+        return value
+    }
+
+    static func now() -> Double { Date().timeIntervalSince1970 }
+
+    /// Runs `body` on the verifier stored in `directory`, saving afterwards; a store that
+    /// cannot be read fails closed with exit code 4.
+    static func withStore<R>(
+        _ directory: String, _ body: (inout PuzzleVerifier) -> R
+    ) throws(CommandFailure) -> R {
+        do {
+            return try VerifierStore(directory: directory).withVerifier { verifier in
+                body(&verifier)
+            }
+        } catch let error as VerifierStoreError {
+            throw CommandFailure(.damagedStore, error.message)
+        } catch {
+            throw CommandFailure(.damagedStore, "\(error)")
+        }
+    }
+
+    static func formatSeconds(_ seconds: Double) -> String {
+        "\(max(1, Int(seconds.rounded(.up)))) s"
     }
 }
 
+/// `tactile render puzzle`: a drawn picture, the piece dragged by a scripted hand into the
+/// hole, the snap and the fade.
 enum PuzzleScene {
     @Sendable static func make() throws(CommandFailure) -> RenderCommand.Scene {
-        throw .usage("rendering puzzle is not available in this build yet")
+        let picture = ProceduralPicture.make(width: 640, height: 360, seed: 7, grain: false)
+        let view = PuzzleView(
+            content: .picture(picture), pieceSize: Size(width: 96, height: 96),
+            holePosition: Point(x: 412, y: 150), shape: .classic(), axis: .horizontal,
+            areaSize: Size(width: 640, height: 360))
+        return RenderCommand.Scene(component: ScriptedDrag(view: view), still: 1.1, length: 2.5)
+    }
+
+    /// Drives a puzzle view with a hand-like drag: picks the piece up at 0.3 s, eases it into
+    /// the hole over 1.2 s with a little wobble across the slider, and lets go.
+    final class ScriptedDrag: Component {
+        let view: PuzzleView
+        private var sent = 0
+        private let times: [Double]
+
+        init(view: PuzzleView) {
+            self.view = view
+            let moves: [Double] = (1...36).map { step in 0.3 + 1.2 * Double(step) / 36 }
+            times = [0.3] + moves + [1.6]
+        }
+
+        var viewSize: Size {
+            get { view.viewSize }
+            set { view.viewSize = newValue }
+        }
+
+        var isAnimating: Bool { sent < times.count || view.isAnimating }
+
+        func advance(to time: Double) {
+            while sent < times.count, times[sent] <= time {
+                send(index: sent)
+                sent += 1
+            }
+            view.advance(to: time)
+        }
+
+        /// The pointer for event `index`: on the slider thumb, following a minimum-jerk
+        /// path from the start to the hole.
+        private func send(index: Int) {
+            let start = view.model.startPosition
+            let hole = view.holePosition
+            let u = min(1, Double(index) / Double(times.count - 2))
+            let s = u * u * u * (10 - 15 * u + 6 * u * u)
+            let area = Point(
+                x: start.x + (hole.x - start.x) * s + view.model.pieceSize.width / 2,
+                y: start.y + view.model.pieceSize.height / 2)
+            var location = view.layout.viewPoint(area)
+            if let thumb = view.layout.thumbRect(pieceFrame: view.model.pieceFrame) {
+                location.y = thumb.midY + 3 * sin(Double(index) * 0.7)
+            }
+            let phase: PointerEvent.Phase =
+                index == 0 ? .began : index == times.count - 1 ? .ended : .moved
+            view.handle(PointerEvent(phase, at: location, time: times[index]))
+        }
+
+        func handle(_ event: PointerEvent) -> Bool { view.handle(event) }
+
+        func draw(in canvas: any Canvas) { view.draw(in: canvas) }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isLowerHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+            || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
     }
 }

@@ -1,0 +1,80 @@
+import TactileCore
+
+/// One recorded sample of a drag: where the piece would be, and when.
+///
+/// Positions are the piece's top-left corner, in the same units as the puzzle area, following
+/// the pointer without clamping (so a hand's wobble across the slider shows in `y`). Time is
+/// in seconds since the drag began.
+public struct PuzzleTrackPoint: Hashable, Sendable, Codable {
+    /// The piece's left edge, in area units.
+    public var x: Double
+    /// The piece's top edge, in area units.
+    public var y: Double
+    /// Seconds since the first sample.
+    public var time: Double
+
+    /// Creates a sample.
+    public init(x: Double, y: Double, time: Double) {
+        self.x = x
+        self.y = y
+        self.time = time
+    }
+
+    /// The sample's position.
+    public var position: Point { Point(x: x, y: y) }
+}
+
+/// How an attempt was made.
+public enum PuzzleInputMethod: String, Hashable, Sendable, Codable {
+    /// Dragging with a mouse, a finger or a pen.
+    case pointer
+    /// Arrow keys, submitted with Enter.
+    case keyboard
+}
+
+/// Everything known about one attempt, handed to verifiers and callbacks.
+public struct PuzzleResult: Hashable, Sendable {
+    /// Where the piece's top-left corner was released, in area points.
+    public var position: Point
+    /// The release position as fractions of the area's width (both coordinates), which is
+    /// what a verifier on another display compares.
+    public var widthFractions: Point
+    /// The size of the puzzle area the attempt was made in, in points.
+    public var areaSize: Size
+    /// The release position minus the hole's, when the control knows the hole.
+    public var offset: Vector?
+    /// Seconds from picking the piece up to releasing it.
+    public var elapsedTime: Double
+    /// How far the pointer travelled, in points.
+    public var dragDistance: Double
+    /// The samples of the drag, first to last.
+    public var track: [PuzzleTrackPoint]
+    /// Pointer or keyboard.
+    public var inputMethod: PuzzleInputMethod
+
+    /// Creates a result.
+    public init(
+        position: Point, areaSize: Size, offset: Vector?, elapsedTime: Double,
+        dragDistance: Double, track: [PuzzleTrackPoint], inputMethod: PuzzleInputMethod
+    ) {
+        self.position = position
+        self.areaSize = areaSize
+        let width = areaSize.width > 0 ? areaSize.width : 1
+        self.widthFractions = Point(x: position.x / width, y: position.y / width)
+        self.offset = offset
+        self.elapsedTime = elapsedTime
+        self.dragDistance = dragDistance
+        self.track = track
+        self.inputMethod = inputMethod
+    }
+}
+
+/// A verifier's answer to an attempt.
+public enum PuzzleVerdict: Hashable, Sendable {
+    /// Accepted; the piece snaps to `snapTo` (the hole's top-left in area points) if given.
+    case passed(snapTo: Point?)
+    /// Refused.
+    case failed
+    /// Refused, and no more attempts are taken for now.
+    case locked
+}

@@ -1,0 +1,407 @@
+import TactileCore
+
+/// The puzzle slider captcha as a `Component`: drag the piece (or its slider thumb, or use
+/// the arrow keys) into the hole.
+///
+/// Two kinds of content:
+/// - ``Content/picture(_:)``: the view cuts the piece from a whole picture and shows the hole
+///   itself, and can verify on its own (``Verification/local``) as TTGPuzzleVerify does —
+///   fine for a demo, no protection at all, since the answer is on the device.
+/// - ``Content/prepared(background:piece:)``: a verifying side generated the puzzle and keeps
+///   the answer; the view shows its images and hands each attempt to
+///   ``Verification/deferred(_:)``.
+///
+/// Positions are in area units: the picture's pixels (or ``PuzzleModel/areaSize`` units when
+/// there is no picture). The view fits the area into its size, so attempts are comparable
+/// across displays through ``PuzzleResult/widthFractions``.
+public final class PuzzleView: Component {
+    /// What the view shows.
+    public enum Content {
+        /// A whole picture (or none: a plain gradient); the view cuts piece and hole.
+        case picture(Bitmap?)
+        /// A background with the hole already in it, and the piece cut out, both from the
+        /// verifying side; area units are the background's pixels.
+        case prepared(background: Bitmap, piece: Bitmap)
+    }
+
+    /// Who decides whether an attempt passes.
+    public enum Verification {
+        /// The view compares the piece with the hole it knows (TTGPuzzleVerify's behaviour).
+        case local
+        /// A verifier that holds the answer decides; it is called once per attempt.
+        case deferred((PuzzleResult) -> PuzzleVerdict)
+    }
+
+    public var viewSize: Size {
+        didSet { updateLayout() }
+    }
+    /// The state and geometry; change it through the view's methods.
+    public private(set) var model: PuzzleModel
+    /// What the view shows.
+    public private(set) var content: Content
+    /// The piece's outline.
+    public var shape: PuzzleShape
+    /// Colours, translucency and shadows.
+    public var style = PuzzleStyle()
+    /// Who decides whether an attempt passes.
+    public var verification: Verification
+    /// Whether a failed piece glides back to the start after shaking.
+    public var returnsAfterFailure = true
+    /// Whether the slider track is shown under the picture; by default only for
+    /// ``PuzzleAxis/horizontal``.
+    public var showsSliderTrack: Bool {
+        didSet { updateLayout() }
+    }
+    /// Points an arrow key moves the piece.
+    public var keyboardStep = 4.0
+    /// Points an arrow key moves the piece with Shift held.
+    public var fineKeyboardStep = 1.0
+    /// The clock for key presses, which carry no time; by default the last time the view was
+    /// advanced to. Hosts that stop ticking while idle should give their clock here.
+    public var currentTime: (() -> Double)?
+
+    /// Receives events, as the closures below do.
+    public weak var delegate: (any PuzzleViewDelegate)?
+    /// Called when the piece moves (area units).
+    public var onPositionChange: ((PuzzleView, Point) -> Void)?
+    /// Called when the state changes.
+    public var onStateChange: ((PuzzleView, PuzzleState) -> Void)?
+    /// Called once an attempt passed and the snap and fade finished.
+    public var onCompletion: ((PuzzleView, PuzzleResult) -> Void)?
+    /// Called once an attempt failed and the shake finished.
+    public var onFailure: ((PuzzleView, PuzzleResult) -> Void)?
+
+    /// The layout for the current size.
+    public private(set) var layout: PuzzleLayout
+    /// The outcome animation under way, if any.
+    public private(set) var animation: PuzzleAnimation?
+    /// The last attempt made.
+    public private(set) var lastResult: PuzzleResult?
+
+    private var now = 0.0
+    private var thumbDrag = false
+    private var pendingCallback: (() -> Void)?
+
+    /// Creates a captcha.
+    ///
+    /// - Parameters:
+    ///   - content: The picture, or prepared images.
+    ///   - pieceSize: The piece's size in area units; ignored for prepared content, whose
+    ///     piece image gives it.
+    ///   - holePosition: The hole's top-left (area units); unknown and ignored for prepared
+    ///     content.
+    ///   - startPosition: Where the piece starts (area units); by default as
+    ///     ``PuzzleModel/init(areaSize:pieceSize:holePosition:startPosition:axis:verificationTolerance:maximumFailures:)``.
+    ///   - shape: The piece's outline.
+    ///   - axis: The directions the piece may move in.
+    ///   - verificationTolerance: Slack in area units for ``Verification/local``.
+    ///   - areaSize: The area's size when the content has no picture.
+    ///   - verification: Who decides; `.local` by default.
+    ///   - viewSize: The initial size in points.
+    public init(
+        content: Content = .picture(nil), pieceSize: Size = Size(width: 80, height: 60),
+        holePosition: Point = Point(x: 160, y: 90), startPosition: Point? = nil,
+        shape: PuzzleShape = .classic(), axis: PuzzleAxis = .free,
+        verificationTolerance: Double = PuzzleModel.defaultTolerance,
+        areaSize: Size = Size(width: 320, height: 240), verification: Verification = .local,
+        viewSize: Size = Size(width: 320, height: 240)
+    ) {
+        self.content = content
+        self.shape = shape
+        self.verification = verification
+        self.viewSize = viewSize
+        showsSliderTrack = axis == .horizontal
+        let area = Self.areaSize(of: content, default: areaSize)
+        model = PuzzleModel(
+            areaSize: area, pieceSize: Self.pieceSize(of: content, default: pieceSize),
+            holePosition: holePosition, startPosition: startPosition, axis: axis,
+            verificationTolerance: verificationTolerance)
+        layout = PuzzleLayout(viewSize: viewSize, areaSize: area, showsTrack: axis == .horizontal)
+    }
+
+    private static func areaSize(of content: Content, default size: Size) -> Size {
+        switch content {
+        case .picture(let bitmap?) where bitmap.width > 0 && bitmap.height > 0:
+            Size(width: Double(bitmap.width), height: Double(bitmap.height))
+        case .prepared(let background, _) where background.width > 0 && background.height > 0:
+            Size(width: Double(background.width), height: Double(background.height))
+        default:
+            size
+        }
+    }
+
+    private static func pieceSize(of content: Content, default size: Size) -> Size {
+        if case .prepared(_, let piece) = content {
+            return Size(width: Double(piece.width), height: Double(piece.height))
+        }
+        return size
+    }
+
+    private func updateLayout() {
+        layout = PuzzleLayout(
+            viewSize: viewSize, areaSize: model.areaSize, showsTrack: showsSliderTrack)
+    }
+
+    // MARK: - Configuration
+
+    /// Shows new content and starts afresh: piece at the start, state idle, no failures.
+    ///
+    /// - Parameters:
+    ///   - content: The new picture or prepared images.
+    ///   - pieceSize: The piece size for a picture; prepared content brings its own.
+    ///   - holePosition: The hole for a picture (ignored for prepared content).
+    ///   - startPosition: Where the piece starts.
+    ///   - axis: The directions the piece may move in.
+    public func load(
+        _ content: Content, pieceSize: Size? = nil, holePosition: Point? = nil,
+        startPosition: Point? = nil, axis: PuzzleAxis? = nil
+    ) {
+        self.content = content
+        let axis = axis ?? model.axis
+        let area = Self.areaSize(of: content, default: model.areaSize)
+        var fresh = PuzzleModel(
+            areaSize: area,
+            pieceSize: Self.pieceSize(of: content, default: pieceSize ?? model.pieceSize),
+            holePosition: holePosition ?? model.holePosition, startPosition: startPosition,
+            axis: axis, verificationTolerance: model.verificationTolerance,
+            maximumFailures: model.maximumFailures)
+        fresh.isEnabled = model.isEnabled
+        let oldState = model.state
+        model = fresh
+        animation = nil
+        pendingCallback = nil
+        lastResult = nil
+        showsSliderTrack = axis == .horizontal
+        positionChanged()
+        if oldState != model.state { stateChanged() }
+    }
+
+    /// Whether the piece reacts to input. A disabled view ignores drags and keys.
+    public var isEnabled: Bool {
+        get { model.isEnabled }
+        set {
+            model.isEnabled = newValue
+            if !newValue, model.state == .dragging {
+                model.cancelDrag()
+                stateChanged()
+            }
+        }
+    }
+
+    /// Slack for ``Verification/local``, in area units; at least 0.
+    public var verificationTolerance: Double {
+        get { model.verificationTolerance }
+        set { model.verificationTolerance = newValue }
+    }
+
+    /// Refused attempts before the view locks.
+    public var maximumFailures: Int {
+        get { model.maximumFailures }
+        set { model.maximumFailures = newValue }
+    }
+
+    /// The piece's position (area units); setting clamps and ignores NaN.
+    public var piecePosition: Point {
+        get { model.piecePosition }
+        set {
+            model.setPiecePosition(newValue)
+            positionChanged()
+        }
+    }
+
+    /// The piece's position as fractions of its range of movement; setting clamps to 0…1.
+    public var pieceFraction: Point {
+        get { model.pieceFraction }
+        set {
+            model.pieceFraction = newValue
+            positionChanged()
+        }
+    }
+
+    /// The hole's position (area units, picture content only); setting clamps.
+    public var holePosition: Point {
+        get { model.holePosition }
+        set { model.setHolePosition(newValue) }
+    }
+
+    /// The state.
+    public var state: PuzzleState { model.state }
+
+    /// Puts the piece back at the start, clears failures and animations, and goes idle.
+    public func reset() {
+        let old = model.state
+        model.reset()
+        animation = nil
+        pendingCallback = nil
+        positionChanged()
+        if old != model.state { stateChanged() }
+    }
+
+    /// Locks the control until ``reset()`` or new content, showing why: for a lockout the
+    /// verifier announces outside an attempt.
+    public func lock() {
+        guard model.state != .locked else { return }
+        model.lock()
+        animation = nil
+        pendingCallback = nil
+        positionChanged()
+        stateChanged()
+    }
+
+    /// Settles the attempt as passed and plays the snap (TTGPuzzleVerify's
+    /// `completeVerificationWithAnimation:`), whatever the piece's position. With a prepared
+    /// puzzle, give `snapTo`: the verifier's hole position.
+    public func completeVerification(snapTo target: Point? = nil) {
+        guard model.state != .verified, model.state != .locked else { return }
+        let result = lastResult ?? makeResult()
+        apply(.passed(snapTo: target ?? knownHole), result: result)
+    }
+
+    // MARK: - Component
+
+    public var isAnimating: Bool { animation != nil }
+
+    public func advance(to time: Double) {
+        guard time.isFinite else { return }
+        now = max(now, time)
+        guard let running = animation else { return }
+        if running.isFinished(at: now) {
+            animation = nil
+            model.setPiecePosition(running.to)
+            positionChanged()
+            let callback = pendingCallback
+            pendingCallback = nil
+            callback?()
+        } else {
+            model.setPiecePosition(running.position(at: now))
+        }
+    }
+
+    @discardableResult
+    public func handle(_ event: PointerEvent) -> Bool {
+        if event.time.isFinite { now = max(now, event.time) }
+        let location = layout.areaPoint(event.location)
+        switch event.phase {
+        case .began:
+            guard animation == nil else { return false }
+            let onThumb = layout.thumbRect(pieceFrame: model.pieceFrame)?.contains(event.location)
+            thumbDrag = onThumb == true
+            guard model.beginDrag(at: location, time: event.time, anywhere: thumbDrag) else {
+                return false
+            }
+            stateChanged()
+            return true
+        case .moved:
+            guard model.state == .dragging else { return false }
+            if model.moveDrag(to: location, time: event.time) { positionChanged() }
+            return true
+        case .ended:
+            guard let result = model.endDrag(at: location, time: event.time) else { return false }
+            positionChanged()
+            decide(result)
+            return true
+        case .cancelled:
+            guard model.state == .dragging else { return false }
+            model.cancelDrag()
+            positionChanged()
+            stateChanged()
+            return true
+        }
+    }
+
+    @discardableResult
+    public func handle(_ event: KeyEvent) -> Bool {
+        guard animation == nil else { return false }
+        let time = currentTime?() ?? now
+        if time.isFinite { now = max(now, time) }
+        let points = event.modifiers.contains(.shift) ? fineKeyboardStep : keyboardStep
+        let step = layout.scale > 0 ? points / layout.scale : points
+        let direction: Vector
+        switch event.key {
+        case .left: direction = Vector(dx: -1, dy: 0)
+        case .right: direction = Vector(dx: 1, dy: 0)
+        case .up: direction = Vector(dx: 0, dy: -1)
+        case .down: direction = Vector(dx: 0, dy: 1)
+        case .enter, .space:
+            guard let result = model.submit(time: now) else { return false }
+            decide(result)
+            return true
+        default:
+            return false
+        }
+        let wasDragging = model.state == .dragging
+        guard model.nudge(by: direction * step, time: now) || model.state == .dragging else {
+            return false
+        }
+        if !wasDragging { stateChanged() }
+        positionChanged()
+        return true
+    }
+
+    // MARK: - Outcome
+
+    private var knownHole: Point? {
+        if case .picture = content { return model.holePosition }
+        return nil
+    }
+
+    private func makeResult() -> PuzzleResult {
+        PuzzleResult(
+            position: model.piecePosition, areaSize: model.areaSize,
+            offset: knownHole.map { model.piecePosition - $0 }, elapsedTime: 0, dragDistance: 0,
+            track: model.track, inputMethod: model.inputMethod)
+    }
+
+    private func decide(_ result: PuzzleResult) {
+        var result = result
+        if knownHole == nil { result.offset = nil }
+        let verdict: PuzzleVerdict
+        switch verification {
+        case .local: verdict = model.localVerdict
+        case .deferred(let verify): verdict = verify(result)
+        }
+        apply(verdict, result: result)
+    }
+
+    private func apply(_ verdict: PuzzleVerdict, result: PuzzleResult) {
+        lastResult = result
+        let from = model.piecePosition
+        model.settle(verdict)
+        switch verdict {
+        case .passed:
+            animation = PuzzleAnimation(
+                kind: .success, startTime: now, from: from, to: model.piecePosition)
+            model.setPiecePosition(from)
+            pendingCallback = { [unowned self] in
+                self.onCompletion?(self, result)
+                self.delegate?.puzzleView(self, didComplete: result)
+            }
+        case .failed, .locked:
+            let returns = returnsAfterFailure && model.state != .locked
+            animation = PuzzleAnimation(
+                kind: .failure(returns: returns), startTime: now, from: from,
+                to: returns ? model.startPosition : from)
+            pendingCallback = { [unowned self] in
+                self.onFailure?(self, result)
+                self.delegate?.puzzleView(self, didFail: result)
+            }
+        }
+        stateChanged()
+    }
+
+    private func positionChanged() {
+        onPositionChange?(self, model.piecePosition)
+        delegate?.puzzleView(self, didMovePieceTo: model.piecePosition)
+    }
+
+    private func stateChanged() {
+        onStateChange?(self, model.state)
+        delegate?.puzzleView(self, didChangeState: model.state)
+    }
+
+    // MARK: - Drawing
+
+    public func draw(in canvas: any Canvas) {
+        PuzzleRenderer(view: self, time: now).draw(in: canvas)
+    }
+}

@@ -1,0 +1,169 @@
+import TactileCore
+import TactilePuzzle
+
+/// A generated puzzle: the images handed out, and the answer that must stay on the
+/// verifying side.
+public struct GeneratedPuzzle: Sendable {
+    /// The picture with the hole and the decoys cut in.
+    public var background: Bitmap
+    /// The piece: the picture's pixels inside the shape, alpha its coverage, transparent
+    /// outside; cropped to the piece's rectangle.
+    public var piece: Bitmap
+    /// The untouched picture (kept for tests and for a success view; never handed out
+    /// before a pass).
+    public var picture: Bitmap
+    /// The answer: the hole's top-left corner, in background pixels.
+    public var holePosition: Point
+    /// Where the piece starts, in background pixels.
+    public var startPosition: Point
+    /// The piece's outline.
+    public var shape: PuzzleShape
+    /// How the piece may move.
+    public var axis: PuzzleAxis
+    /// The decoys' shapes and top-left corners.
+    public var decoys: [(shape: PuzzleShape, frame: Rect)]
+    /// The hole's rectangle in background pixels.
+    public var holeFrame: Rect {
+        Rect(
+            origin: holePosition,
+            size: Size(width: Double(piece.width), height: Double(piece.height)))
+    }
+}
+
+/// Cuts puzzles from pictures: picks the hole's place and the decoys', cuts the piece
+/// exactly, and treats the holes.
+public enum PuzzleGenerator {
+    /// Generates a puzzle from a picture of exactly `options.width × options.height` pixels.
+    ///
+    /// - Parameters:
+    ///   - picture: The picture; use ``PictureSource`` to load or draw one.
+    ///   - options: Shape, axis, decoys, treatment.
+    ///   - random: Chooses positions, decoys and grain. Use ``SecureRandom`` when the
+    ///     answer must be unpredictable.
+    /// - Throws: ``PuzzleGenerationError`` for invalid options or a picture of the wrong size.
+    public static func generate(
+        picture: Bitmap, options: PuzzleOptions, using random: inout some RandomNumberGenerator
+    ) throws(PuzzleGenerationError) -> GeneratedPuzzle {
+        try options.validate()
+        guard picture.width == options.width, picture.height == options.height else {
+            throw PuzzleGenerationError(
+                "picture is \(picture.width)×\(picture.height), expected \(options.width)×\(options.height)"
+            )
+        }
+        let side = options.resolvedPieceSide
+        let pieceSize = Size(width: Double(side), height: Double(side))
+        let (hole, start) = placeHole(options: options, side: side, using: &random)
+        let holeFrame = Rect(origin: hole, size: pieceSize)
+        let mask = ShapeMask(path: options.shape.path(in: holeFrame))
+
+        var background = picture
+        var decoys: [(shape: PuzzleShape, frame: Rect)] = []
+        var taken = [holeFrame, Rect(origin: start, size: pieceSize)]
+        for _ in 0..<options.decoyCount {
+            guard
+                let frame = placeDecoy(
+                    options: options, near: holeFrame, avoiding: taken, using: &random)
+            else { continue }
+            let shape = decoyShape(for: options.shape, using: &random)
+            taken.append(frame)
+            decoys.append((shape, frame))
+            options.treatment.apply(
+                to: &background, mask: ShapeMask(path: shape.path(in: frame)), using: &random)
+        }
+        options.treatment.apply(to: &background, mask: mask, using: &random)
+
+        return GeneratedPuzzle(
+            background: background,
+            piece: cut(picture, mask: mask, frame: holeFrame),
+            picture: picture, holePosition: hole, startPosition: start, shape: options.shape,
+            axis: options.axis, decoys: decoys)
+    }
+
+    /// The piece: `frame`'s pixels of the picture, alpha from the mask, clear outside.
+    public static func cut(_ picture: Bitmap, mask: ShapeMask, frame: Rect) -> Bitmap {
+        let x0 = Int(frame.minX)
+        let y0 = Int(frame.minY)
+        var piece = Bitmap(width: Int(frame.width), height: Int(frame.height))
+        for v in 0..<piece.height {
+            for u in 0..<piece.width {
+                let alpha = mask.alpha(x: x0 + u, y: y0 + v)
+                guard alpha > 0 else { continue }
+                let source = ((y0 + v) * picture.width + x0 + u) * 4
+                let target = (v * piece.width + u) * 4
+                piece.pixels[target] = picture.pixels[source]
+                piece.pixels[target + 1] = picture.pixels[source + 1]
+                piece.pixels[target + 2] = picture.pixels[source + 2]
+                piece.pixels[target + 3] = alpha
+            }
+        }
+        return piece
+    }
+
+    /// Whole-pixel hole and start positions for the axis, the hole well away from the start.
+    static func placeHole(
+        options: PuzzleOptions, side: Int, using random: inout some RandomNumberGenerator
+    ) -> (hole: Point, start: Point) {
+        let margin = max(2, side / 10)
+        let maxX = options.width - side - margin
+        let maxY = options.height - side - margin
+        let clear = side + side / 4  // the hole starts this far from the start, at least
+        switch options.axis {
+        case .horizontal:
+            let y = Int.random(in: margin...maxY, using: &random)
+            let x = Int.random(in: min(clear, maxX)...maxX, using: &random)
+            return (Point(x: Double(x), y: Double(y)), Point(x: 0, y: Double(y)))
+        case .vertical:
+            let x = Int.random(in: margin...maxX, using: &random)
+            let y = Int.random(in: min(clear, maxY)...maxY, using: &random)
+            return (Point(x: Double(x), y: Double(y)), Point(x: Double(x), y: 0))
+        case .free:
+            while true {
+                let x = Int.random(in: margin...maxX, using: &random)
+                let y = Int.random(in: margin...maxY, using: &random)
+                if x >= clear || y >= clear || maxX < clear && maxY < clear {
+                    return (Point(x: Double(x), y: Double(y)), .zero)
+                }
+            }
+        }
+    }
+
+    /// A decoy's rectangle clear of everything taken, on the hole's row for a horizontal
+    /// puzzle (its column for a vertical one) so that scanning along the axis meets it.
+    static func placeDecoy(
+        options: PuzzleOptions, near hole: Rect, avoiding taken: [Rect],
+        using random: inout some RandomNumberGenerator
+    ) -> Rect? {
+        let side = hole.width
+        let gap = 6.0
+        for _ in 0..<64 {
+            let size = (side * Double.random(in: 0.85...1, using: &random)).rounded()
+            let maxX = Double(options.width) - size - 2
+            let maxY = Double(options.height) - size - 2
+            var x = Double(Int.random(in: 2...Int(maxX), using: &random))
+            var y = Double(Int.random(in: 2...Int(maxY), using: &random))
+            let wobble = Double(Int.random(in: -6...6, using: &random))
+            switch options.axis {
+            case .horizontal: y = min(max(hole.minY + wobble, 2), maxY)
+            case .vertical: x = min(max(hole.minX + wobble, 2), maxX)
+            case .free: break
+            }
+            let frame = Rect(x: x, y: y, width: size, height: size)
+            if !taken.contains(where: { $0.insetBy(dx: -gap, dy: -gap).intersects(frame) }) {
+                return frame
+            }
+        }
+        return nil
+    }
+
+    /// A shape unlike the piece's.
+    static func decoyShape(
+        for shape: PuzzleShape, using random: inout some RandomNumberGenerator
+    ) -> PuzzleShape {
+        let flipped = JigsawEdges(top: .socket, right: .socket, bottom: .knob, left: .knob)
+        var choices: [PuzzleShape] = []
+        if shape != .circle { choices.append(.circle) }
+        if shape != .square { choices.append(.square) }
+        if shape != .classic(flipped) { choices.append(.classic(flipped)) }
+        return choices.randomElement(using: &random)!
+    }
+}

@@ -1,0 +1,81 @@
+import TactilePuzzle
+
+/// What kind of puzzle to generate.
+public struct PuzzleOptions: Hashable, Sendable {
+    /// Accepted picture widths in pixels.
+    public static let widthRange = 160...2048
+    /// Accepted picture heights in pixels.
+    public static let heightRange = 120...2048
+    /// Accepted numbers of decoy holes.
+    public static let decoyRange = 0...2
+
+    /// The picture's width in pixels.
+    public var width: Int
+    /// The picture's height in pixels.
+    public var height: Int
+    /// The piece's outline.
+    public var shape: PuzzleShape
+    /// How the piece may move.
+    public var axis: PuzzleAxis
+    /// Holes of other shapes that are not the answer, 0…2.
+    public var decoyCount: Int
+    /// How holes are cut.
+    public var treatment: HoleTreatment
+    /// The piece's side in pixels; by default 15 % of the width, at most 40 % of the height.
+    public var pieceSide: Int?
+
+    /// Creates options; every argument has a default (640 × 360, classic, horizontal, one decoy).
+    public init(
+        width: Int = 640, height: Int = 360, shape: PuzzleShape = .classic(),
+        axis: PuzzleAxis = .horizontal, decoyCount: Int = 1,
+        treatment: HoleTreatment = .standard, pieceSide: Int? = nil
+    ) {
+        self.width = width
+        self.height = height
+        self.shape = shape
+        self.axis = axis
+        self.decoyCount = decoyCount
+        self.treatment = treatment
+        self.pieceSide = pieceSide
+    }
+
+    /// The piece's side in pixels.
+    public var resolvedPieceSide: Int {
+        pieceSide ?? max(24, min(Int((Double(width) * 0.15).rounded()), height * 2 / 5))
+    }
+
+    /// Checks every value and names the first that is out of range.
+    public func validate() throws(PuzzleGenerationError) {
+        guard Self.widthRange.contains(width) else {
+            throw PuzzleGenerationError(
+                "width must be \(Self.widthRange.lowerBound)…\(Self.widthRange.upperBound) pixels, got \(width)"
+            )
+        }
+        guard Self.heightRange.contains(height) else {
+            throw PuzzleGenerationError(
+                "height must be \(Self.heightRange.lowerBound)…\(Self.heightRange.upperBound) pixels, got \(height)"
+            )
+        }
+        guard Self.decoyRange.contains(decoyCount) else {
+            throw PuzzleGenerationError("decoys must be 0…2, got \(decoyCount)")
+        }
+        let side = resolvedPieceSide
+        let limit = min(width, height) / 2
+        guard (16...max(16, limit)).contains(side) else {
+            throw PuzzleGenerationError(
+                "piece side must be 16…\(max(16, limit)) pixels for a \(width)×\(height) picture, got \(side)"
+            )
+        }
+    }
+}
+
+/// Why a puzzle could not be generated.
+public struct PuzzleGenerationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the value and the accepted range.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}

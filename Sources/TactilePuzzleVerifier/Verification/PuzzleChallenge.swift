@@ -1,0 +1,77 @@
+import TactileCore
+import TactilePuzzle
+
+/// What a client is told about a puzzle, besides its two images: never the answer.
+///
+/// For a horizontal puzzle the piece's row (`pieceY`) is given, since the piece only slides
+/// along it; for a vertical one its column (`pieceX`).
+public struct PuzzleChallenge: Codable, Hashable, Sendable {
+    /// The puzzle's identifier, 32 hexadecimal digits.
+    public var id: String
+    /// The background's width in pixels.
+    public var imageWidth: Int
+    /// The background's height in pixels.
+    public var imageHeight: Int
+    /// The piece image's width in pixels.
+    public var pieceWidth: Int
+    /// The piece image's height in pixels.
+    public var pieceHeight: Int
+    /// How the piece may move.
+    public var axis: PuzzleAxis
+    /// The piece's fixed column for a vertical puzzle.
+    public var pieceX: Int?
+    /// The piece's fixed row for a horizontal puzzle.
+    public var pieceY: Int?
+    /// The piece's outline: `classic`, `circle`, `square` or `custom`.
+    public var shape: String
+    /// When the puzzle stops being accepted, in seconds since 1970.
+    public var expiresAt: Double
+
+    /// Creates a challenge.
+    public init(
+        id: String, imageWidth: Int, imageHeight: Int, pieceWidth: Int, pieceHeight: Int,
+        axis: PuzzleAxis, pieceX: Int?, pieceY: Int?, shape: String, expiresAt: Double
+    ) {
+        self.id = id
+        self.imageWidth = imageWidth
+        self.imageHeight = imageHeight
+        self.pieceWidth = pieceWidth
+        self.pieceHeight = pieceHeight
+        self.axis = axis
+        self.pieceX = pieceX
+        self.pieceY = pieceY
+        self.shape = shape
+        self.expiresAt = expiresAt
+    }
+}
+
+/// One attempt as a client reports it.
+public struct PuzzleAttempt: Hashable, Sendable {
+    /// The piece's top-left corner where it was released, in display units.
+    public var position: Point
+    /// The width the background was displayed at, in the same units; positions are compared
+    /// as fractions of it, so a scaled display works.
+    public var displayWidth: Double
+    /// The drag's samples in the same units, time in seconds from the first.
+    public var track: [PuzzleTrackPoint]
+    /// Pointer drag or keyboard.
+    public var inputMethod: PuzzleInputMethod
+
+    /// Creates an attempt.
+    public init(
+        position: Point, displayWidth: Double, track: [PuzzleTrackPoint],
+        inputMethod: PuzzleInputMethod = .pointer
+    ) {
+        self.position = position
+        self.displayWidth = displayWidth
+        self.track = track
+        self.inputMethod = inputMethod
+    }
+
+    /// The attempt a `PuzzleView` reports, in its area units.
+    public init(_ result: PuzzleResult) {
+        self.init(
+            position: result.position, displayWidth: result.areaSize.width, track: result.track,
+            inputMethod: result.inputMethod)
+    }
+}

@@ -1,0 +1,33 @@
+/// The verifying side's limits: lifetimes, tolerance, rate limits, lockout, memory bounds.
+public struct VerifierPolicy: Hashable, Sendable {
+    /// Seconds a puzzle can be checked after it is issued.
+    public var puzzleLifetime = 120.0
+    /// Seconds a pass token stays valid.
+    public var tokenLifetime = 180.0
+    /// How far from the hole a release still passes, as a fraction of the displayed width
+    /// (8 px on a 640-pixel background).
+    public var tolerance = 8.0 / 640
+    /// The most puzzles kept waiting for a check; the oldest are evicted beyond it.
+    public var maximumPending = 10_000
+    /// The most clients remembered for rate limiting; idle, unlocked ones go first.
+    public var maximumClients = 10_000
+    /// The most redeemed tokens remembered (until they expire).
+    public var maximumRedeemed = 100_000
+    /// The length of the rate-limit window, in seconds.
+    public var window = 60.0
+    /// Checks a client may make per window.
+    public var checksPerWindow = 10
+    /// Puzzles a client may request per window.
+    public var puzzlesPerWindow = 30
+    /// Failed checks in a row that lock a client out.
+    public var failuresBeforeLockout = 5
+    /// Seconds a lockout lasts.
+    public var lockoutDuration = 60.0
+    /// The rules for drags.
+    public var trajectory = TrajectoryRules()
+    /// Whether a pointer attempt without a track fails (it should, outside tests).
+    public var requiresTrack = true
+
+    /// Creates the default policy.
+    public init() {}
+}

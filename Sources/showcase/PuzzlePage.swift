@@ -1,0 +1,309 @@
+import CGtk
+import Foundation
+import TactileCore
+import TactileGTK
+import TactilePuzzle
+import TactilePuzzleVerifier
+
+/// The puzzle captcha page: a verifier in this process generates each puzzle and keeps its
+/// answer; the view only shows the images and hands each drag to the verifier.
+func makePuzzlePage() -> Widget {
+    let client = "showcase"
+    var verifier = PuzzleVerifier(key: TokenSigner.makeKey())!
+    var options = PuzzleOptions(width: 640, height: 360)
+    var imagePath: String?
+    var puzzleID: String?
+    var token: String?
+    var lockedUntil: Double?
+
+    let view = PuzzleView(
+        content: .prepared(
+            background: Bitmap(width: 640, height: 360, fill: .white),
+            piece: Bitmap(width: 96, height: 96)),
+        axis: .horizontal, viewSize: Size(width: 560, height: 365))
+    view.maximumFailures = .max  // The verifier decides about lockouts.
+    view.currentTime = { Double(g_get_monotonic_time()) / 1e6 }
+    let canvas = ComponentView(view)
+    canvas.setMinimumSize(width: 480, height: 380)
+    // The picture keeps its aspect ratio; extra height would only add empty space.
+    canvas.expandsVertically = false
+    canvas.tooltip =
+        "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit"
+
+    let status = Label()
+    status.addStyleClass("title-4")
+    let tokenLabel = Label()
+    tokenLabel.wraps = true
+    tokenLabel.isSelectable = true
+    tokenLabel.addStyleClass("monospace")
+    // A token has no spaces: break it anywhere rather than widen the column.
+    gtk_label_set_wrap_mode(tactile_label(tokenLabel.widget), PANGO_WRAP_CHAR)
+    gtk_label_set_max_width_chars(tactile_label(tokenLabel.widget), 36)
+    gtk_label_set_xalign(tactile_label(tokenLabel.widget), 0)
+    let source = Label("Drawn landscape")
+    source.wraps = true
+    source.addStyleClass("dim-label")
+    let redeem = Button("Redeem token") {}
+    redeem.isSensitive = false
+
+    func now() -> Double { Date().timeIntervalSince1970 }
+
+    func refreshStatus() {
+        if let until = lockedUntil {
+            let seconds = max(0, Int((until - now()).rounded(.up)))
+            status.text = "Locked — try again in \(seconds) s"
+            return
+        }
+        switch view.state {
+        case .idle, .dragging: status.text = "Drag the piece into the gap"
+        case .verified: status.text = "Verified"
+        case .failed: status.text = "Not quite — here is a new puzzle"
+        case .locked: status.text = "Locked out"
+        }
+    }
+
+    /// Generates, registers and shows a new puzzle; `false` if refused or unreadable.
+    @discardableResult
+    func newPuzzle() -> Bool {
+        token = nil
+        tokenLabel.text = ""
+        redeem.isSensitive = false
+        var random = SecureRandom()
+        let picture: Bitmap
+        do {
+            let pictureSource: PictureSource =
+                imagePath.map { .file($0) } ?? .procedural(seed: random.next())
+            picture = try pictureSource.picture(width: options.width, height: options.height)
+        } catch {
+            showMessage("Cannot open the image", detail: "\(error)", over: canvas)
+            imagePath = nil
+            source.text = "Drawn landscape"
+            return false
+        }
+        do {
+            let puzzle = try PuzzleGenerator.generate(
+                picture: picture, options: options, using: &random)
+            let challenge = try verifier.register(puzzle, client: client, now: now())
+            puzzleID = challenge.id
+            view.shape = puzzle.shape
+            view.load(
+                .prepared(background: puzzle.background, piece: puzzle.piece),
+                startPosition: puzzle.startPosition, axis: puzzle.axis)
+            view.isEnabled = true
+        } catch let refusal as IssueRefusal {
+            lock(until: refusal.until)
+            return false
+        } catch {
+            showMessage("Cannot make a puzzle", detail: "\(error)", over: canvas)
+            return false
+        }
+        refreshStatus()
+        canvas.setNeedsUpdate()
+        return true
+    }
+
+    /// Shows the lockout and counts it down once a second; a new puzzle comes when it ends.
+    func lock(until: Double) {
+        guard lockedUntil == nil else {
+            lockedUntil = max(lockedUntil!, until)
+            return
+        }
+        lockedUntil = until
+        view.lock()
+        refreshStatus()
+        repeatEverySecond {
+            guard let until = lockedUntil else { return false }
+            if now() >= until {
+                lockedUntil = nil
+                newPuzzle()
+                return false
+            }
+            refreshStatus()
+            return true
+        }
+    }
+
+    view.verification = .deferred { result in
+        guard let id = puzzleID else { return .failed }
+        puzzleID = nil
+        // The answer is the verifier's; on a pass the piece may snap to it.
+        let answer = verifier.state.pending[id].map { Point(x: $0.answerX, y: $0.answerY) }
+        switch verifier.check(id: id, attempt: PuzzleAttempt(result), client: client, now: now()) {
+        case .passed(let issued):
+            token = issued
+            return .passed(snapTo: answer)
+        case .failed:
+            return .failed
+        case .limited(let until):
+            lock(until: until)
+            return .locked
+        }
+    }
+    view.onStateChange = { _, _ in refreshStatus() }
+    view.onCompletion = { _, _ in
+        tokenLabel.text = "Pass token (single use, valid 180 s):\n" + (token ?? "")
+        redeem.isSensitive = token != nil
+        refreshStatus()
+    }
+    view.onFailure = { _, _ in
+        // Each puzzle is checked once: a miss means a fresh one.
+        if lockedUntil == nil { newPuzzle() }
+        refreshStatus()
+    }
+
+    connect(redeem.widget, signal: "clicked") {
+        guard let token else { return }
+        do {
+            let claims = try verifier.redeemToken(token, now: now())
+            let left = Int((claims.expiresAt - now()).rounded())
+            tokenLabel.text =
+                "Token redeemed for puzzle \(claims.puzzleID.prefix(8))… (\(left) s were left). Redeem again to see it refused."
+        } catch {
+            tokenLabel.text = "Token refused: \(error)"
+        }
+    }
+
+    let shapes: [(String, PuzzleShape)] = [
+        ("Classic jigsaw", .classic()), ("Circle", .circle), ("Square", .square),
+        (
+            "Star (SVG path)",
+            try! PuzzleShape.svg(
+                "M50 0 L61 35 L98 35 L68 57 L79 91 L50 70 L21 91 L32 57 L2 35 L39 35 Z")
+        ),
+    ]
+    let shape = DropDown(shapes.map(\.0)) { index in
+        options.shape = shapes[index].1
+        newPuzzle()
+    }
+    let axes = PuzzleAxis.allCases
+    let axis = DropDown(axes.map { $0.rawValue.capitalized }) { index in
+        options.axis = axes[index]
+        newPuzzle()
+    }
+    let tolerance = SpinButton(range: 2...24, step: 1, value: 8) { pixels in
+        verifier.policy.tolerance = pixels / Double(options.width)
+    }
+    let decoys = SpinButton(range: 0...2, step: 1, value: 1) { count in
+        options.decoyCount = Int(count)
+        newPuzzle()
+    }
+    let treated = CheckButton("Treat holes against gap finders", isOn: true) { on in
+        options.treatment = on ? .standard : .plain
+        newPuzzle()
+    }
+    let openImage = Button("Open image…") {
+        chooseImage(over: canvas) { path in
+            imagePath = path
+            source.text = URL(fileURLWithPath: path).lastPathComponent
+            newPuzzle()
+        }
+    }
+    let drawn = Button("Drawn picture") {
+        imagePath = nil
+        source.text = "Drawn landscape"
+        newPuzzle()
+    }
+
+    func row(_ title: String, _ widget: Widget) -> Box {
+        let label = Label(title)
+        label.expandsHorizontally = true
+        gtk_label_set_xalign(tactile_label(label.widget), 0)
+        return Box(.horizontal, spacing: 6, [label, widget])
+    }
+    let controls = Box(
+        .vertical, spacing: 10,
+        [
+            Section(
+                "Puzzle",
+                Box(
+                    .vertical, spacing: 6,
+                    [
+                        Button("New puzzle") {
+                            if lockedUntil == nil { newPuzzle() }
+                        },
+                        Box(.horizontal, spacing: 6, [openImage, drawn]), source,
+                    ])),
+            Section(
+                "Options",
+                Box(
+                    .vertical, spacing: 6,
+                    [
+                        row("Shape", shape), row("Axis", axis),
+                        row("Tolerance (px of 640)", tolerance),
+                        row("Decoy holes", decoys), treated,
+                    ])),
+            Section("Pass token", Box(.vertical, spacing: 6, [tokenLabel, redeem])),
+        ])
+    controls.setMinimumSize(width: 300)
+    controls.expandsHorizontally = false
+    let stage = Box(.vertical, spacing: 6, [canvas, status])
+    let page = Box(.horizontal, spacing: 12, [controls, stage])
+    page.setMargins(12)
+    newPuzzle()
+    return page
+}
+
+/// Asks for an image file with GTK's file chooser; calls `chosen` with its path.
+private func chooseImage(over parent: Widget, _ chosen: @escaping (String) -> Void) {
+    let window = gtk_widget_get_root(parent.widget).flatMap {
+        tactile_window(UnsafeMutableRawPointer($0))
+    }
+    guard
+        let chooser = gtk_file_chooser_native_new(
+            "Open image", window, GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel")
+    else { return }
+    let filter = gtk_file_filter_new()!
+    gtk_file_filter_set_name(filter, "Images")
+    for type in ["image/png", "image/jpeg", "image/gif", "image/bmp", "image/webp"] {
+        gtk_file_filter_add_mime_type(filter, type)
+    }
+    // The native chooser is a GtkFileChooser and a GtkNativeDialog.
+    gtk_file_chooser_add_filter(chooser, filter)
+    let dialog = UnsafeMutablePointer<GtkNativeDialog>(chooser)
+    gtk_native_dialog_set_modal(dialog, 1)
+    // GtkNativeDialog::response is `void (*)(dialog, int response, data)`.
+    let response: @convention(c) (gpointer?, Int32, gpointer?) -> Void = { dialog, answer, data in
+        guard let dialog, let data else { return }
+        let box = Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue()
+        if answer == GTK_RESPONSE_ACCEPT.rawValue,
+            let file = gtk_file_chooser_get_file(OpaquePointer(dialog))
+        {
+            if let path = g_file_get_path(file) {
+                box.chosen(String(cString: path))
+                g_free(path)
+            }
+            g_object_unref(UnsafeMutableRawPointer(file))
+        }
+        g_object_unref(dialog)
+    }
+    let box = Unmanaged.passRetained(CallbackBox(chosen)).toOpaque()
+    let release: GClosureNotify = { data, _ in
+        if let data { Unmanaged<CallbackBox>.fromOpaque(data).release() }
+    }
+    tactile_signal_connect(
+        UnsafeMutableRawPointer(chooser), "response", unsafeBitCast(response, to: GCallback.self),
+        box, release)
+    gtk_native_dialog_show(dialog)
+}
+
+/// Holds the file chooser's callback for GTK.
+private final class CallbackBox {
+    let chosen: (String) -> Void
+    init(_ chosen: @escaping (String) -> Void) { self.chosen = chosen }
+}
+
+/// Calls `body` about once a second from the GTK main loop while it returns `true`.
+private func repeatEverySecond(_ body: @escaping () -> Bool) {
+    final class TimerBox {
+        let body: () -> Bool
+        init(_ body: @escaping () -> Bool) { self.body = body }
+    }
+    let tick: GSourceFunc = { data in
+        Unmanaged<TimerBox>.fromOpaque(data!).takeUnretainedValue().body() ? 1 : 0
+    }
+    let release: GDestroyNotify = { data in
+        if let data { Unmanaged<TimerBox>.fromOpaque(data).release() }
+    }
+    g_timeout_add_full(
+        G_PRIORITY_DEFAULT, 1000, tick, Unmanaged.passRetained(TimerBox(body)).toOpaque(), release)
+}

@@ -1,0 +1,181 @@
+import TactileCore
+import TactilePuzzle
+import TestSupport
+import Testing
+
+/// Failures, locking, reset, keyboard and deferred verification.
+@Suite struct PuzzleStateMachineTests {
+    func view(axis: PuzzleAxis = .free, verification: PuzzleView.Verification = .local)
+        -> PuzzleView
+    {
+        PuzzleView(
+            pieceSize: Size(width: 80, height: 60), holePosition: Point(x: 160, y: 90),
+            axis: axis, verificationTolerance: 4, areaSize: Size(width: 320, height: 240),
+            verification: verification, viewSize: Size(width: 320, height: 240))
+    }
+
+    /// Drags the piece by `delta` from its current place and releases it.
+    func drag(_ v: PuzzleView, by delta: Vector, at time: Double) {
+        let grab = v.layout.viewPoint(v.model.pieceFrame.center)
+        v.handle(PointerEvent(.began, at: grab, time: time))
+        v.handle(PointerEvent(.moved, at: grab + delta * 0.5, time: time + 0.1))
+        v.handle(PointerEvent(.ended, at: grab + delta, time: time + 0.2))
+    }
+
+    @Test func missShakesReturnsAndReportsFailure() {
+        let v = view()
+        var failures: [PuzzleResult] = []
+        v.onFailure = { _, r in failures.append(r) }
+        drag(v, by: Vector(dx: 100, dy: 100), at: 0)
+        #expect(v.state == .failed)
+        #expect(v.model.failureCount == 1)
+        v.advance(to: 0.2 + 0.1)
+        // Mid-shake the piece has not moved in the model; the drawing is offset.
+        #expect(v.piecePosition == Point(x: 100, y: 100))
+        #expect(v.animation?.shakeOffset(at: 0.3) != 0)
+        #expect(failures.isEmpty)
+        v.advance(to: 2)
+        #expect(v.piecePosition == .zero)
+        #expect(failures.count == 1)
+        #expect(failures[0].offset == Vector(dx: -60, dy: 10))
+    }
+
+    @Test func withoutReturnThePieceStaysWhereItFailed() {
+        let v = view()
+        v.returnsAfterFailure = false
+        drag(v, by: Vector(dx: 100, dy: 100), at: 0)
+        v.advance(to: 2)
+        #expect(v.piecePosition == Point(x: 100, y: 100))
+    }
+
+    @Test func locksAfterTheMaximumFailuresUntilReset() {
+        let v = view()
+        v.maximumFailures = 3
+        var time = 0.0
+        for attempt in 1...3 {
+            drag(v, by: Vector(dx: 10, dy: 10), at: time)
+            time += 2
+            v.advance(to: time)
+            #expect(v.model.failureCount == attempt)
+        }
+        #expect(v.state == .locked)
+        drag(v, by: Vector(dx: 160, dy: 90), at: time)
+        #expect(v.state == .locked)
+        #expect(!v.handle(KeyEvent(.right)))
+        v.reset()
+        #expect(v.state == .idle)
+        #expect(v.model.failureCount == 0)
+        drag(v, by: Vector(dx: 160, dy: 90), at: time + 3)
+        #expect(v.state == .verified)
+    }
+
+    @Test func horizontalAxisIgnoresVerticalMovement() {
+        let v = view(axis: .horizontal)
+        #expect(v.piecePosition == Point(x: 0, y: 90))
+        // The track under the picture shrinks it: area units are not view points here.
+        #expect(v.layout.scale < 1)
+        drag(v, by: Vector(dx: 161, dy: 70) * v.layout.scale, at: 0)
+        #expect(v.model.piecePosition.y == 90)
+        #expect(v.state == .verified)
+        // The track keeps the hand's drift across the slider.
+        let last = v.lastResult!.track.last!
+        expectClose(last.position, Point(x: 161, y: 160), within: 1e-9)
+    }
+
+    @Test func sliderThumbDragsThePiece() {
+        let v = view(axis: .horizontal)
+        #expect(v.showsSliderTrack)
+        let thumb = v.layout.thumbRect(pieceFrame: v.model.pieceFrame)!
+        #expect(v.layout.imageRect.maxY < thumb.minY)
+        v.handle(PointerEvent(.began, at: thumb.center, time: 0))
+        v.handle(
+            PointerEvent(
+                .moved, at: thumb.center + Vector(dx: 80 * v.layout.scale, dy: 0), time: 0.1))
+        expectClose(v.piecePosition.x, 80, within: 1e-9)
+    }
+
+    @Test func arrowKeysMoveShiftIsFineAndEnterSubmits() {
+        let v = view(axis: .horizontal)
+        let step = 4 / v.layout.scale
+        var clock = 10.0
+        v.currentTime = { clock }
+        #expect(v.handle(KeyEvent(.right)))
+        #expect(v.state == .dragging)
+        expectClose(v.piecePosition.x, step, within: 1e-9)
+        clock += 0.2
+        #expect(v.handle(KeyEvent(.right, modifiers: .shift)))
+        expectClose(v.piecePosition.x, step + 1 / v.layout.scale, within: 1e-9)
+        #expect(v.handle(KeyEvent(.up)))  // Accepted but the axis forbids moving.
+        #expect(v.piecePosition.y == 90)
+        v.piecePosition = Point(x: 158, y: 90)
+        clock += 0.3
+        #expect(v.handle(KeyEvent(.enter)))
+        #expect(v.state == .verified)
+        #expect(v.lastResult?.inputMethod == .keyboard)
+        expectClose(v.lastResult!.elapsedTime, 0.5, within: 1e-9)
+    }
+
+    @Test func deferredVerificationDecidesWithTheResult() {
+        var seen: [PuzzleResult] = []
+        let v = PuzzleView(
+            content: .prepared(
+                background: Bitmap(width: 320, height: 240, fill: .white),
+                piece: Bitmap(width: 80, height: 60, fill: .black)),
+            axis: .free,
+            verification: .deferred { result in
+                seen.append(result)
+                return result.widthFractions.x > 0.4
+                    ? .passed(snapTo: Point(x: 150, y: 80)) : .locked
+            }, viewSize: Size(width: 320, height: 240))
+        #expect(v.model.pieceSize == Size(width: 80, height: 60))
+        drag(v, by: Vector(dx: 140, dy: 70), at: 0)
+        #expect(seen.count == 1)
+        #expect(seen[0].offset == nil)  // The hole is not the view's to know.
+        expectClose(seen[0].widthFractions.x, 140.0 / 320, within: 1e-12)
+        #expect(v.state == .verified)
+        v.advance(to: 5)
+        #expect(v.piecePosition == Point(x: 150, y: 80))
+        v.reset()
+        drag(v, by: Vector(dx: 10, dy: 0), at: 6)
+        #expect(v.state == .locked)
+    }
+
+    @Test func delegateHearsEverything() {
+        final class Listener: PuzzleViewDelegate {
+            var events: [String] = []
+            func puzzleView(_ view: PuzzleView, didChangeState state: PuzzleState) {
+                events.append("state \(state)")
+            }
+            func puzzleView(_ view: PuzzleView, didComplete result: PuzzleResult) {
+                events.append("complete")
+            }
+            func puzzleView(_ view: PuzzleView, didFail result: PuzzleResult) {
+                events.append("fail")
+            }
+        }
+        let listener = Listener()
+        let v = view()
+        v.delegate = listener
+        drag(v, by: Vector(dx: 30, dy: 0), at: 0)
+        v.advance(to: 2)
+        drag(v, by: Vector(dx: 160, dy: 90), at: 3)
+        v.advance(to: 5)
+        #expect(
+            listener.events == [
+                "state dragging", "state failed", "fail", "state dragging", "state verified",
+                "complete",
+            ])
+    }
+
+    @Test func layoutScalesAreaToTheView() {
+        let v = PuzzleView(
+            content: .picture(Bitmap(width: 640, height: 360, fill: .white)),
+            pieceSize: Size(width: 96, height: 96), holePosition: Point(x: 300, y: 100),
+            axis: .horizontal, viewSize: Size(width: 400, height: 300))
+        // 400 wide: scale 0.625; 225 high, the track under it.
+        expectClose(v.layout.scale, 0.625, within: 1e-12)
+        expectClose(v.layout.imageRect, Rect(x: 0, y: 0, width: 400, height: 225), within: 1e-9)
+        expectClose(v.layout.areaPoint(Point(x: 200, y: 100)), Point(x: 320, y: 160), within: 1e-9)
+        expectClose(v.layout.viewPoint(Point(x: 320, y: 160)), Point(x: 200, y: 100), within: 1e-9)
+    }
+}

@@ -1,0 +1,268 @@
+import Foundation
+import TactileCore
+import TactilePuzzle
+import TactilePuzzleVerifier
+import TestSupport
+import Testing
+
+/// The verifying side: single checks, expiry, tolerance in width fractions, rate limits,
+/// lockout, bounded memory and single-use tokens.
+@Suite struct PuzzleVerifierTests {
+    func attempt(_ puzzle: GeneratedPuzzle, dx: Double = 0, scale: Double = 1, seed: UInt64 = 1)
+        -> PuzzleAttempt
+    {
+        let end = Point(x: (puzzle.holePosition.x + dx) * scale, y: puzzle.holePosition.y * scale)
+        let start = Point(x: puzzle.startPosition.x * scale, y: puzzle.startPosition.y * scale)
+        return PuzzleAttempt(
+            position: end, displayWidth: 640 * scale,
+            track: humanTrack(from: start, to: end, seed: seed))
+    }
+
+    @Test func trueAnswerPassesOnceOnly() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 1)
+        let challenge = try verifier.register(puzzle, client: "a", now: 1000)
+        #expect(challenge.pieceY == Int(puzzle.holePosition.y))
+        #expect(challenge.expiresAt == 1120)
+        let first = verifier.check(
+            id: challenge.id, attempt: attempt(puzzle), client: "a", now: 1010)
+        guard case .passed(let token) = first else {
+            Issue.record("true answer failed: \(first)")
+            return
+        }
+        #expect(try verifier.validateToken(token, now: 1011).puzzleID == challenge.id)
+        let second = verifier.check(
+            id: challenge.id, attempt: attempt(puzzle), client: "a", now: 1012)
+        #expect(second == .failed(.unknownPuzzle))
+    }
+
+    @Test(arguments: [(-8.0, true), (8.0, true), (8.5, false), (14.0, false), (-14.0, false)])
+    func toleranceIsEightPixelsOfSixHundredForty(dx: Double, passes: Bool) throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 2)
+        let id = try verifier.register(puzzle, client: "a", now: 0).id
+        let outcome = verifier.check(id: id, attempt: attempt(puzzle, dx: dx), client: "a", now: 5)
+        if passes {
+            expectPassed(outcome, "\(dx) px")
+        } else {
+            #expect(outcome == .failed(.wrongPosition))
+        }
+    }
+
+    @Test(arguments: [0.5, 0.625, 2.0])
+    func scaledDisplaysCompareInWidthFractions(scale: Double) throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 3)
+        let id = try verifier.register(puzzle, client: "a", now: 0).id
+        // 6 px off on the 640-pixel image, however large it was shown.
+        let outcome = verifier.check(
+            id: id, attempt: attempt(puzzle, dx: 6, scale: scale), client: "a", now: 5)
+        expectPassed(outcome, "at scale \(scale)")
+        let id2 = try verifier.register(puzzle, client: "a", now: 6).id
+        #expect(
+            verifier.check(
+                id: id2, attempt: attempt(puzzle, dx: 10, scale: scale), client: "a", now: 7)
+                == .failed(.wrongPosition))
+    }
+
+    @Test func expiredPuzzlesFail() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 4)
+        let id = try verifier.register(puzzle, client: "a", now: 0).id
+        #expect(
+            verifier.check(id: id, attempt: attempt(puzzle), client: "a", now: 120)
+                == .failed(.expired))
+        let id2 = try verifier.register(puzzle, client: "a", now: 200).id
+        expectPassed(
+            verifier.check(id: id2, attempt: attempt(puzzle), client: "a", now: 319.9),
+            "a puzzle failed inside its lifetime")
+    }
+
+    @Test func anotherClientCannotUseThePuzzle() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 5)
+        let id = try verifier.register(puzzle, client: "a", now: 0).id
+        #expect(
+            verifier.check(id: id, attempt: attempt(puzzle), client: "b", now: 1)
+                == .failed(.wrongClient))
+    }
+
+    @Test func machineLikeTracksFailEvenAtTheRightPlace() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 6)
+        let id = try verifier.register(puzzle, client: "a", now: 0).id
+        let end = puzzle.holePosition
+        let straight = (0..<3).map { i in
+            PuzzleTrackPoint(x: end.x * Double(i) / 2, y: end.y, time: 0.1 * Double(i))
+        }
+        let outcome = verifier.check(
+            id: id, attempt: PuzzleAttempt(position: end, displayWidth: 640, track: straight),
+            client: "a", now: 1)
+        #expect(outcome == .failed(.machineLike(.tooFewSamples(count: 3, minimum: 8))))
+        let id2 = try verifier.register(puzzle, client: "a", now: 2).id
+        #expect(
+            verifier.check(
+                id: id2, attempt: PuzzleAttempt(position: end, displayWidth: 640, track: []),
+                client: "a", now: 3) == .failed(.machineLike(.tooFewSamples(count: 0, minimum: 8))))
+    }
+
+    @Test func checksAreRateLimitedPerClient() throws {
+        var policy = VerifierPolicy()
+        policy.failuresBeforeLockout = 100
+        var verifier = makeVerifier(policy: policy)
+        let puzzle = try makePuzzle(seed: 7)
+        for k in 0..<10 {
+            let id = try verifier.register(puzzle, client: "a", now: Double(k))
+            _ = verifier.check(id: id.id, attempt: attempt(puzzle), client: "a", now: Double(k))
+        }
+        let id = try verifier.register(puzzle, client: "a", now: 20).id
+        #expect(
+            verifier.check(id: id, attempt: attempt(puzzle), client: "a", now: 20)
+                == .limited(until: 60))
+        #expect(verifier.limit(for: "a", now: 30) == 60)
+        // Another client is not affected; the first is free again once the window moves on.
+        let other = try verifier.register(puzzle, client: "b", now: 21).id
+        expectPassed(
+            verifier.check(id: other, attempt: attempt(puzzle), client: "b", now: 21),
+            "client b was limited")
+        #expect(verifier.limit(for: "a", now: 60.5) == nil)
+    }
+
+    @Test func repeatedFailuresLockTheClientOut() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 8)
+        for k in 0..<5 {
+            let id = try verifier.register(puzzle, client: "a", now: Double(k))
+            #expect(
+                verifier.check(
+                    id: id.id, attempt: attempt(puzzle, dx: 30), client: "a", now: Double(k))
+                    == .failed(.wrongPosition))
+        }
+        let id = try verifier.register(puzzle, client: "b", now: 5)
+        _ = id
+        #expect(throws: IssueRefusal(until: 64)) {
+            try verifier.register(puzzle, client: "a", now: 10)
+        }
+        #expect(verifier.limit(for: "a", now: 10) == 64)
+        let later = try verifier.register(puzzle, client: "a", now: 64).id
+        expectPassed(
+            verifier.check(id: later, attempt: attempt(puzzle), client: "a", now: 65),
+            "still locked after the lockout")
+    }
+
+    @Test func pendingPuzzlesAreBoundedOldestFirst() throws {
+        var policy = VerifierPolicy()
+        policy.maximumPending = 5
+        policy.puzzlesPerWindow = 1000
+        var verifier = makeVerifier(policy: policy)
+        let puzzle = try makePuzzle(seed: 9)
+        let ids = try (0..<8).map { try verifier.register(puzzle, client: "a", now: Double($0)).id }
+        #expect(verifier.pendingCount == 5)
+        #expect(
+            verifier.check(id: ids[2], attempt: attempt(puzzle), client: "a", now: 9)
+                == .failed(.unknownPuzzle))
+        expectPassed(
+            verifier.check(id: ids[3], attempt: attempt(puzzle), client: "a", now: 9),
+            "a recent puzzle was evicted")
+        // Expired ones are dropped when new ones come.
+        _ = try verifier.register(puzzle, client: "a", now: 500)
+        #expect(verifier.pendingCount == 1)
+    }
+
+    @Test func clientRecordsAreBounded() throws {
+        var policy = VerifierPolicy()
+        policy.maximumClients = 3
+        var verifier = makeVerifier(policy: policy)
+        let puzzle = try makePuzzle(seed: 10)
+        for k in 0..<10 { _ = try verifier.register(puzzle, client: "c\(k)", now: Double(k)) }
+        #expect(verifier.state.clients.count == 3)
+        #expect(Set(verifier.state.clients.keys) == ["c7", "c8", "c9"])
+    }
+
+    @Test func challengeNeverCarriesTheAnswer() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 14, axis: .free)
+        let challenge = try verifier.register(puzzle, client: "a", now: 0)
+        #expect(challenge.pieceX == nil && challenge.pieceY == nil)
+        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(challenge))
+        let fields = Set((json as! [String: Any]).keys)
+        #expect(
+            fields == [
+                "id", "imageWidth", "imageHeight", "pieceWidth", "pieceHeight", "axis", "shape",
+                "expiresAt",
+            ])
+    }
+}
+
+/// Pass tokens: genuine ones verify; forged, altered, expired or reused ones do not.
+@Suite struct PuzzleTokenTests {
+    func passToken(_ verifier: inout PuzzleVerifier, now: Double = 100) throws -> String {
+        let puzzle = try makePuzzle(seed: 21)
+        let id = try verifier.register(puzzle, client: "a", now: now).id
+        let outcome = verifier.check(
+            id: id,
+            attempt: PuzzleAttempt(
+                position: puzzle.holePosition, displayWidth: 640,
+                track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition)),
+            client: "a", now: now)
+        guard case .passed(let token) = outcome else { throw TokenError.malformed }
+        return token
+    }
+
+    @Test func genuineTokenRedeemsOnceWithinItsLifetime() throws {
+        var verifier = makeVerifier()
+        let token = try passToken(&verifier)
+        let claims = try verifier.validateToken(token, now: 101)
+        #expect(claims.expiresAt == 280)
+        #expect(claims.clientDigest == PuzzleVerifier.digest("a"))
+        // Validating does not consume; redeeming does.
+        _ = try verifier.validateToken(token, now: 102)
+        _ = try verifier.redeemToken(token, now: 103)
+        #expect(throws: TokenError.alreadyUsed) { try verifier.redeemToken(token, now: 104) }
+        #expect(throws: TokenError.alreadyUsed) { try verifier.validateToken(token, now: 104) }
+    }
+
+    @Test func expiredTokenIsRejected() throws {
+        var verifier = makeVerifier()
+        let token = try passToken(&verifier)
+        #expect(throws: TokenError.expired) { try verifier.redeemToken(token, now: 280) }
+        _ = try verifier.validateToken(token, now: 279.9)
+    }
+
+    @Test func alteredTokensAreRejected() throws {
+        var verifier = makeVerifier()
+        let token = try passToken(&verifier)
+        var fields = token.split(separator: ".").map(String.init)
+        // Extend the expiry by a day: the MAC no longer matches.
+        fields[4] = String(Int64(fields[4])! + 86_400_000)
+        #expect(throws: TokenError.badSignature) {
+            try verifier.redeemToken(fields.joined(separator: "."), now: 101)
+        }
+        // Flip one hex digit of the MAC, and of the puzzle id.
+        for index in [6, 1] {
+            var f = token.split(separator: ".").map(String.init)
+            let first = f[index].first!
+            f[index] = String(first == "0" ? "1" : "0") + f[index].dropFirst()
+            #expect(throws: TokenError.badSignature) {
+                try verifier.redeemToken(f.joined(separator: "."), now: 101)
+            }
+        }
+    }
+
+    @Test func forgedTokensAreRejected() throws {
+        var verifier = makeVerifier()
+        let genuine = try passToken(&verifier)
+        // Signed with another key.
+        var other = PuzzleVerifier(key: [UInt8](repeating: 1, count: 32))!
+        let forged = try passToken(&other)
+        #expect(throws: TokenError.badSignature) { try verifier.redeemToken(forged, now: 101) }
+        // Made up.
+        let fields = genuine.split(separator: ".")
+        let madeUp =
+            fields.dropLast().joined(separator: ".") + "." + String(repeating: "ab", count: 32)
+        #expect(throws: TokenError.badSignature) { try verifier.redeemToken(madeUp, now: 101) }
+        for junk in ["", "pt1", "pt1.a.b.c.d.e.f", "pt2" + genuine.dropFirst(3), genuine + "00"] {
+            #expect(throws: TokenError.self) { try verifier.redeemToken(junk, now: 101) }
+        }
+    }
+}
