@@ -2,6 +2,7 @@
 # Installs the Debian packages Tactile needs to build, test and run, when missing.
 # Usage: scripts/setup.sh [--with-display]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
+#   --with-peers    also installs Chipmunk2D, Box2D and a C++ compiler for `scripts/bench.sh`.
 set -euo pipefail
 
 packages=(
@@ -16,6 +17,11 @@ packages=(
 if [[ "${1:-}" == "--with-display" ]]; then
   packages+=(xvfb xauth xdotool imagemagick)
 fi
+for option in "$@"; do
+  if [[ "$option" == "--with-peers" ]]; then
+    packages+=(libchipmunk-dev libbox2d-dev g++)
+  fi
+done
 
 missing=()
 for package in "${packages[@]}"; do

@@ -7,12 +7,14 @@ func makeHanoiPage() -> Widget {
     let hanoi = try! HanoiView(disks: 5)
     let canvas = ComponentView(hanoi)
     canvas.setMinimumSize(width: 320, height: 240)
-    canvas.tooltip = "Space: play/pause · ← →: step (undo/redo by hand) · 1–9: pick pegs"
 
     let status = Label()
     status.addStyleClass("title-4")
     let message = Label()
     message.wraps = true
+    // A label, not a tooltip: GTK 4.8 can crash when a drag ends while a tooltip shows.
+    let keys = Label("Keys: Space play/pause · ← → step (undo/redo by hand) · 1–9 pick pegs")
+    keys.wraps = true
     let disks = Entry(text: "5", placeholder: "1…64", widthInCharacters: 4)
     let pegs = Entry(text: "3", placeholder: "3…26", widthInCharacters: 4)
     let startPause = Button("Start") {}
@@ -118,7 +120,7 @@ func makeHanoiPage() -> Widget {
     // Sliders ask to expand; that must not widen the column at the puzzle's expense.
     controls.expandsHorizontally = false
     // The status sits under the puzzle, so its changing length never resizes the puzzle.
-    let stage = Box(.vertical, spacing: 6, [canvas, status, message])
+    let stage = Box(.vertical, spacing: 6, [canvas, status, message, keys])
     let page = Box(.horizontal, spacing: 12, [controls, stage])
     page.setMargins(12)
     refresh()

@@ -1,6 +1,266 @@
-// Placeholder until the cradle component lands.
+import Foundation
+import TactileCore
+import TactileCradle
+import TactileDynamics
+
+/// `tactile bench dynamics`: the cradle, ball pits and a box pyramid, against Chipmunk2D and
+/// Box2D 2.4 running the same scenes in the same invocation.
+///
+/// The peers are small C and C++ programs that `scripts/bench.sh` compiles; it passes their
+/// folder in `TACTILE_BENCH_PEERS`. Without them the table shows our figures alone.
 enum DynamicsBenchmark {
+    /// One scene: its name, what a step is, and how to time ours.
+    struct Scene {
+        var name: String
+        var peerName: String
+        var unit: String
+        var measure: () throws(CommandFailure) -> (seconds: Double, note: String)
+    }
+
+    /// The scenes' shared definitions (the peer programs build the same ones).
+    enum Layout {
+        static let pitWidth = 800.0
+        static let pitFloor = 1600.0
+        static let pitSpacing = 17.0
+        static let pyramidRows = 20
+        static let boxSize = 20.0
+        static let frames = 120
+        static let frame = 1.0 / 60
+
+        /// Radii 4…8 points from a small linear congruential generator the peers share.
+        static func radii(_ count: Int) -> [Double] {
+            var state: UInt32 = 12345
+            return (0..<count).map { _ in
+                state = state &* 1_103_515_245 &+ 12345
+                return 4 + 4 * Double((state >> 8) & 0xFFFF) / 65535
+            }
+        }
+
+        /// Grid positions (y down): 46 columns 17 points apart, rows upwards from the floor.
+        static func pitCenter(_ i: Int) -> Point {
+            let columns = Int(pitWidth / pitSpacing) - 1
+            return Point(
+                x: 17 + Double(i % columns) * pitSpacing,
+                y: pitFloor - 10 - Double(i / columns) * pitSpacing)
+        }
+    }
+
     static func run(output: CommandOutput) throws(CommandFailure) {
-        throw .usage("bench dynamics is not available in this build yet")
+        #if DEBUG
+            output.line(
+                "warning: this is a debug build; run `swift run -c release tactile bench dynamics` for real figures"
+            )
+        #endif
+        var peers = PeerRunner(
+            directory: ProcessInfo.processInfo.environment["TACTILE_BENCH_PEERS"])
+        let scenes = [
+            Scene(name: "cradle, 5 balls (per 1/600 s step)", peerName: "cradle", unit: "step") {
+                () throws(CommandFailure) in try cradle()
+            },
+            Scene(name: "ball pit, 1,000 circles (per 1/60 s)", peerName: "pit1000", unit: "frame")
+            {
+                () throws(CommandFailure) in try pit(1000)
+            },
+            Scene(name: "ball pit, 4,000 circles (per 1/60 s)", peerName: "pit4000", unit: "frame")
+            {
+                () throws(CommandFailure) in try pit(4000)
+            },
+            Scene(name: "pyramid, 20 rows (per 1/60 s)", peerName: "pyramid", unit: "frame") {
+                () throws(CommandFailure) in try pyramid()
+            },
+        ]
+        let peerNames = ["chipmunk", "box2d"]
+        let results = peers.run(names: peerNames)
+        output.line(
+            "Scene                                  tactile     Chipmunk 7   Box2D 2.4.1   tactile/Chipmunk  tactile/Box2D"
+        )
+        var notes: [String] = []
+        for scene in scenes {
+            let ours = try scene.measure()
+            var row = scene.name.padding(toLength: 38, withPad: " ", startingAt: 0)
+            row +=
+                " "
+                + formatDuration(ours.seconds).padding(toLength: 11, withPad: " ", startingAt: 0)
+            var ratios = ""
+            for peer in peerNames {
+                if let time = results[peer]?[scene.peerName] {
+                    row +=
+                        " "
+                        + formatDuration(time).padding(toLength: 12, withPad: " ", startingAt: 0)
+                    ratios +=
+                        "  "
+                        + String(format: "%.2f×", ours.seconds / time)
+                        .padding(toLength: 16, withPad: " ", startingAt: 0)
+                } else {
+                    row += " " + "—".padding(toLength: 12, withPad: " ", startingAt: 0)
+                    ratios += "  " + "—".padding(toLength: 16, withPad: " ", startingAt: 0)
+                }
+            }
+            output.line(row + ratios)
+            notes.append("  \(scene.peerName): \(ours.note)")
+        }
+        output.line("")
+        output.line("Our settings and checks:")
+        for note in notes { output.line(note) }
+        if let problem = peers.problem {
+            output.line("")
+            output.line(problem)
+        }
+        if !results.isEmpty {
+            output.line(
+                "Peers: one step per 1/60 s (the cradle: 1/600 s); Chipmunk with 10 iterations and its spatial hash; Box2D with 8 velocity and 3 position iterations, 10 points to the metre."
+            )
+        }
+        output.line(
+            "Targets: cradle ≤ 2.5 µs per step; ball pits and pyramid at or below the faster peer.")
+    }
+
+    // MARK: - Our scenes
+
+    static func cradle() throws(CommandFailure) -> (seconds: Double, note: String) {
+        let cradle: NewtonsCradle
+        do {
+            cradle = try NewtonsCradle()
+            try cradle.pull(2, angle: .pi / 6)
+        } catch { throw .usage(error.message) }
+        let h = cradle.animator.timeStep
+        var step = 0
+        cradle.advance(to: 0)
+        // Frames of 100 steps, so the per-frame work (updating items) is spread as in an app.
+        let perFrame = Stopwatch.timePerCall(minimum: 0.5) {
+            step += 100
+            cradle.advance(to: Double(step) * h)
+        }
+        let out = cradle.angles.filter { abs($0) > 0.01 }.count
+        return (
+            perFrame / 100,
+            "step 1/600 s, 4 constraint passes; energy now \(String(format: "%.4f", cradle.energyFraction)), \(out) balls moving"
+        )
+    }
+
+    /// Our engine's settings for the 1/60 s scenes: four internal steps of 1/240 s, each with
+    /// four constraint passes.
+    static let sceneStep = 1.0 / 240
+    static let sceneIterations = 4
+
+    static func pit(_ count: Int) throws(CommandFailure) -> (seconds: Double, note: String) {
+        do {
+            let animator = try DynamicAnimator(
+                referenceBounds: Rect(
+                    x: 0, y: Layout.pitFloor - 3000, width: Layout.pitWidth, height: 3000),
+                timeStep: sceneStep, positionIterations: sceneIterations)
+            let radii = Layout.radii(count)
+            let balls = try (0..<count).map { i throws(DynamicsError) in
+                try DynamicItem(
+                    center: Layout.pitCenter(i),
+                    size: Size(width: 2 * radii[i], height: 2 * radii[i]),
+                    collisionBoundsType: .ellipse)
+            }
+            let collision = CollisionBehavior(items: balls)
+            collision.translatesReferenceBoundsIntoBoundary = true
+            try animator.addBehavior(collision)
+            try animator.addBehavior(GravityBehavior(items: balls))
+            try animator.addBehavior(
+                DynamicItemBehavior(items: balls, properties: .init(friction: 0.5)))
+            let seconds = timeFrames(animator)
+            let top = balls.map(\.center.y).min()!
+            let escaped = balls.filter {
+                !($0.center.x > 0 && $0.center.x < Layout.pitWidth && $0.center.y < Layout.pitFloor)
+            }.count
+            return (
+                seconds,
+                "\(count) balls: steps of 1/240 s × 4 per frame, 4 passes; after 2 s the pile's top is \(Int(Layout.pitFloor - top)) points high, \(escaped) outside the box"
+            )
+        } catch { throw .usage(error.message) }
+    }
+
+    static func pyramid() throws(CommandFailure) -> (seconds: Double, note: String) {
+        do {
+            let floor = 1000.0
+            let animator = try DynamicAnimator(
+                referenceBounds: Rect(x: -200, y: floor - 1000, width: 1200, height: 1000),
+                timeStep: sceneStep, positionIterations: sceneIterations)
+            var boxes: [DynamicItem] = []
+            let size = Layout.boxSize
+            for row in 0..<Layout.pyramidRows {
+                for column in 0..<(Layout.pyramidRows - row) {
+                    let x =
+                        400 + (Double(column) - Double(Layout.pyramidRows - row - 1) / 2)
+                        * (size + 1)
+                    let y = floor - size / 2 - Double(row) * size
+                    boxes.append(
+                        try DynamicItem(
+                            center: Point(x: x, y: y), size: Size(width: size, height: size)))
+                }
+            }
+            let collision = CollisionBehavior(items: boxes)
+            collision.translatesReferenceBoundsIntoBoundary = true
+            try animator.addBehavior(collision)
+            try animator.addBehavior(GravityBehavior(items: boxes))
+            try animator.addBehavior(
+                DynamicItemBehavior(items: boxes, properties: .init(friction: 0.6)))
+            let start = boxes.last!.center
+            let seconds = timeFrames(animator)
+            let drift = boxes.last!.center.distance(to: start)
+            return (
+                seconds,
+                "\(boxes.count) boxes: steps of 1/240 s × 4 per frame, 4 passes; top box moved \(String(format: "%.2f", drift)) points in 2 s"
+            )
+        } catch { throw .usage(error.message) }
+    }
+
+    /// Runs 120 frames of 1/60 s and returns seconds per frame.
+    static func timeFrames(_ animator: DynamicAnimator) -> Double {
+        animator.advance(to: 0)
+        let watch = Stopwatch()
+        for frame in 1...Layout.frames {
+            animator.advance(to: Double(frame) * Layout.frame)
+        }
+        return watch.elapsed / Double(Layout.frames)
+    }
+}
+
+/// Runs the compiled peer programs and reads their `scene seconds-per-step` lines.
+struct PeerRunner {
+    var directory: String?
+    var problem: String?
+
+    init(directory: String?) {
+        self.directory = directory
+        if directory == nil {
+            problem =
+                "No peers: run scripts/bench.sh, which installs Chipmunk2D and Box2D, compiles benchmarks/peers/ and runs this with TACTILE_BENCH_PEERS set."
+        }
+    }
+
+    mutating func run(names: [String]) -> [String: [String: Double]] {
+        guard let directory else { return [:] }
+        var results: [String: [String: Double]] = [:]
+        for name in names {
+            let path = directory + "/" + name + "-bench"
+            guard FileManager.default.isExecutableFile(atPath: path) else {
+                problem = (problem.map { $0 + "\n" } ?? "") + "Missing peer \(path)."
+                continue
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            do { try process.run() } catch {
+                problem = (problem.map { $0 + "\n" } ?? "") + "Cannot run \(path): \(error)"
+                continue
+            }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            var table: [String: Double] = [:]
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+                let fields = line.split(separator: " ")
+                if fields.count >= 2, let value = Double(fields[1]) {
+                    table[String(fields[0])] = value
+                }
+            }
+            results[name] = table
+        }
+        return results
     }
 }

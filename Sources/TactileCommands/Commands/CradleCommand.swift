@@ -1,12 +1,98 @@
-// Placeholder until the cradle component lands; replaced by its command, scene and benchmark.
+import Foundation
+import TactileCradle
+
+/// `tactile cradle simulate`.
 enum CradleCommand {
+    static let simulateSpec = ArgumentParser.Spec(
+        usage:
+            "tactile cradle simulate [--balls N] [--pull K] [--angle DEG] [--seconds S] [--gap PT] [--format csv]",
+        summary:
+            "Pull K balls of a Newton's cradle to an angle, let go, and print every ball's angle and the energy every 1/60 s.",
+        options: [
+            .init(name: "balls", valueName: "N", help: "Number of balls, 2…9. Default 5."),
+            .init(name: "pull", valueName: "K", help: "Balls pulled, 1…N−1. Default 1."),
+            .init(
+                name: "angle", valueName: "DEG",
+                help: "Pull angle from the vertical in degrees, 0.1…90. Default 30."),
+            .init(
+                name: "seconds", valueName: "S",
+                help: "Simulated seconds after the release, 0…600. Default 10."),
+            .init(
+                name: "gap", valueName: "PT",
+                help: "Gap between neighbouring balls at rest in points, 0…20. Default 0."),
+            .init(name: "format", valueName: "csv", help: "Output format; csv (the default)."),
+        ],
+        details: [
+            "Columns: t,theta1,…,thetaN,energy — seconds from the release, each ball's angle",
+            "in degrees from the vertical (positive to the right; ball 1 is the leftmost and is",
+            "pulled to the left), and the energy as a fraction of the energy at the release.",
+            "Balls have radius 20 points on strings of 160 points; gravity is 1,000 points/s²,",
+            "elasticity 1 and resistance 0.",
+            "Example: tactile cradle simulate --balls 5 --pull 2 --angle 30 --seconds 4",
+        ])
+
     static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
-        throw .usage("cradle is not available in this build yet")
+        try dispatch(
+            arguments, command: "cradle", [("simulate", simulateSpec, simulate)], output: output)
+    }
+
+    static func simulate(_ parsed: ArgumentParser.Parsed, output: CommandOutput)
+        throws(CommandFailure)
+    {
+        let balls =
+            try parsed.option("balls").map { text throws(CommandFailure) in
+                try ValueParser.integer(text, name: "--balls", in: CradleConfiguration.ballCounts)
+            } ?? 5
+        let pull =
+            try parsed.option("pull").map { text throws(CommandFailure) in
+                try ValueParser.integer(
+                    text, name: "--pull (with \(balls) balls)", in: 1...(balls - 1))
+            } ?? 1
+        let angle =
+            try parsed.option("angle").map { text throws(CommandFailure) in
+                try ValueParser.number(text, name: "--angle", in: 0.1...90)
+            } ?? 30
+        let seconds =
+            try parsed.option("seconds").map { text throws(CommandFailure) in
+                try ValueParser.number(text, name: "--seconds", in: 0...600)
+            } ?? 10
+        let gap =
+            try parsed.option("gap").map { text throws(CommandFailure) in
+                try ValueParser.number(text, name: "--gap", in: CradleConfiguration.gaps)
+            } ?? 0
+        _ = try ValueParser.choice(
+            parsed.option("format") ?? "csv", name: "--format", from: ["csv"])
+
+        let cradle: NewtonsCradle
+        do {
+            cradle = try NewtonsCradle(
+                configuration: CradleConfiguration(ballCount: balls, gap: gap))
+        } catch {
+            throw .usage(error.message)
+        }
+        output.line("t," + (1...balls).map { "theta\($0)" }.joined(separator: ",") + ",energy")
+        do {
+            try cradle.record(pull: pull, degrees: angle, seconds: seconds) { sample in
+                var row = String(format: "%.4f", sample.time)
+                for theta in sample.angles { row += String(format: ",%.3f", theta) }
+                row += String(format: ",%.5f", sample.energy)
+                output.line(row)
+            }
+        } catch {
+            throw .usage(error.message)
+        }
     }
 }
 
+/// `tactile render cradle`: two balls pulled to 30° and let go.
 enum CradleScene {
     @Sendable static func make() throws(CommandFailure) -> RenderCommand.Scene {
-        throw .usage("rendering cradle is not available in this build yet")
+        do {
+            let view = try CradleView()
+            try view.pull(2)
+            return RenderCommand.Scene(component: view, still: 1.4, length: 5.2)
+        } catch {
+            throw .usage(error.message)
+        }
     }
 }

@@ -1,0 +1,206 @@
+import Foundation
+import TactileCore
+import TactileDynamics
+
+/// A Newton's cradle on the dynamics engine: balls hung from anchors by rigid attachments,
+/// with gravity, collisions between the balls, and an item behaviour (elasticity,
+/// resistance, no rotation).
+///
+/// Coordinates are the cradle's own, in points: anchors on the line y = 0, centred on
+/// x = 0; balls hang at y = string length. Angles are radians from the vertical, positive
+/// to the right.
+public final class NewtonsCradle {
+    /// The current configuration.
+    public private(set) var configuration: CradleConfiguration
+    /// The animator running the cradle; replaced on reset.
+    public private(set) var animator: DynamicAnimator
+    /// The balls, left to right.
+    public private(set) var balls: [DynamicItem] = []
+    /// Where each ball's string is fixed.
+    public private(set) var anchors: [Point] = []
+    /// Total energy when the balls were last released, mass · points²/s².
+    public private(set) var releaseEnergy = 0.0
+
+    private var gravityBehavior: GravityBehavior!
+    private var itemBehavior: DynamicItemBehavior!
+    private var drag: (ball: Int, attachment: AttachmentBehavior)?
+
+    /// Creates a cradle at rest.
+    public init(configuration: CradleConfiguration = .init()) throws(CradleError) {
+        try configuration.validate()
+        self.configuration = configuration
+        animator = try! DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 1, height: 1))
+        build(pulled: 0, angle: 0)
+    }
+
+    /// Distance between neighbouring anchors: a diameter plus the gap.
+    public var spacing: Double { 2 * configuration.ballRadius + configuration.gap }
+
+    /// The area the balls can reach, in cradle coordinates.
+    public var extent: Rect {
+        let c = configuration
+        let half = Double(c.ballCount - 1) / 2 * spacing
+        let reach = c.stringLength + c.ballRadius
+        return Rect(
+            x: -half - reach, y: -c.ballRadius, width: 2 * (half + reach),
+            height: reach + c.ballRadius)
+    }
+
+    /// Puts every ball at rest, hanging straight down.
+    public func reset() { build(pulled: 0, angle: 0) }
+
+    /// Puts the balls at rest, then holds the first `count` balls at `angle` radians to the
+    /// left and lets go.
+    ///
+    /// - Throws: ``CradleError`` unless `count` is 0…ball count − 1 and `angle` 0…π/2.
+    public func pull(_ count: Int, angle: Double) throws(CradleError) {
+        guard (0..<configuration.ballCount).contains(count) else {
+            throw CradleError(
+                "balls to pull must be 0…\(configuration.ballCount - 1), got \(count)")
+        }
+        guard angle.isFinite, (0...(Double.pi / 2)).contains(angle) else {
+            throw CradleError("pull angle must be 0…90 degrees, got \(angle * 180 / .pi)")
+        }
+        build(pulled: count, angle: angle)
+    }
+
+    /// Changes the configuration. Gravity, elasticity and resistance change in place; the
+    /// ball count, size, string length and gap rebuild the cradle at rest.
+    public func configure(_ next: CradleConfiguration) throws(CradleError) {
+        try next.validate()
+        let previous = configuration
+        configuration = next
+        if next.ballCount != previous.ballCount || next.gap != previous.gap
+            || next.ballRadius != previous.ballRadius || next.stringLength != previous.stringLength
+        {
+            reset()
+            return
+        }
+        try! gravityBehavior.setAngle(.pi / 2, magnitude: next.gravity)
+        try! itemBehavior.update {
+            $0.elasticity = next.elasticity
+            $0.resistance = next.resistance
+        }
+    }
+
+    private func build(pulled: Int, angle: Double) {
+        let c = configuration
+        drag = nil
+        let area = extent
+        animator = try! DynamicAnimator(
+            referenceBounds: Rect(
+                x: area.minX - 100, y: area.minY - 100, width: area.width + 200,
+                height: area.height + 200))
+        anchors = (0..<c.ballCount).map { i in
+            Point(x: (Double(i) - Double(c.ballCount - 1) / 2) * spacing, y: 0)
+        }
+        balls = anchors.enumerated().map { i, anchor in
+            let theta = i < pulled ? -angle : 0
+            return try! DynamicItem(
+                center: Point(
+                    x: anchor.x + c.stringLength * sin(theta),
+                    y: anchor.y + c.stringLength * cos(theta)),
+                size: Size(width: 2 * c.ballRadius, height: 2 * c.ballRadius),
+                collisionBoundsType: .ellipse)
+        }
+        let root = DynamicBehavior()
+        gravityBehavior = GravityBehavior(items: balls)
+        try! gravityBehavior.setAngle(.pi / 2, magnitude: c.gravity)
+        try! root.addChildBehavior(gravityBehavior)
+        let collision = CollisionBehavior(items: balls)
+        collision.collisionMode = .items
+        try! root.addChildBehavior(collision)
+        itemBehavior = try! DynamicItemBehavior(
+            items: balls,
+            properties: DynamicItemProperties(
+                elasticity: c.elasticity, resistance: c.resistance, allowsRotation: false))
+        try! root.addChildBehavior(itemBehavior)
+        for (ball, anchor) in zip(balls, anchors) {
+            try! root.addChildBehavior(AttachmentBehavior(item: ball, attachedToAnchor: anchor))
+        }
+        try! animator.addBehavior(root)
+        releaseEnergy = energy
+    }
+
+    /// Moves the simulation to `time` seconds on the caller's clock.
+    public func advance(to time: Double) { animator.advance(to: time) }
+
+    /// Whether everything has come to rest (the animator paused).
+    public var isResting: Bool { !animator.isRunning }
+
+    /// Each ball's angle from the vertical in radians, positive to the right.
+    public var angles: [Double] {
+        zip(balls, anchors).map { ball, anchor in
+            atan2(ball.center.x - anchor.x, ball.center.y - anchor.y)
+        }
+    }
+
+    /// Kinetic plus potential energy (above the rest position), mass · points²/s².
+    public var energy: Double {
+        let c = configuration
+        let g = c.gravity * GravityBehavior.pointsPerSecondSquared
+        let mass = Double.pi * c.ballRadius * c.ballRadius / 10_000
+        var total = 0.0
+        for (ball, anchor) in zip(balls, anchors) {
+            let v = animator.isRunning ? ball.velocity : ball.velocity
+            total += 0.5 * mass * v.lengthSquared
+            total += mass * g * (anchor.y + c.stringLength - ball.center.y)
+        }
+        return total
+    }
+
+    /// Energy as a fraction of the energy at the last release; 1 before any release.
+    public var energyFraction: Double {
+        releaseEnergy > 0 ? energy / releaseEnergy : 1
+    }
+
+    /// Each string's length now, for checking that the attachments stay rigid.
+    public var stringLengths: [Double] {
+        zip(balls, anchors).map { $0.center.distance(to: $1) }
+    }
+
+    // MARK: - Dragging
+
+    /// The ball under a point (cradle coordinates), with a little slack.
+    public func ball(at point: Point) -> Int? {
+        let reach = configuration.ballRadius + 6
+        return balls.indices
+            .filter { balls[$0].center.distance(to: point) <= reach }
+            .min { balls[$0].center.distance(to: point) < balls[$1].center.distance(to: point) }
+    }
+
+    /// Whether a ball is being dragged.
+    public var isDragging: Bool { drag != nil }
+
+    /// Starts dragging ball `index` by the point `point`: a stiff spring from the point to
+    /// the ball pulls it along its arc while the string keeps its length.
+    public func beginDrag(ball index: Int, at point: Point) {
+        endDrag()
+        guard balls.indices.contains(index), point.isFinite else { return }
+        let ball = balls[index]
+        let offset = point - ball.center
+        guard
+            let attachment = try? AttachmentBehavior(
+                item: ball, offsetFromCenter: offset, attachedToAnchor: point)
+        else { return }
+        try? attachment.setLength(0)
+        try? attachment.setFrequency(6)
+        try? attachment.setDamping(1)
+        try? animator.addBehavior(attachment)
+        drag = (index, attachment)
+    }
+
+    /// Moves the dragging point.
+    public func moveDrag(to point: Point) {
+        guard let drag, point.isFinite else { return }
+        try? drag.attachment.setAnchorPoint(point)
+    }
+
+    /// Lets go: the ball keeps the velocity the drag gave it.
+    public func endDrag() {
+        guard let drag else { return }
+        animator.removeBehavior(drag.attachment)
+        self.drag = nil
+        releaseEnergy = energy
+    }
+}

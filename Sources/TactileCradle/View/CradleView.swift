@@ -1,0 +1,177 @@
+import Foundation
+import TactileCore
+import TactileDynamics
+
+/// An interactive Newton's cradle: drag any ball along its arc and let go, pull balls with
+/// the digit keys, pause and reset.
+///
+/// Keys: 1…9 pull that many balls (up to one fewer than the balls), Space pauses and
+/// resumes, R resets. The view stops asking for frames once everything rests.
+public final class CradleView: Component {
+    /// The simulated cradle.
+    public let cradle: NewtonsCradle
+    /// The angle the digit keys and ``pull(_:)`` pull to, in degrees. Default 30.
+    public var pullDegrees = 30.0
+    /// Called after the view changed its state itself (a pull, a drag, pause).
+    public var onChange: (() -> Void)?
+    public var viewSize = Size(width: 480, height: 300)
+    /// Whether the user paused the simulation.
+    public private(set) var isPaused = false
+
+    private var lastTime: Double?
+    private var pausedTime = 0.0
+    private var draggedBall: Int?
+
+    /// Creates a view of a cradle at rest.
+    public init(configuration: CradleConfiguration = .init()) throws(CradleError) {
+        cradle = try NewtonsCradle(configuration: configuration)
+    }
+
+    /// Where the cradle sits in the view now.
+    public var layout: CradleLayout { CradleLayout(extent: cradle.extent, viewSize: viewSize) }
+
+    public var isAnimating: Bool { !isPaused && (cradle.animator.isRunning || cradle.isDragging) }
+
+    public func advance(to time: Double) {
+        defer { lastTime = time }
+        if isPaused {
+            if let lastTime { pausedTime += max(0, time - lastTime) }
+            return
+        }
+        cradle.advance(to: time - pausedTime)
+    }
+
+    /// Pulls `count` balls to ``pullDegrees`` and lets go.
+    public func pull(_ count: Int) throws(CradleError) {
+        try cradle.pull(count, angle: pullDegrees * .pi / 180)
+        draggedBall = nil
+        onChange?()
+    }
+
+    /// Puts every ball at rest.
+    public func reset() {
+        cradle.reset()
+        draggedBall = nil
+        onChange?()
+    }
+
+    /// Pauses or resumes the simulation.
+    public func setPaused(_ paused: Bool) {
+        isPaused = paused
+        onChange?()
+    }
+
+    /// Changes the configuration (see ``NewtonsCradle/configure(_:)``).
+    public func configure(_ configuration: CradleConfiguration) throws(CradleError) {
+        try cradle.configure(configuration)
+        onChange?()
+    }
+
+    /// The energy readout, such as "Energy 99.8 %".
+    public var energyText: String {
+        String(format: "Energy %.1f %%", cradle.energyFraction * 100)
+    }
+
+    public func handle(_ event: PointerEvent) -> Bool {
+        let point = layout.cradlePoint(event.location)
+        switch event.phase {
+        case .began:
+            guard let ball = cradle.ball(at: point) else { return false }
+            if isPaused { isPaused = false }
+            draggedBall = ball
+            cradle.beginDrag(ball: ball, at: point)
+            onChange?()
+            return true
+        case .moved:
+            guard draggedBall != nil else { return false }
+            cradle.moveDrag(to: point)
+            return true
+        case .ended, .cancelled:
+            guard draggedBall != nil else { return false }
+            cradle.moveDrag(to: point)
+            cradle.endDrag()
+            draggedBall = nil
+            onChange?()
+            return true
+        }
+    }
+
+    public func handle(_ event: KeyEvent) -> Bool {
+        switch event.key {
+        case .character(let c):
+            if let digit = c.wholeNumberValue, digit >= 1 {
+                guard digit < cradle.configuration.ballCount else { return false }
+                try? pull(digit)
+                return true
+            }
+            if c == "r" || c == "R" {
+                reset()
+                return true
+            }
+            if c == "p" || c == "P" {
+                setPaused(!isPaused)
+                return true
+            }
+            return false
+        case .space:
+            setPaused(!isPaused)
+            return true
+        default:
+            return false
+        }
+    }
+
+    public func draw(in canvas: any Canvas) {
+        let layout = self.layout
+        let size = viewSize
+        // A flat background keeps animated previews small.
+        canvas.fill(
+            Path(rect: Rect(origin: .zero, size: size)),
+            with: Color(red: 0.95, green: 0.96, blue: 0.98))
+        let r = cradle.configuration.ballRadius * layout.scale
+        let anchors = cradle.anchors.map(layout.viewPoint)
+        // The frame: a bar above the anchors.
+        if let first = anchors.first, let last = anchors.last {
+            let bar = Rect(
+                x: first.x - 3 * r, y: first.y - 10 * max(0.5, layout.scale),
+                width: last.x - first.x + 6 * r,
+                height: 10 * max(0.5, layout.scale))
+            canvas.fill(
+                Path(roundedRect: bar, cornerRadius: bar.height / 2),
+                with: Color(red: 0.25, green: 0.27, blue: 0.31))
+        }
+        let centers = cradle.balls.map { layout.viewPoint($0.center) }
+        for (anchor, center) in zip(anchors, centers) {
+            var string = Path()
+            string.move(to: anchor)
+            string.addLine(to: center)
+            canvas.stroke(
+                string, with: Color(red: 0.3, green: 0.3, blue: 0.34),
+                style: StrokeStyle(width: max(1, 1.5 * layout.scale), cap: .round))
+        }
+        for (index, center) in centers.enumerated() {
+            let disc = Path(
+                ellipseIn: Rect(center: center, size: Size(width: 2 * r, height: 2 * r)))
+            let highlighted = index == draggedBall
+            canvas.fill(
+                disc,
+                with: LinearGradient(
+                    start: Point(x: center.x - r, y: center.y - r),
+                    end: Point(x: center.x + r, y: center.y + r),
+                    stops: [
+                        .init(location: 0, color: Color(white: highlighted ? 1 : 0.96)),
+                        .init(
+                            location: 0.55,
+                            color: highlighted
+                                ? Color(red: 0.55, green: 0.68, blue: 0.9) : Color(white: 0.66)),
+                        .init(location: 1, color: Color(white: 0.32)),
+                    ]))
+            canvas.stroke(disc, with: Color(white: 0.25), style: StrokeStyle(width: 1))
+        }
+        var status = energyText
+        if isPaused { status += " · paused" }
+        canvas.draw(
+            status, at: Point(x: 12, y: size.height - 24), font: Font(size: 13),
+            color: Color(white: 0.2))
+    }
+}

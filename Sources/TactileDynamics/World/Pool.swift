@@ -1,0 +1,66 @@
+/// A growable array of plain values addressed through a pointer: no bounds or uniqueness
+/// checks in the solver's inner loops, and no copies when one element's field changes.
+///
+/// Copies of a pool share their storage (the world is only ever copied to be replaced), and
+/// the elements must be plain values: they are never deinitialised.
+struct Pool<Element>: RandomAccessCollection, MutableCollection {
+    private final class Storage {
+        var base: UnsafeMutablePointer<Element>
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(1, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    private var storage = Storage(capacity: 16)
+    /// The number of elements.
+    private(set) var count = 0
+
+    init() {}
+
+    /// A pool of `count` copies of `value`.
+    init(repeating value: Element, count: Int) {
+        storage = Storage(capacity: count)
+        storage.base.initialize(repeating: value, count: count)
+        self.count = count
+    }
+
+    /// A pool with its own copy of the elements of `other`.
+    init(copying other: Pool<Element>) {
+        storage = Storage(capacity: other.count)
+        storage.base.initialize(from: other.storage.base, count: other.count)
+        count = other.count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    @inline(__always)
+    subscript(index: Int) -> Element {
+        unsafeAddress { UnsafePointer(storage.base + index) }
+        nonmutating unsafeMutableAddress { storage.base + index }
+    }
+
+    mutating func append(_ element: Element) {
+        if count == storage.capacity {
+            let grown = Storage(capacity: storage.capacity * 2)
+            grown.base.moveInitialize(from: storage.base, count: count)
+            storage = grown
+        }
+        (storage.base + count).initialize(to: element)
+        count += 1
+    }
+
+    mutating func append(contentsOf elements: some Sequence<Element>) {
+        for element in elements { append(element) }
+    }
+
+    /// Empties the pool, keeping its storage.
+    mutating func removeAll(keepingCapacity: Bool = true) {
+        count = 0
+    }
+}

@@ -1,0 +1,590 @@
+import Foundation
+
+/// Restitution, position constraints and friction.
+extension World {
+    // MARK: - Impacts
+
+    /// The relative normal velocity (B − A) at a world point; negative when approaching.
+    @inline(__always)
+    func approach(_ c: Contact, _ n: Vec2, _ point: Vec2) -> Double {
+        let a = bodies[c.bodyA]
+        let b = bodies[c.bodyB]
+        let va = a.velocity + cross(a.angularVelocity, point - a.position)
+        let vb = b.velocity + cross(b.angularVelocity, point - b.position)
+        return (vb - va).dot(n)
+    }
+
+    /// The inverse effective mass of two bodies at a point along a direction.
+    @inline(__always)
+    func inverseMass(_ i: Int, _ j: Int, _ ra: Vec2, _ rb: Vec2, _ n: Vec2) -> Double {
+        var w = 0.0
+        if i >= 0 {
+            let cn = ra.cross(n)
+            w += bodies[i].invMass + bodies[i].invInertia * cn * cn
+        }
+        if j >= 0 {
+            let cn = rb.cross(n)
+            w += bodies[j].invMass + bodies[j].invInertia * cn * cn
+        }
+        return w
+    }
+
+    /// Applies impulse `p` at offsets `ra`, `rb`: −p to A, +p to B (velocities only).
+    @inline(__always)
+    mutating func applyImpulse(_ i: Int, _ j: Int, _ ra: Vec2, _ rb: Vec2, _ p: Vec2) {
+        if i >= 0 && bodies[i].isDynamic {
+            bodies[i].velocity -= p * bodies[i].invMass
+            bodies[i].angularVelocity -= ra.cross(p) * bodies[i].invInertia
+        }
+        if j >= 0 && bodies[j].isDynamic {
+            bodies[j].velocity += p * bodies[j].invMass
+            bodies[j].angularVelocity += rb.cross(p) * bodies[j].invInertia
+        }
+    }
+
+    /// Resolves impacts one contact at a time, each as a two-body collision with restitution,
+    /// sweeping the contacts until none that will touch this step still approaches faster than
+    /// the threshold. In a row of touching balls this hands the momentum from ball to ball
+    /// exactly as a sequence of separate collisions does, which is what a Newton's cradle does.
+    mutating func propagateImpacts() {
+        guard !contacts.isEmpty else { return }
+        let h = self.h
+        if impactTimes.count != bodies.count {
+            impactTimes = Pool(repeating: -1, count: bodies.count)
+            impactShifts = Pool(repeating: .zero, count: bodies.count)
+            impactTurns = Pool(repeating: 0, count: bodies.count)
+        }
+        let threshold = restitutionThreshold
+        let maximumSweeps = contacts.count <= 64 ? 2 * contacts.count + 16 : 32
+        var sweeps = 0
+        var changed = true
+        while changed && sweeps < maximumSweeps {
+            changed = false
+            sweeps += 1
+            for k in contacts.indices {
+                let c = contacts[k]
+                let e = c.elasticity
+                guard e > 0 else { continue }
+                // A two-point manifold collides at its middle, so a flat landing stays flat.
+                var m = evaluate(c, 0)
+                if c.pointCount == 2 {
+                    let m1 = evaluate(c, 1)
+                    m.point = (m.point + m1.point) * 0.5
+                    m.separation = min(m.separation, m1.separation)
+                }
+                let vn = approach(c, m.normal, m.point)
+                guard vn < -threshold, m.separation + vn * h <= linearSlop else { continue }
+                let ra = m.point - bodies[c.bodyA].position
+                let rb = m.point - bodies[c.bodyB].position
+                let w =
+                    impactInverseMass(c.bodyA, ra, m.normal)
+                    + impactInverseMass(c.bodyB, rb, m.normal)
+                guard w > 0 else { continue }
+                let j = -(1 + e) * vn / w
+                // The moment of impact within the step: when the gap closes, or when the
+                // impact that set one of the bodies moving reached it (a chain of touching
+                // balls passes the blow on at once).
+                let moment = max(
+                    min(max(0, m.separation) / -vn, h), impactTimes[c.bodyA], impactTimes[c.bodyB])
+                let p = m.normal * j
+                // Until that moment the bodies moved at their old velocities: the position
+                // update that follows uses the new ones for the whole step, so make up the
+                // difference.
+                applyImpact(c.bodyA, ra, -p, at: moment)
+                applyImpact(c.bodyB, rb, p, at: moment)
+                contacts[k].isImpact = true
+                changed = true
+            }
+        }
+    }
+
+    /// A body's inverse mass for an impulse along `n` at offset `r`; a tethered bob can only
+    /// move across its string, so only that part of the impulse counts.
+    @inline(__always)
+    func impactInverseMass(_ i: Int, _ r: Vec2, _ n: Vec2) -> Double {
+        let b = bodies[i]
+        guard b.isDynamic else { return 0 }
+        let anchor = tethers.count == bodies.count ? tethers[i] : Vec2(.nan, .nan)
+        if anchor.x.isNaN {
+            let cn = r.cross(n)
+            return b.invMass + b.invInertia * cn * cn
+        }
+        let radial = b.position + b.rotation.apply(tetherPoints[i]) - anchor
+        let length = radial.length
+        guard length > 1e-9 else { return b.invMass }
+        let along = n.dot(radial) / length
+        return b.invMass * (1 - along * along)
+    }
+
+    /// Applies an impact impulse `p` to a body at offset `r`, at `moment` within the step.
+    @inline(__always)
+    mutating func applyImpact(_ i: Int, _ r: Vec2, _ p: Vec2, at moment: Double) {
+        guard bodies[i].isDynamic else { return }
+        var dv = p * bodies[i].invMass
+        var dw = r.cross(p) * bodies[i].invInertia
+        let anchor = tethers.count == bodies.count ? tethers[i] : Vec2(.nan, .nan)
+        if !anchor.x.isNaN {
+            let radial = worldPoint(i, tetherPoints[i]) - anchor
+            let length = radial.length
+            if length > 1e-9 {
+                let u = radial * (1 / length)
+                dv -= u * dv.dot(u)
+                dw = 0
+            }
+        }
+        bodies[i].velocity += dv
+        bodies[i].angularVelocity += dw
+        impactShifts[i] -= dv * moment
+        impactTurns[i] -= dw * moment
+        impactTimes[i] = moment
+    }
+
+    // MARK: - Positions
+
+    /// Moves bodies `i` (by −) and `j` (by +) along `n` through the points at offsets `ra`,
+    /// `rb` so that the constraint error `error` along `n` becomes zero. Returns the impulse.
+    @inline(__always)
+    @discardableResult
+    mutating func correctPositions(
+        _ i: Int, _ j: Int, _ ra: Vec2, _ rb: Vec2, _ n: Vec2, _ error: Double
+    ) -> Double {
+        let w = inverseMass(i, j, ra, rb, n)
+        guard w > 0 else { return 0 }
+        let lambda = -error / w
+        let p = n * lambda
+        if i >= 0 && bodies[i].isDynamic {
+            correct(i, p * -bodies[i].invMass, -ra.cross(p) * bodies[i].invInertia)
+        }
+        if j >= 0 && bodies[j].isDynamic {
+            correct(j, p * bodies[j].invMass, rb.cross(p) * bodies[j].invInertia)
+        }
+        return lambda
+    }
+
+    /// Turns bodies `i` (by −) and `j` (by +) so that the angle error becomes zero.
+    @inline(__always)
+    mutating func correctAngles(_ i: Int, _ j: Int, _ error: Double) {
+        let wi = i >= 0 && bodies[i].isDynamic ? bodies[i].invInertia : 0
+        let wj = j >= 0 && bodies[j].isDynamic ? bodies[j].invInertia : 0
+        guard wi + wj > 0 else { return }
+        let lambda = -error / (wi + wj)
+        if wi > 0 { correct(i, .zero, -lambda * wi) }
+        if wj > 0 { correct(j, .zero, lambda * wj) }
+    }
+
+    /// Keeps contacts from overlapping, moving bodies and changing their velocities alike.
+    mutating func solveContactPositions() {
+        let slop = linearSlop
+        for k in contacts.indices {
+            let c = contacts[k]
+            for point in 0..<c.pointCount {
+                let m = evaluate(c, point)
+                let floor = -slop
+                guard m.separation < floor else { continue }
+                let ra = m.point - bodies[c.bodyA].position
+                let rb = m.point - bodies[c.bodyB].position
+                // λ is negative here (B pushed along +n); store the push as positive.
+                let lambda = -correctPositions(
+                    c.bodyA, c.bodyB, ra, rb, m.normal, m.separation - floor)
+                if point == 0 {
+                    contacts[k].lambda0 += lambda
+                } else {
+                    contacts[k].lambda1 += lambda
+                }
+                if c.friction > 0 { holdStatically(k, point, m.normal) }
+            }
+        }
+    }
+
+    /// Removes overlap left from earlier steps, at most `maximumCorrection` points a step,
+    /// by moving bodies only: velocities stay as they are, so a deep pile-up is sorted out
+    /// without an explosion.
+    mutating func pushApart() {
+        let slop = linearSlop
+        let maximumCorrection = 2.0
+        for k in contacts.indices {
+            let c = contacts[k]
+            for point in 0..<c.pointCount {
+                let m = evaluate(c, point)
+                guard m.separation < -slop else { continue }
+                let ra = m.point - bodies[c.bodyA].position
+                let rb = m.point - bodies[c.bodyB].position
+                let w = inverseMass(c.bodyA, c.bodyB, ra, rb, m.normal)
+                guard w > 0 else { continue }
+                let depth = min(-(m.separation + slop), maximumCorrection)
+                let p = m.normal * (depth / w)
+                move(c.bodyA, p * -1, ra)
+                move(c.bodyB, p, rb)
+            }
+        }
+    }
+
+    /// Moves a body by a position impulse without changing its velocity.
+    @inline(__always)
+    mutating func move(_ i: Int, _ p: Vec2, _ r: Vec2) {
+        guard i >= 0, bodies[i].isDynamic else { return }
+        bodies[i].position += p * bodies[i].invMass
+        let turn = r.cross(p) * bodies[i].invInertia
+        if turn != 0 {
+            bodies[i].angle += turn
+            bodies[i].rotation = Rotation(bodies[i].angle)
+        }
+    }
+
+    /// Static friction: pulls the two material contact points back together along the
+    /// surface, as long as the tangential push stays within friction × normal push.
+    @inline(__always)
+    mutating func holdStatically(_ k: Int, _ point: Int, _ n: Vec2) {
+        let c = contacts[k]
+        let pa = worldPoint(c.bodyA, point == 0 ? c.frictionA0 : c.frictionA1)
+        let pb = worldPoint(c.bodyB, point == 0 ? c.frictionB0 : c.frictionB1)
+        let d = pb - pa
+        let slide = d - n * d.dot(n)
+        let distance = slide.length
+        guard distance > 1e-9 else { return }
+        let t = slide * (1 / distance)
+        let ra = pa - bodies[c.bodyA].position
+        let rb = pb - bodies[c.bodyB].position
+        let w = inverseMass(c.bodyA, c.bodyB, ra, rb, t)
+        guard w > 0 else { return }
+        let normal = point == 0 ? contacts[k].lambda0 : contacts[k].lambda1
+        let tangent = point == 0 ? contacts[k].tangent0 : contacts[k].tangent1
+        let push = distance / w
+        guard tangent + push <= c.friction * normal else { return }
+        correctPositions(c.bodyA, c.bodyB, ra, rb, t, distance)
+        if point == 0 { contacts[k].tangent0 += push } else { contacts[k].tangent1 += push }
+    }
+
+    /// Records each contact's normal velocity before positions move.
+    mutating func recordApproaches() {
+        for k in contacts.indices {
+            let c = contacts[k]
+            let m0 = evaluate(c, 0)
+            contacts[k].approach0 = approach(c, m0.normal, m0.point)
+            if c.pointCount == 2 {
+                let m1 = evaluate(c, 1)
+                contacts[k].approach1 = approach(c, m1.normal, m1.point)
+            }
+        }
+    }
+
+    /// Pushing overlapping bodies apart moves them, but must not also throw them apart: a
+    /// contact that was not separating before the step does not separate faster after it
+    /// (restitution was handled at the impact).
+    mutating func removeCorrectionBounce() {
+        for k in contacts.indices {
+            let c = contacts[k]
+            guard !c.isImpact else { continue }
+            for point in 0..<c.pointCount {
+                let push = point == 0 ? c.lambda0 : c.lambda1
+                guard push > 0 else { continue }
+                let m = evaluate(c, point)
+                let before = max(0, point == 0 ? c.approach0 : c.approach1)
+                let now = approach(c, m.normal, m.point)
+                guard now > before else { continue }
+                let ra = m.point - bodies[c.bodyA].position
+                let rb = m.point - bodies[c.bodyB].position
+                let w = inverseMass(c.bodyA, c.bodyB, ra, rb, m.normal)
+                guard w > 0 else { continue }
+                applyImpulse(c.bodyA, c.bodyB, ra, rb, m.normal * ((before - now) / w))
+            }
+        }
+    }
+
+    /// The relative angle of B to A, less the joint's reference angle.
+    @inline(__always)
+    func relativeAngle(_ joint: Joint) -> Double {
+        let a = bodies[joint.bodyA].angle
+        let b = joint.bodyB >= 0 ? bodies[joint.bodyB].angle : 0
+        return b - a - joint.referenceAngle
+    }
+
+    mutating func solveJointPositions() {
+        for k in joints.indices {
+            let joint = joints[k]
+            let i = joint.bodyA
+            let j = joint.bodyB
+            if joint.kind == .snap { continue }
+            if joint.kind == .distance && joint.frequency > 0 { continue }
+            let pa = worldPoint(i, joint.localA)
+            let pb = worldPoint(j, joint.localB)
+            let ra = pa - bodies[i].position
+            let rb = j >= 0 ? pb - bodies[j].position : .zero
+            let d = pb - pa
+            switch joint.kind {
+            case .distance, .limit:
+                let length = d.length
+                let error = length - joint.length
+                if joint.kind == .limit && error <= 0 { continue }
+                guard length > 1e-12 else { continue }
+                correctPositions(i, j, ra, rb, d * (1 / length), error)
+            case .pin, .fixed:
+                if joint.kind == .fixed {
+                    correctAngles(i, j, remainder(relativeAngle(joint), 2 * .pi))
+                } else if joint.lower > -.infinity || joint.upper < .infinity {
+                    let angle = relativeAngle(joint)
+                    if angle < joint.lower {
+                        correctAngles(i, j, angle - joint.lower)
+                    } else if angle > joint.upper {
+                        correctAngles(i, j, angle - joint.upper)
+                    }
+                }
+                let pa2 = worldPoint(i, joint.localA)
+                let pb2 = worldPoint(j, joint.localB)
+                let gap = pb2 - pa2
+                let length = gap.length
+                guard length > 1e-12 else { continue }
+                correctPositions(
+                    i, j, pa2 - bodies[i].position, j >= 0 ? pb2 - bodies[j].position : .zero,
+                    gap * (1 / length), length)
+            case .sliding:
+                correctAngles(i, j, remainder(relativeAngle(joint), 2 * .pi))
+                let pa2 = worldPoint(i, joint.localA)
+                let pb2 = worldPoint(j, joint.localB)
+                let axis = j >= 0 ? bodies[i].rotation.apply(joint.axis) : joint.axis
+                let across = axis.perpendicular
+                let ra2 = pa2 - bodies[i].position
+                let rb2 = j >= 0 ? pb2 - bodies[j].position : .zero
+                // B's anchor relative to A's; when B is the world, A slides instead.
+                let offset = pb2 - pa2
+                correctPositions(i, j, ra2, rb2, across, offset.dot(across))
+                // Translation of B relative to A, or of the item relative to a world anchor.
+                let sign = j >= 0 ? 1.0 : -1.0
+                let translation =
+                    (worldPoint(j, joint.localB) - worldPoint(i, joint.localA)).dot(axis) * sign
+                if translation < joint.lower {
+                    correctPositions(i, j, ra2, rb2, axis, (translation - joint.lower) * sign)
+                } else if translation > joint.upper {
+                    correctPositions(i, j, ra2, rb2, axis, (translation - joint.upper) * sign)
+                }
+            case .snap:
+                continue
+            }
+        }
+    }
+
+    // MARK: - Joint velocities
+
+    /// Changes velocities, along each constraint's direction at the current positions, so
+    /// that the positions after the step satisfy the joints (SHAKE's choice). For a pendulum
+    /// this conserves energy over long runs, where projecting positions afterwards damps.
+    mutating func solveJointVelocities() {
+        let h = self.h
+        for k in joints.indices {
+            let joint = joints[k]
+            let i = joint.bodyA
+            let j = joint.bodyB
+            if joint.kind == .snap || (joint.kind == .distance && joint.frequency > 0) { continue }
+            let pa = worldPoint(i, joint.localA)
+            let pb = worldPoint(j, joint.localB)
+            let ra = pa - bodies[i].position
+            let rb = j >= 0 ? pb - bodies[j].position : .zero
+            switch joint.kind {
+            case .distance, .limit:
+                let current = pb - pa
+                let length = current.length
+                guard length > 1e-9 else { continue }
+                let n = current * (1 / length)
+                let d = predictedPoint(j, joint.localB) - predictedPoint(i, joint.localA)
+                let predicted = d.length
+                let error = predicted - joint.length
+                if joint.kind == .limit && error <= 0 { continue }
+                guard predicted > 1e-9 else { continue }
+                let slope = h * n.dot(d * (1 / predicted))
+                guard slope > 0.1 * h else { continue }
+                let w = inverseMass(i, j, ra, rb, n)
+                guard w > 0 else { continue }
+                applyImpulse(i, j, ra, rb, n * (-error / (slope * w)))
+            case .pin, .fixed:
+                if joint.kind == .fixed {
+                    angularVelocityConstraint(i, j, remainder(predictedAngle(joint), 2 * .pi))
+                } else if joint.lower > -.infinity || joint.upper < .infinity {
+                    let angle = predictedAngle(joint)
+                    if angle < joint.lower {
+                        angularVelocityConstraint(i, j, angle - joint.lower)
+                    } else if angle > joint.upper {
+                        angularVelocityConstraint(i, j, angle - joint.upper)
+                    }
+                }
+                let d = predictedPoint(j, joint.localB) - predictedPoint(i, joint.localA)
+                let gap = d.length
+                guard gap > 1e-12 else { continue }
+                let n = d * (1 / gap)
+                let w = inverseMass(i, j, ra, rb, n)
+                guard w > 0 else { continue }
+                applyImpulse(i, j, ra, rb, n * (-gap / (h * w)))
+            case .sliding:
+                angularVelocityConstraint(i, j, remainder(predictedAngle(joint), 2 * .pi))
+                let axis = j >= 0 ? bodies[i].rotation.apply(joint.axis) : joint.axis
+                let across = axis.perpendicular
+                let d = predictedPoint(j, joint.localB) - predictedPoint(i, joint.localA)
+                let wAcross = inverseMass(i, j, ra, rb, across)
+                if wAcross > 0 {
+                    applyImpulse(i, j, ra, rb, across * (-d.dot(across) / (h * wAcross)))
+                }
+                let sign = j >= 0 ? 1.0 : -1.0
+                let translation = d.dot(axis) * sign
+                let wAxis = inverseMass(i, j, ra, rb, axis)
+                guard wAxis > 0 else { continue }
+                if translation < joint.lower {
+                    applyImpulse(
+                        i, j, ra, rb, axis * (-(translation - joint.lower) * sign / (h * wAxis)))
+                } else if translation > joint.upper {
+                    applyImpulse(
+                        i, j, ra, rb, axis * (-(translation - joint.upper) * sign / (h * wAxis)))
+                }
+            case .snap:
+                continue
+            }
+        }
+    }
+
+    /// The relative angle of B to A after the step, less the joint's reference angle.
+    @inline(__always)
+    func predictedAngle(_ joint: Joint) -> Double {
+        let a = bodies[joint.bodyA]
+        let angleA = a.angle + (a.isDynamic ? a.angularVelocity * h : 0)
+        var angleB = 0.0
+        if joint.bodyB >= 0 {
+            let b = bodies[joint.bodyB]
+            angleB = b.angle + (b.isDynamic ? b.angularVelocity * h : 0)
+        }
+        return angleB - angleA - joint.referenceAngle
+    }
+
+    /// Changes angular velocities so the predicted angle error becomes zero.
+    @inline(__always)
+    mutating func angularVelocityConstraint(_ i: Int, _ j: Int, _ error: Double) {
+        let wi = bodies[i].isDynamic ? bodies[i].invInertia : 0
+        let wj = j >= 0 && bodies[j].isDynamic ? bodies[j].invInertia : 0
+        guard wi + wj > 0 else { return }
+        let lambda = -error / (h * (wi + wj))
+        bodies[i].angularVelocity -= lambda * wi
+        if j >= 0 { bodies[j].angularVelocity += lambda * wj }
+    }
+
+    // MARK: - Springs
+
+    /// Spring attachments and snaps as forces: explicit, so frequency and damping ratio come
+    /// out as set (the step is small against the period).
+    mutating func applySpringForces() {
+        let maximumOmega = 1 / h
+        for joint in joints {
+            let i = joint.bodyA
+            let j = joint.bodyB
+            if joint.kind == .snap {
+                let b = bodies[i]
+                guard b.isDynamic else { continue }
+                let omega = min(2 * .pi * joint.frequency, maximumOmega)
+                let target = joint.localB
+                let center = b.position + b.rotation.apply(b.localCenter)
+                let x = center - target
+                let f =
+                    (x * (omega * omega) + b.velocity * (2 * joint.dampingRatio * omega))
+                    * -b.mass
+                bodies[i].force += f
+                if b.invInertia > 0 {
+                    let angle = remainder(b.angle, 2 * .pi)
+                    bodies[i].torque -=
+                        b.inertia
+                        * (omega * omega * angle + 2 * joint.dampingRatio * omega
+                            * b.angularVelocity)
+                }
+                continue
+            }
+            guard joint.kind == .distance, joint.frequency > 0 else { continue }
+            let pa = worldPoint(i, joint.localA)
+            let pb = worldPoint(j, joint.localB)
+            let d = pb - pa
+            let length = d.length
+            guard length > 1e-12 else { continue }
+            let n = d * (1 / length)
+            let a = bodies[i]
+            let ra = pa - a.position
+            var va = a.velocity + cross(a.angularVelocity, ra)
+            var inverseMass = a.isDynamic ? a.invMass : 0
+            var rb = Vec2.zero
+            var vb = Vec2.zero
+            if j >= 0 {
+                let b = bodies[j]
+                rb = pb - b.position
+                vb = b.velocity + cross(b.angularVelocity, rb)
+                inverseMass += b.isDynamic ? b.invMass : 0
+            }
+            if !a.isDynamic { va = .zero }
+            guard inverseMass > 0 else { continue }
+            let mass = 1 / inverseMass
+            let omega = min(2 * .pi * joint.frequency, maximumOmega)
+            let stretch = length - joint.length
+            let rate = (vb - va).dot(n)
+            let magnitude = mass * (omega * omega * stretch + 2 * joint.dampingRatio * omega * rate)
+            let f = n * magnitude
+            if a.isDynamic {
+                bodies[i].force += f
+                bodies[i].torque += ra.cross(f)
+            }
+            if j >= 0 && bodies[j].isDynamic {
+                bodies[j].force -= f
+                bodies[j].torque -= rb.cross(f)
+            }
+        }
+    }
+
+    // MARK: - Friction
+
+    /// Coulomb friction at contacts that pushed this step, limited by the normal impulse.
+    mutating func applyFriction() {
+        let invH = 1 / h
+        for k in contacts.indices {
+            let c = contacts[k]
+            guard c.friction > 0 else { continue }
+            for point in 0..<c.pointCount {
+                let push = point == 0 ? c.lambda0 : c.lambda1
+                guard push > 0 else { continue }
+                let m = evaluate(c, point)
+                let a = bodies[c.bodyA]
+                let b = bodies[c.bodyB]
+                let ra = m.point - a.position
+                let rb = m.point - b.position
+                let v =
+                    b.velocity + cross(b.angularVelocity, rb) - a.velocity
+                    - cross(a.angularVelocity, ra)
+                let vt = v - m.normal * v.dot(m.normal)
+                let speed = vt.length
+                guard speed > 1e-12 else { continue }
+                let t = vt * (1 / speed)
+                let w = inverseMass(c.bodyA, c.bodyB, ra, rb, t)
+                guard w > 0 else { continue }
+                let impulse = min(speed / w, c.friction * push * invH)
+                applyImpulse(c.bodyA, c.bodyB, ra, rb, t * -impulse)
+            }
+        }
+    }
+
+    /// Friction torque at pin, fixed and sliding attachments, and at rigid anchors.
+    mutating func applyJointFriction() {
+        for joint in joints where joint.frictionTorque > 0 {
+            let i = joint.bodyA
+            let j = joint.bodyB
+            let wi = bodies[i].isDynamic ? bodies[i].invInertia : 0
+            let wj = j >= 0 && bodies[j].isDynamic ? bodies[j].invInertia : 0
+            guard wi + wj > 0 else { continue }
+            let relative = (j >= 0 ? bodies[j].angularVelocity : 0) - bodies[i].angularVelocity
+            let limit = joint.frictionTorque * h
+            let impulse = max(-limit, min(limit, -relative / (wi + wj)))
+            bodies[i].angularVelocity -= impulse * wi
+            if j >= 0 { bodies[j].angularVelocity += impulse * wj }
+        }
+    }
+
+    /// Records each contact's separation after the step, for contact callbacks.
+    mutating func measureSeparations() {
+        for k in contacts.indices {
+            var least = evaluate(contacts[k], 0).separation
+            if contacts[k].pointCount == 2 {
+                least = min(least, evaluate(contacts[k], 1).separation)
+            }
+            contacts[k].finalSeparation = least
+        }
+    }
+}

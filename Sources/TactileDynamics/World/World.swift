@@ -1,0 +1,395 @@
+import Foundation
+
+/// One rigid body: an item, an item group, or the static frame that boundaries and anchors
+/// hang on. A plain struct kept in a contiguous array.
+struct Body {
+    /// Centre of mass, in points.
+    var position = Vec2.zero
+    var angle = 0.0
+    var velocity = Vec2.zero
+    var angularVelocity = 0.0
+    var rotation = Rotation(0)
+    /// Position and angle before the step's prediction.
+    var startPosition = Vec2.zero
+    var startAngle = 0.0
+    /// The item's centre in the body frame, relative to the centre of mass.
+    var localCenter = Vec2.zero
+    /// Continuous force this step (mass · points/s²) and torque (mass · points²/s²).
+    var force = Vec2.zero
+    var torque = 0.0
+    /// Acceleration from gravity behaviours, points/s².
+    var gravity = Vec2.zero
+    var mass = 0.0
+    var inertia = 0.0
+    var invMass = 0.0
+    var invInertia = 0.0
+    /// Velocity multipliers applied every step: exp(−resistance · h).
+    var linearDamping = 1.0
+    var angularDamping = 1.0
+    var elasticity = 0.0
+    var friction = 0.0
+    var charge = 0.0
+    var isDynamic = false
+}
+
+/// One collision shape on a body: a circle or a convex polygon (a segment is a two-vertex
+/// polygon with both faces).
+struct Shape {
+    var body = 0
+    /// Index of the owning item in the animator's item table, or −1 for a boundary.
+    var item = -1
+    /// Index into the boundary table, or −1 for an item.
+    var boundary = -1
+    var isCircle = false
+    var radius = 0.0
+    /// Circle centre in the body frame.
+    var center = Vec2.zero
+    var worldCenter = Vec2.zero
+    /// Range of the polygon's vertices and normals in the world's vertex arrays.
+    var first = 0
+    var count = 0
+    /// Largest distance from the body origin to the shape, for swept bounds.
+    var reach = 0.0
+    var minX = 0.0
+    var minY = 0.0
+    var maxX = 0.0
+    var maxY = 0.0
+    /// Collision behaviours (bits) in which this item collides with items.
+    var itemBits: UInt64 = 0
+    /// Collision behaviours in which this item collides with boundaries; for a boundary,
+    /// the bit of the behaviour that owns it.
+    var boundaryBits: UInt64 = 0
+    /// A stable identity for contact episodes: participant ids survive rebuilds.
+    var participant: UInt32 = 0
+}
+
+/// How a contact measures its separation.
+enum ContactKind: UInt8 {
+    /// Between two points with radii (circle–circle, circle–corner): the gap between spheres.
+    case points
+    /// A plane on body A (a polygon face) against up to two points with a radius on body B.
+    case planeA
+    /// A plane on body B against points on body A.
+    case planeB
+}
+
+/// A contact manifold between two shapes, found at the start of a step. Its geometry is kept
+/// in body frames so the position solver can measure it again after bodies move.
+struct Contact {
+    var shapeA = 0
+    var shapeB = 0
+    var bodyA = 0
+    var bodyB = 0
+    var kind = ContactKind.points
+    /// The reference face's outward normal, in the reference body's frame (plane kinds).
+    var localNormal = Vec2.zero
+    /// A point of the reference face (plane kinds), or the point on A (points kind).
+    var localPlane = Vec2.zero
+    /// Points on the incident body (plane kinds); `local0` is the point on B (points kind).
+    var local0 = Vec2.zero
+    var local1 = Vec2.zero
+    var radiusA = 0.0
+    var radiusB = 0.0
+    var pointCount = 0
+    /// Unit normal from A to B at detection.
+    var normal = Vec2.zero
+    /// Separation along the normal at detection; negative when overlapping.
+    var separation0 = 0.0
+    var separation1 = 0.0
+    /// Position impulses accumulated in this step's position iterations.
+    var lambda0 = 0.0
+    var lambda1 = 0.0
+    var elasticity = 0.0
+    var friction = 0.0
+    /// Whether restitution was applied to this contact this step.
+    var isImpact = false
+    /// Relative normal velocity at each point just before positions move.
+    var approach0 = 0.0
+    var approach1 = 0.0
+    /// The contact points on each body at detection, in the bodies' frames: the material
+    /// points static friction holds together.
+    var frictionA0 = Vec2.zero
+    var frictionB0 = Vec2.zero
+    var frictionA1 = Vec2.zero
+    var frictionB1 = Vec2.zero
+    /// Tangential position impulses this step.
+    var tangent0 = 0.0
+    var tangent1 = 0.0
+    /// The smallest separation after the step.
+    var finalSeparation = 0.0
+}
+
+/// What an attachment or snap constrains.
+enum JointKind: UInt8 {
+    /// Keeps the anchor points at `length` (rigid when frequency is 0, else a spring).
+    case distance
+    /// Keeps the anchor points at most `length` apart.
+    case limit
+    /// Keeps the anchor points together; the relative angle may be limited.
+    case pin
+    /// Keeps the anchor points together and the relative angle fixed.
+    case fixed
+    /// Allows motion only along an axis, within a range, without relative rotation.
+    case sliding
+    /// Pulls a body's centre to a point and its rotation to zero, as a damped spring.
+    case snap
+}
+
+/// An attachment or snap compiled for the solver. Body B may be −1: a fixed world anchor.
+struct Joint {
+    var kind = JointKind.distance
+    var bodyA = 0
+    var bodyB = -1
+    /// Anchor on A in A's frame (relative to the centre of mass).
+    var localA = Vec2.zero
+    /// Anchor on B in B's frame, or the world anchor point when B is −1.
+    var localB = Vec2.zero
+    var length = 0.0
+    var frequency = 0.0
+    var dampingRatio = 0.0
+    /// Relative angle B − A at creation (fixed, sliding, pin limits).
+    var referenceAngle = 0.0
+    /// Sliding axis (unit) in A's frame, or in the world when B is −1.
+    var axis = Vec2(1, 0)
+    var lower = -Double.infinity
+    var upper = Double.infinity
+    var frictionTorque = 0.0
+}
+
+/// A push, compiled: which body, how hard, where.
+struct PushForce {
+    var body = 0
+    /// Force in mass · points/s² (continuous) or impulse in mass · points/s (instantaneous),
+    /// in world axes.
+    var force = Vec2.zero
+    /// Point of application relative to the item's centre, in the item's frame.
+    var offset = Vec2.zero
+}
+
+/// The simulation proper: contiguous arrays of plain structs and a fixed-step integrator.
+///
+/// A step: forces and velocities; contact detection; restitution propagated pairwise through
+/// the contact graph until no contact still approaches; position prediction; position
+/// constraints (joints and non-penetration) with velocities corrected by the same amount;
+/// friction. Nothing allocates once the arrays have grown to the scene's size.
+struct World {
+    /// The fixed time step, seconds.
+    var h: Double
+    var positionIterations: Int
+    var bodies = Pool<Body>()
+    var shapes = Pool<Shape>()
+    /// Polygon vertices and outward normals in body frames, and their world positions.
+    var localVertices = Pool<Vec2>()
+    var localNormals = Pool<Vec2>()
+    var worldVertices = Pool<Vec2>()
+    var worldNormals = Pool<Vec2>()
+    var joints = Pool<Joint>()
+    var pushes: [PushForce] = []
+    var impulses: [PushForce] = []
+    var fields: [CompiledField] = []
+    /// Bodies each field acts on, as ranges into this array.
+    var fieldBodies: [Int] = []
+    var contacts = Pool<Contact>()
+    /// Shape indices sorted by the left edge of their bounds, kept between steps.
+    var sortOrder = Pool<Int>()
+    /// The uniform grid used instead of sorting when there are many shapes.
+    var grid = Grid()
+    /// Seconds simulated so far.
+    var time = 0.0
+    /// Approach speed below which contacts are inelastic, points/s.
+    var restitutionThreshold = 10.0
+    /// Overlap tolerated without correction, points.
+    var linearSlop = 0.005
+    /// The most a body moves in one step, points.
+    var maximumTranslation = 50.0
+    var maximumSpeed: Double { maximumTranslation / h }
+    var maximumAngularSpeed: Double { 0.5 * .pi / h }
+    /// Per body: when in this step it last took an impact, and how far its position must be
+    /// moved back (or on) so that impacts take effect at their moment within the step.
+    var impactTimes = Pool<Double>()
+    var impactShifts = Pool<Vec2>()
+    var impactTurns = Pool<Double>()
+    /// Per body: the world anchor of its single rigid string, if it hangs from exactly one
+    /// (and does not turn), so impacts treat it as a pendulum bob that can only move across
+    /// its string. NaN when it is not tethered.
+    var tethers = Pool<Vec2>()
+    /// Where the string is tied on each tethered body, in its frame.
+    var tetherPoints = Pool<Vec2>()
+    /// Whether final separations are measured for collision callbacks.
+    var tracksContacts = false
+
+    init(timeStep: Double, positionIterations: Int) {
+        h = timeStep
+        self.positionIterations = positionIterations
+    }
+
+    /// Finds the bodies that hang from a single rigid string to a fixed point.
+    mutating func findTethers() {
+        let none = Vec2(.nan, .nan)
+        tethers = Pool(repeating: none, count: bodies.count)
+        tetherPoints = Pool(repeating: .zero, count: bodies.count)
+        var counts = Pool(repeating: 0, count: bodies.count)
+        for joint in joints {
+            counts[joint.bodyA] += 1
+            if joint.bodyB >= 0 { counts[joint.bodyB] += 1 }
+        }
+        for joint in joints
+        where joint.kind == .distance && joint.frequency == 0 && joint.bodyB < 0
+            && counts[joint.bodyA] == 1 && bodies[joint.bodyA].invInertia == 0
+            && joint.length > 0
+        {
+            tethers[joint.bodyA] = joint.localB
+            tetherPoints[joint.bodyA] = joint.localA
+        }
+    }
+
+    /// Advances the simulation by one fixed step.
+    mutating func step() {
+        applyImpulses()
+        accumulateForces()
+        integrateVelocities()
+        updateShapes()
+        findContacts()
+        propagateImpacts()
+        for _ in 0..<positionIterations { solveJointVelocities() }
+        recordApproaches()
+        predictPositions()
+        for _ in 0..<positionIterations {
+            solveJointPositions()
+            solveContactPositions()
+        }
+        for _ in 0..<positionIterations { removeCorrectionBounce() }
+        applyFriction()
+        pushApart()
+        applyJointFriction()
+        if tracksContacts { measureSeparations() }
+        time += h
+    }
+
+    // MARK: - Forces and velocities
+
+    mutating func applyImpulses() {
+        guard !impulses.isEmpty else { return }
+        for impulse in impulses { applyImpulse(impulse) }
+        impulses.removeAll(keepingCapacity: true)
+    }
+
+    mutating func applyImpulse(_ impulse: PushForce) {
+        let i = impulse.body
+        guard bodies[i].isDynamic else { return }
+        let r = bodies[i].rotation.apply(impulse.offset + bodies[i].localCenter)
+        let j = impulse.force
+        bodies[i].velocity += j * bodies[i].invMass
+        bodies[i].angularVelocity += r.cross(j) * bodies[i].invInertia
+    }
+
+    mutating func accumulateForces() {
+        for i in bodies.indices {
+            bodies[i].force = .zero
+            bodies[i].torque = 0
+        }
+        for push in pushes {
+            let i = push.body
+            let r = bodies[i].rotation.apply(push.offset + bodies[i].localCenter)
+            let f = push.force
+            bodies[i].force += f
+            bodies[i].torque += r.cross(f)
+        }
+        applySpringForces()
+        if !fields.isEmpty { applyFields() }
+    }
+
+    mutating func integrateVelocities() {
+        let h = self.h
+        for i in bodies.indices where bodies[i].isDynamic {
+            var b = bodies[i]
+            b.velocity += (b.gravity + b.force * b.invMass) * h
+            b.angularVelocity += b.torque * b.invInertia * h
+            b.velocity = b.velocity * b.linearDamping
+            b.angularVelocity *= b.angularDamping
+            // No body moves further than `maximumTranslation` or turns more than a quarter
+            // turn in one step, however hard it is pushed; tunnelling needs more than that.
+            let speed = b.velocity.lengthSquared
+            if speed > maximumSpeed * maximumSpeed {
+                b.velocity = b.velocity * (maximumSpeed / speed.squareRoot())
+            }
+            if abs(b.angularVelocity) > maximumAngularSpeed {
+                b.angularVelocity =
+                    b.angularVelocity > 0 ? maximumAngularSpeed : -maximumAngularSpeed
+            }
+            bodies[i] = b
+        }
+    }
+
+    mutating func predictPositions() {
+        let h = self.h
+        let shifted = impactShifts.count == bodies.count
+        for i in bodies.indices {
+            bodies[i].startPosition = bodies[i].position
+            bodies[i].startAngle = bodies[i].angle
+            guard bodies[i].isDynamic else { continue }
+            bodies[i].position += bodies[i].velocity * h
+            var turn = bodies[i].angularVelocity * h
+            if shifted && impactTimes[i] >= 0 {
+                bodies[i].position += impactShifts[i]
+                turn += impactTurns[i]
+                impactShifts[i] = .zero
+                impactTurns[i] = 0
+                impactTimes[i] = -1
+            }
+            if turn != 0 {
+                bodies[i].angle += turn
+                bodies[i].rotation = Rotation(bodies[i].angle)
+            }
+        }
+    }
+
+    /// Moves body `i` by `dp` and turns it by `da`, changing its velocity by the same over h.
+    @inline(__always)
+    mutating func correct(_ i: Int, _ dp: Vec2, _ da: Double) {
+        let invH = 1 / h
+        bodies[i].position += dp
+        bodies[i].velocity += dp * invH
+        if da != 0 {
+            bodies[i].angle += da
+            bodies[i].angularVelocity += da * invH
+            bodies[i].rotation = Rotation(bodies[i].angle)
+        }
+    }
+
+    /// Where a point given in body `i`'s frame will be after one step at the current
+    /// velocities; a world anchor when `i` < 0.
+    @inline(__always)
+    func predictedPoint(_ i: Int, _ local: Vec2) -> Vec2 {
+        guard i >= 0 else { return local }
+        let b = bodies[i]
+        guard b.isDynamic else { return b.position + b.rotation.apply(local) }
+        let r = b.angularVelocity == 0 ? b.rotation : Rotation(b.angle + b.angularVelocity * h)
+        return b.position + b.velocity * h + r.apply(local)
+    }
+
+    /// The world position of a point given in body `i`'s frame; a world anchor when `i` < 0.
+    @inline(__always)
+    func worldPoint(_ i: Int, _ local: Vec2) -> Vec2 {
+        i < 0 ? local : bodies[i].position + bodies[i].rotation.apply(local)
+    }
+
+    /// Whether every dynamic body moves slower than the given speeds.
+    func isResting(linear: Double, angular: Double) -> Bool {
+        let v2 = linear * linear
+        for b in bodies where b.isDynamic {
+            if b.velocity.lengthSquared > v2 || abs(b.angularVelocity) > angular { return false }
+        }
+        return true
+    }
+
+    /// Total kinetic energy, mass · points²/s².
+    var kineticEnergy: Double {
+        var e = 0.0
+        for b in bodies where b.isDynamic {
+            e += 0.5 * b.mass * b.velocity.lengthSquared
+            if b.invInertia > 0 { e += 0.5 * b.inertia * b.angularVelocity * b.angularVelocity }
+        }
+        return e
+    }
+}

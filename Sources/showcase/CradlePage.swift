@@ -1,0 +1,119 @@
+import Foundation
+import TactileCradle
+import TactileGTK
+
+/// The Newton's cradle page: the cradle, and its parameters around it.
+func makeCradlePage() -> Widget {
+    let view = try! CradleView()
+    let canvas = ComponentView(view)
+    canvas.setMinimumSize(width: 420, height: 300)
+    // No tooltip on the canvas: GTK 4.8 crashes when one is showing as a drag ends.
+
+    let energy = Label()
+    energy.addStyleClass("title-4")
+    let hint = Label("Drag any ball and let go · keys 1–8 pull that many · Space pauses · R resets")
+    hint.wraps = true
+    let message = Label()
+    message.wraps = true
+    var configuration = view.cradle.configuration
+
+    /// Applies a configuration change; an out-of-range value is shown and not applied.
+    func apply(_ change: (inout CradleConfiguration) -> Void) {
+        var next = configuration
+        change(&next)
+        do throws(CradleError) {
+            try view.configure(next)
+            configuration = next
+            message.text = ""
+        } catch {
+            message.text = error.message
+        }
+        refresh()
+        canvas.setNeedsUpdate()
+    }
+
+    let pause = Button("Pause") { view.setPaused(!view.isPaused) }
+    let pullButtons = (1...8).map { count in
+        Button("Pull \(count)") {
+            try? view.pull(count)
+            canvas.grabFocus()
+        }
+    }
+
+    func refresh() {
+        energy.text = view.energyText
+        pause.title = view.isPaused ? "Resume" : "Pause"
+        for (index, button) in pullButtons.enumerated() {
+            button.isVisible = index + 1 < configuration.ballCount
+        }
+    }
+    view.onChange = { [weak canvas] in
+        refresh()
+        canvas?.setNeedsUpdate()
+    }
+    canvas.onTick = { energy.text = view.energyText }
+    canvas.onEvent = refresh
+
+    let balls = SpinButton(range: 2...9, step: 1, value: 5, digits: 0) { value in
+        apply { $0.ballCount = Int(value) }
+    }
+    func slider(
+        _ range: ClosedRange<Double>, step: Double, value: Double, digits: Int,
+        _ set: @escaping (inout CradleConfiguration, Double) -> Void
+    ) -> Slider {
+        let slider = Slider(
+            range: range, step: step, value: value, showsValue: true, digits: digits
+        ) {
+            v in apply { set(&$0, v) }
+        }
+        slider.expandsHorizontally = true
+        return slider
+    }
+    let gravity = slider(CradleConfiguration.gravities, step: 0.1, value: 1, digits: 1) {
+        $0.gravity = $1
+    }
+    let elasticity = slider(CradleConfiguration.elasticities, step: 0.01, value: 1, digits: 2) {
+        $0.elasticity = $1
+    }
+    let resistance = slider(CradleConfiguration.resistances, step: 0.05, value: 0, digits: 2) {
+        $0.resistance = $1
+    }
+    let gap = slider(CradleConfiguration.gaps, step: 0.5, value: 0, digits: 1) { $0.gap = $1 }
+
+    func row(_ title: String, _ control: Widget) -> Box {
+        let label = Label(title)
+        label.setMinimumSize(width: 90)
+        return Box(.horizontal, spacing: 6, [label, control])
+    }
+    let pulls = Box(
+        .vertical, spacing: 4,
+        [
+            Box(.horizontal, spacing: 4, Array(pullButtons[0..<4])),
+            Box(.horizontal, spacing: 4, Array(pullButtons[4..<8])),
+        ])
+    let controls = Box(
+        .vertical, spacing: 10,
+        [
+            Section(
+                "Cradle", Box(.vertical, spacing: 6, [row("Balls", balls), row("Gap (pt)", gap)])),
+            Section("Pull and let go", pulls),
+            Section(
+                "Physics",
+                Box(
+                    .vertical, spacing: 6,
+                    [
+                        row("Gravity", gravity), row("Elasticity", elasticity),
+                        row("Resistance", resistance),
+                    ])),
+            Section(
+                "Run",
+                Box(.horizontal, spacing: 6, [pause, Button("Reset") { view.reset() }])),
+        ])
+    controls.setMinimumSize(width: 330)
+    controls.expandsHorizontally = false
+    let stage = Box(.vertical, spacing: 6, [canvas, energy, hint, message])
+    let page = Box(.horizontal, spacing: 12, [controls, stage])
+    page.setMargins(12)
+    refresh()
+    return page
+}

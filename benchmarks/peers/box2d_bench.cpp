@@ -1,0 +1,133 @@
+// Box2D 2.4.1 running the scenes of `tactile bench dynamics`, scaled to metres;
+// prints "scene seconds-per-step".
+#include <box2d/box2d.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+extern "C" {
+#include "scenes.h"
+}
+
+namespace {
+
+constexpr float kScale = 1.0f / BOX2D_POINTS_PER_METRE;  // metres per point
+
+b2Vec2 metres(double x, double y) { return b2Vec2(float(x * kScale), float(y * kScale)); }
+
+// Mass per square metre giving the same masses as density 1 in points (area / 10,000).
+float density() { return float(BOX2D_POINTS_PER_METRE * BOX2D_POINTS_PER_METRE / 10000.0); }
+
+void addWalls(b2World &world, double width, float friction) {
+    b2BodyDef def;
+    b2Body *ground = world.CreateBody(&def);
+    b2EdgeShape edge;
+    const double walls[3][4] = {{0, 0, width, 0}, {0, 0, 0, 4000}, {width, 0, width, 4000}};
+    for (const auto &w : walls) {
+        edge.SetTwoSided(metres(w[0], w[1]), metres(w[2], w[3]));
+        b2FixtureDef fixture;
+        fixture.shape = &edge;
+        fixture.friction = friction;
+        ground->CreateFixture(&fixture);
+    }
+}
+
+double cradle() {
+    b2World world(metres(0, -GRAVITY));
+    b2BodyDef anchorDef;
+    b2Body *anchor = world.CreateBody(&anchorDef);
+    const double theta = CRADLE_DEGREES * M_PI / 180;
+    for (int i = 0; i < CRADLE_BALLS; i++) {
+        const double ax = (i - (CRADLE_BALLS - 1) / 2.0) * 2 * CRADLE_RADIUS;
+        const double angle = i < CRADLE_PULLED ? -theta : 0;
+        b2BodyDef def;
+        def.type = b2_dynamicBody;
+        def.fixedRotation = true;
+        def.position = metres(ax + CRADLE_LENGTH * std::sin(angle), -CRADLE_LENGTH * std::cos(angle));
+        b2Body *ball = world.CreateBody(&def);
+        b2CircleShape circle;
+        circle.m_radius = float(CRADLE_RADIUS * kScale);
+        b2FixtureDef fixture;
+        fixture.shape = &circle;
+        fixture.density = density();
+        fixture.friction = 0;
+        fixture.restitution = 1;
+        fixture.restitutionThreshold = 0.01f;
+        ball->CreateFixture(&fixture);
+        b2DistanceJointDef joint;
+        joint.Initialize(anchor, ball, metres(ax, 0), ball->GetPosition());
+        world.CreateJoint(&joint);
+    }
+    const int steps = 60000;
+    const double start = now_seconds();
+    for (int s = 0; s < steps; s++) world.Step(float(CRADLE_STEP), 8, 3);
+    return (now_seconds() - start) / steps;
+}
+
+double pit(int count) {
+    b2World world(metres(0, -GRAVITY));
+    addWalls(world, PIT_WIDTH, 0.5f);
+    std::vector<double> radii(count);
+    pit_radii(count, radii.data());
+    for (int i = 0; i < count; i++) {
+        double x, y;
+        pit_position(i, &x, &y);
+        b2BodyDef def;
+        def.type = b2_dynamicBody;
+        def.position = metres(x, y);
+        b2Body *ball = world.CreateBody(&def);
+        b2CircleShape circle;
+        circle.m_radius = float(radii[i] * kScale);
+        b2FixtureDef fixture;
+        fixture.shape = &circle;
+        fixture.density = density();
+        fixture.friction = 0.5f;
+        ball->CreateFixture(&fixture);
+    }
+    const double start = now_seconds();
+    for (int f = 0; f < FRAMES; f++) world.Step(float(FRAME), 8, 3);
+    return (now_seconds() - start) / FRAMES;
+}
+
+double pyramid() {
+    b2World world(metres(0, -GRAVITY));
+    b2BodyDef groundDef;
+    b2Body *ground = world.CreateBody(&groundDef);
+    b2EdgeShape floor;
+    floor.SetTwoSided(metres(-200, 0), metres(1000, 0));
+    b2FixtureDef floorFixture;
+    floorFixture.shape = &floor;
+    floorFixture.friction = 0.6f;
+    ground->CreateFixture(&floorFixture);
+    for (int row = 0; row < PYRAMID_ROWS; row++) {
+        for (int column = 0; column < PYRAMID_ROWS - row; column++) {
+            b2BodyDef def;
+            def.type = b2_dynamicBody;
+            def.position = metres(
+                400 + (column - (PYRAMID_ROWS - row - 1) / 2.0) * (BOX_SIZE + 1),
+                BOX_SIZE / 2 + row * BOX_SIZE);
+            b2Body *box = world.CreateBody(&def);
+            b2PolygonShape shape;
+            shape.SetAsBox(float(BOX_SIZE / 2 * kScale), float(BOX_SIZE / 2 * kScale));
+            b2FixtureDef fixture;
+            fixture.shape = &shape;
+            fixture.density = density();
+            fixture.friction = 0.6f;
+            box->CreateFixture(&fixture);
+        }
+    }
+    const double start = now_seconds();
+    for (int f = 0; f < FRAMES; f++) world.Step(float(FRAME), 8, 3);
+    return (now_seconds() - start) / FRAMES;
+}
+
+}  // namespace
+
+int main() {
+    std::printf("cradle %.9g\n", cradle());
+    std::printf("pit1000 %.9g\n", pit(1000));
+    std::printf("pit4000 %.9g\n", pit(4000));
+    std::printf("pyramid %.9g\n", pyramid());
+    return 0;
+}

@@ -1,0 +1,102 @@
+/* Chipmunk2D 7 running the scenes of `tactile bench dynamics`; prints "scene seconds-per-step". */
+#include <chipmunk/chipmunk.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scenes.h"
+
+static void add_walls(cpSpace *space, double width, double friction) {
+    cpBody *ground = cpSpaceGetStaticBody(space);
+    cpVect corners[3][2] = {
+        {cpv(0, 0), cpv(width, 0)},
+        {cpv(0, 0), cpv(0, 4000)},
+        {cpv(width, 0), cpv(width, 4000)},
+    };
+    for (int k = 0; k < 3; k++) {
+        cpShape *wall = cpSpaceAddShape(space, cpSegmentShapeNew(ground, corners[k][0], corners[k][1], 0));
+        cpShapeSetFriction(wall, friction);
+    }
+}
+
+static double cradle(void) {
+    cpSpace *space = cpSpaceNew();
+    cpSpaceSetGravity(space, cpv(0, -GRAVITY));
+    cpSpaceSetIterations(space, 10);
+    double theta = CRADLE_DEGREES * M_PI / 180;
+    for (int i = 0; i < CRADLE_BALLS; i++) {
+        double ax = (i - (CRADLE_BALLS - 1) / 2.0) * 2 * CRADLE_RADIUS;
+        double angle = i < CRADLE_PULLED ? -theta : 0;
+        double mass = M_PI * CRADLE_RADIUS * CRADLE_RADIUS / 10000;
+        cpBody *ball = cpSpaceAddBody(space, cpBodyNew(mass, INFINITY));
+        cpBodySetPosition(ball, cpv(ax + CRADLE_LENGTH * sin(angle), -CRADLE_LENGTH * cos(angle)));
+        cpShape *shape = cpSpaceAddShape(space, cpCircleShapeNew(ball, CRADLE_RADIUS, cpvzero));
+        cpShapeSetElasticity(shape, 1);
+        cpSpaceAddConstraint(
+            space, cpPinJointNew(cpSpaceGetStaticBody(space), ball, cpv(ax, 0), cpvzero));
+    }
+    int steps = 60000;
+    double start = now_seconds();
+    for (int s = 0; s < steps; s++) cpSpaceStep(space, CRADLE_STEP);
+    double seconds = (now_seconds() - start) / steps;
+    cpSpaceFree(space);
+    return seconds;
+}
+
+static double pit(int count) {
+    cpSpace *space = cpSpaceNew();
+    cpSpaceSetGravity(space, cpv(0, -GRAVITY));
+    cpSpaceSetIterations(space, 10);
+    cpSpaceUseSpatialHash(space, 16, count * 2);
+    add_walls(space, PIT_WIDTH, 0.5);
+    double *radii = malloc(sizeof(double) * count);
+    pit_radii(count, radii);
+    for (int i = 0; i < count; i++) {
+        double x, y;
+        pit_position(i, &x, &y);
+        double mass = M_PI * radii[i] * radii[i] / 10000;
+        cpBody *ball = cpSpaceAddBody(space, cpBodyNew(mass, cpMomentForCircle(mass, 0, radii[i], cpvzero)));
+        cpBodySetPosition(ball, cpv(x, y));
+        cpShape *shape = cpSpaceAddShape(space, cpCircleShapeNew(ball, radii[i], cpvzero));
+        cpShapeSetFriction(shape, 0.5);
+    }
+    free(radii);
+    double start = now_seconds();
+    for (int f = 0; f < FRAMES; f++) cpSpaceStep(space, FRAME);
+    double seconds = (now_seconds() - start) / FRAMES;
+    cpSpaceFree(space);
+    return seconds;
+}
+
+static double pyramid(void) {
+    cpSpace *space = cpSpaceNew();
+    cpSpaceSetGravity(space, cpv(0, -GRAVITY));
+    cpSpaceSetIterations(space, 10);
+    cpBody *ground = cpSpaceGetStaticBody(space);
+    cpShape *floor = cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(-200, 0), cpv(1000, 0), 0));
+    cpShapeSetFriction(floor, 0.6);
+    double mass = BOX_SIZE * BOX_SIZE / 10000;
+    for (int row = 0; row < PYRAMID_ROWS; row++) {
+        for (int column = 0; column < PYRAMID_ROWS - row; column++) {
+            double x = 400 + (column - (PYRAMID_ROWS - row - 1) / 2.0) * (BOX_SIZE + 1);
+            double y = BOX_SIZE / 2 + row * BOX_SIZE;
+            cpBody *box = cpSpaceAddBody(space, cpBodyNew(mass, cpMomentForBox(mass, BOX_SIZE, BOX_SIZE)));
+            cpBodySetPosition(box, cpv(x, y));
+            cpShape *shape = cpSpaceAddShape(space, cpBoxShapeNew(box, BOX_SIZE, BOX_SIZE, 0));
+            cpShapeSetFriction(shape, 0.6);
+        }
+    }
+    double start = now_seconds();
+    for (int f = 0; f < FRAMES; f++) cpSpaceStep(space, FRAME);
+    double seconds = (now_seconds() - start) / FRAMES;
+    cpSpaceFree(space);
+    return seconds;
+}
+
+int main(void) {
+    printf("cradle %.9g\n", cradle());
+    printf("pit1000 %.9g\n", pit(1000));
+    printf("pit4000 %.9g\n", pit(4000));
+    printf("pyramid %.9g\n", pyramid());
+    return 0;
+}

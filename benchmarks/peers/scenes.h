@@ -1,0 +1,47 @@
+/* The scenes `tactile bench dynamics` times, shared by the peer programs. Units are points
+ * and seconds with y pointing up (the engines' convention); `tactile` builds the same scenes
+ * with y pointing down. Box2D is scaled by BOX2D_POINTS_PER_METRE into its metre range. */
+#ifndef TACTILE_PEER_SCENES_H
+#define TACTILE_PEER_SCENES_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define GRAVITY 1000.0            /* points/s², UIKit's gravity magnitude 1 */
+#define CRADLE_BALLS 5
+#define CRADLE_RADIUS 20.0
+#define CRADLE_LENGTH 160.0
+#define CRADLE_PULLED 2
+#define CRADLE_DEGREES 30.0
+#define CRADLE_STEP (1.0 / 600)
+#define PIT_WIDTH 800.0
+#define PIT_SPACING 17.0
+#define PYRAMID_ROWS 20
+#define BOX_SIZE 20.0
+#define FRAME (1.0 / 60)
+#define FRAMES 120
+#define BOX2D_POINTS_PER_METRE 10.0
+
+/* Radii 4…8 points from the same generator `tactile` uses. */
+static inline void pit_radii(int count, double *radii) {
+    uint32_t state = 12345;
+    for (int i = 0; i < count; i++) {
+        state = state * 1103515245u + 12345u;
+        radii[i] = 4.0 + 4.0 * (double)((state >> 8) & 0xFFFF) / 65535.0;
+    }
+}
+
+/* Grid position of ball i: 46 columns 17 points apart, rows upwards from the floor (y = 0). */
+static inline void pit_position(int i, double *x, double *y) {
+    int columns = (int)(PIT_WIDTH / PIT_SPACING) - 1;
+    *x = 17.0 + (i % columns) * PIT_SPACING;
+    *y = 10.0 + (i / columns) * PIT_SPACING;
+}
+
+static inline double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+#endif
