@@ -51,8 +51,6 @@ private final class PatternPage {
         lock = try! PatternLockView()
         canvas = ComponentView(lock)
         canvas.setMinimumSize(width: 300, height: 300)
-        canvas.tooltip =
-            "Drag across the dots · arrows move the ring, Space selects, Enter finishes, Esc clears"
         build()
         start()
     }
@@ -95,7 +93,12 @@ private final class PatternPage {
             [Section("Pattern", actions), Section("Options", options), storeLabel])
         controls.setMinimumSize(width: 300)
         controls.expandsHorizontally = false
-        let stage = Box(.vertical, spacing: 6, [canvas, status, detail])
+        // A label, not a tooltip: GTK 4.8 can crash when a drag ends while a tooltip shows.
+        let keys = Label(
+            "Drag across the dots · arrows move the ring, Space selects, Enter finishes, Esc clears"
+        )
+        keys.wraps = true
+        let stage = Box(.vertical, spacing: 6, [canvas, status, detail, keys])
         let page = Box(.horizontal, spacing: 12, [controls, stage])
         page.setMargins(12)
         root = page

@@ -27,8 +27,6 @@ func makePuzzlePage() -> Widget {
     canvas.setMinimumSize(width: 480, height: 380)
     // The picture keeps its aspect ratio; extra height would only add empty space.
     canvas.expandsVertically = false
-    canvas.tooltip =
-        "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit"
 
     let status = Label()
     status.addStyleClass("title-4")
@@ -236,7 +234,11 @@ func makePuzzlePage() -> Widget {
         ])
     controls.setMinimumSize(width: 300)
     controls.expandsHorizontally = false
-    let stage = Box(.vertical, spacing: 6, [canvas, status])
+    // A label, not a tooltip: GTK 4.8 can crash when a drag ends while a tooltip shows.
+    let keys = Label(
+        "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit")
+    keys.wraps = true
+    let stage = Box(.vertical, spacing: 6, [canvas, status, keys])
     let page = Box(.horizontal, spacing: 12, [controls, stage])
     page.setMargins(12)
     newPuzzle()
