@@ -167,9 +167,10 @@ enum DynamicsBenchmark {
             let escaped = balls.filter {
                 !($0.center.x > 0 && $0.center.x < Layout.pitWidth && $0.center.y < Layout.pitFloor)
             }.count
+            let fastest = balls.map { animator.velocity(of: $0).linear.length }.max()!
             return (
                 seconds,
-                "\(count) balls: steps of 1/240 s × 4 per frame, 4 passes; after 2 s the pile's top is \(Int(Layout.pitFloor - top)) points high, \(escaped) outside the box"
+                "\(count) balls: \(settings); after 2 s the pile's top is \(Int(Layout.pitFloor - top)) points high, \(escaped) outside the box, deepest overlap \(String(format: "%.2f", deepestOverlap(balls, radii))) points, fastest ball \(String(format: "%.1f", fastest)) points/s"
             )
         } catch { throw .usage(error.message) }
     }
@@ -199,14 +200,41 @@ enum DynamicsBenchmark {
             try animator.addBehavior(GravityBehavior(items: boxes))
             try animator.addBehavior(
                 DynamicItemBehavior(items: boxes, properties: .init(friction: 0.6)))
-            let start = boxes.last!.center
+            let starts = boxes.map(\.center)
             let seconds = timeFrames(animator)
-            let drift = boxes.last!.center.distance(to: start)
+            let drift = boxes.last!.center.distance(to: starts.last!)
+            let largest = zip(boxes, starts).map { $0.center.distance(to: $1) }.max()!
+            let tilt = boxes.map { abs(remainder($0.rotation, .pi / 2)) }.max()! * 180 / .pi
+            // Standing: no box moved more than 2 points or tilted more than 2°.
+            let verdict = largest <= 2 && tilt <= 2 ? "stands" : "does NOT stand"
             return (
                 seconds,
-                "\(boxes.count) boxes: steps of 1/240 s × 4 per frame, 4 passes; top box moved \(String(format: "%.2f", drift)) points in 2 s"
+                "\(boxes.count) boxes: \(settings); in 2 s the top box moved \(String(format: "%.2f", drift)) points, the most any box moved \(String(format: "%.2f", largest)) points, largest tilt \(String(format: "%.2f", tilt))°: the pyramid \(verdict)"
             )
         } catch { throw .usage(error.message) }
+    }
+
+    /// Our settings, as the notes print them.
+    static var settings: String {
+        let perFrame = Int((Layout.frame / sceneStep).rounded())
+        return
+            "steps of 1/\(Int((1 / sceneStep).rounded())) s × \(perFrame) per frame, \(sceneIterations) passes"
+    }
+
+    /// The deepest overlap between any two balls, by brute force.
+    static func deepestOverlap(_ balls: [DynamicItem], _ radii: [Double]) -> Double {
+        var deepest = 0.0
+        for i in balls.indices {
+            for j in balls.indices where j > i {
+                let reach = radii[i] + radii[j]
+                let dx = balls[j].center.x - balls[i].center.x
+                guard abs(dx) < reach else { continue }
+                let dy = balls[j].center.y - balls[i].center.y
+                let distance = (dx * dx + dy * dy).squareRoot()
+                deepest = max(deepest, reach - distance)
+            }
+        }
+        return deepest
     }
 
     /// Runs 120 frames of 1/60 s and returns seconds per frame.

@@ -47,6 +47,22 @@ struct Rotation {
         s = sin(angle)
     }
 
+    @inline(__always) init(c: Double, s: Double) {
+        self.c = c
+        self.s = s
+    }
+
+    /// This rotation turned further by `angle`. Small turns (the position solver's
+    /// corrections) use the sine and cosine series, exact to rounding below 0.05 rad; larger
+    /// ones fall back to `fallback`, the exact rotation of the new angle.
+    @inline(__always) func turned(by angle: Double, fallback: Double) -> Rotation {
+        guard abs(angle) < 0.05 else { return Rotation(fallback) }
+        let a2 = angle * angle
+        let sine = angle * (1 - a2 / 6 * (1 - a2 / 20 * (1 - a2 / 42)))
+        let cosine = 1 - a2 / 2 * (1 - a2 / 12 * (1 - a2 / 30 * (1 - a2 / 56)))
+        return Rotation(c: c * cosine - s * sine, s: s * cosine + c * sine)
+    }
+
     /// Rotates a vector from body to world orientation.
     @inline(__always) func apply(_ v: Vec2) -> Vec2 { Vec2(c * v.x - s * v.y, s * v.x + c * v.y) }
     /// Rotates a vector from world to body orientation.

@@ -227,7 +227,7 @@ extension World {
         let turn = r.cross(p) * bodies[i].invInertia
         if turn != 0 {
             bodies[i].angle += turn
-            bodies[i].rotation = Rotation(bodies[i].angle)
+            bodies[i].rotation = bodies[i].rotation.turned(by: turn, fallback: bodies[i].angle)
         }
     }
 

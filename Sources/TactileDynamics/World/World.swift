@@ -228,7 +228,7 @@ struct World {
         let none = Vec2(.nan, .nan)
         tethers = Pool(repeating: none, count: bodies.count)
         tetherPoints = Pool(repeating: .zero, count: bodies.count)
-        var counts = Pool(repeating: 0, count: bodies.count)
+        let counts = Pool(repeating: 0, count: bodies.count)
         for joint in joints {
             counts[joint.bodyA] += 1
             if joint.bodyB >= 0 { counts[joint.bodyB] += 1 }
@@ -337,6 +337,7 @@ struct World {
                 impactTurns[i] = 0
                 impactTimes[i] = -1
             }
+            // Exact whenever the body turns, so the corrections' small turns do not drift.
             if turn != 0 {
                 bodies[i].angle += turn
                 bodies[i].rotation = Rotation(bodies[i].angle)
@@ -353,7 +354,7 @@ struct World {
         if da != 0 {
             bodies[i].angle += da
             bodies[i].angularVelocity += da * invH
-            bodies[i].rotation = Rotation(bodies[i].angle)
+            bodies[i].rotation = bodies[i].rotation.turned(by: da, fallback: bodies[i].angle)
         }
     }
 
