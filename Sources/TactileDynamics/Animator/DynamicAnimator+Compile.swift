@@ -98,6 +98,9 @@ extension DynamicAnimator {
         var world = self.world
         world.bodies.removeAll(keepingCapacity: true)
         world.shapes.removeAll(keepingCapacity: true)
+        // Shape indices change: no contact carries its impulses over a rebuild.
+        world.contacts.removeAll(keepingCapacity: true)
+        world.previousContacts.removeAll(keepingCapacity: true)
         world.localVertices.removeAll(keepingCapacity: true)
         world.localNormals.removeAll(keepingCapacity: true)
         world.bodies.append(Body())

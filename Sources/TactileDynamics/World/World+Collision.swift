@@ -207,20 +207,6 @@ extension World {
             closest = min(closest, second.separation)
         }
         guard closest <= margin else { return }
-        for k in 0..<contact.pointCount {
-            let p = k == 0 ? first.point : evaluate(contact, 1).point
-            let a = bodies[contact.bodyA]
-            let b = bodies[contact.bodyB]
-            let la = a.rotation.inverse(p - a.position)
-            let lb = b.rotation.inverse(p - b.position)
-            if k == 0 {
-                contact.frictionA0 = la
-                contact.frictionB0 = lb
-            } else {
-                contact.frictionA1 = la
-                contact.frictionB1 = lb
-            }
-        }
         let bodyA = bodies[contact.bodyA]
         let bodyB = bodies[contact.bodyB]
         contact.elasticity = combinedElasticity(shapeA, bodyA, shapeB, bodyB)
@@ -309,9 +295,11 @@ extension World {
             if u1 <= 0 || u2 <= 0 {
                 contact.kind = .points
                 contact.localPlane = localVertices[u1 <= 0 ? i1 : i2]
+                contact.id0 = UInt32(u1 <= 0 ? face : (face + 1) % a.count) << 1 | 1
                 return true
             }
         }
+        contact.id0 = UInt32(face) << 1
         contact.kind = .planeA
         contact.localNormal = localNormals[i1]
         contact.localPlane = localVertices[i1]
@@ -386,7 +374,17 @@ extension World {
             let p = index == 0 ? p0 : p1
             guard n.dot(p - r0) <= margin else { continue }
             let local = incidentBody.rotation.inverse(p - incidentBody.position)
-            if k == 0 { contact.local0 = local } else { contact.local1 = local }
+            // The reference face, the incident vertex the point came from, and which side.
+            let id =
+                UInt32(face) << 16 | UInt32((incidentFace + index) % incident.count) << 1
+                | (flip ? 1 : 0)
+            if k == 0 {
+                contact.local0 = local
+                contact.id0 = id
+            } else {
+                contact.local1 = local
+                contact.id1 = id
+            }
             k += 1
         }
         contact.pointCount = k

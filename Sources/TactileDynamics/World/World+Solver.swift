@@ -1,6 +1,6 @@
 import Foundation
 
-/// Restitution, position constraints and friction.
+/// Restitution at impacts, joints and springs.
 extension World {
     // MARK: - Impacts
 
@@ -172,53 +172,6 @@ extension World {
         if wj > 0 { correct(j, .zero, lambda * wj) }
     }
 
-    /// Keeps contacts from overlapping, moving bodies and changing their velocities alike.
-    mutating func solveContactPositions() {
-        let slop = linearSlop
-        for k in contacts.indices {
-            let c = contacts[k]
-            for point in 0..<c.pointCount {
-                let m = evaluate(c, point)
-                let floor = -slop
-                guard m.separation < floor else { continue }
-                let ra = m.point - bodies[c.bodyA].position
-                let rb = m.point - bodies[c.bodyB].position
-                // λ is negative here (B pushed along +n); store the push as positive.
-                let lambda = -correctPositions(
-                    c.bodyA, c.bodyB, ra, rb, m.normal, m.separation - floor)
-                if point == 0 {
-                    contacts[k].lambda0 += lambda
-                } else {
-                    contacts[k].lambda1 += lambda
-                }
-                if c.friction > 0 { holdStatically(k, point, m.normal) }
-            }
-        }
-    }
-
-    /// Removes overlap left from earlier steps, at most `maximumCorrection` points a step,
-    /// by moving bodies only: velocities stay as they are, so a deep pile-up is sorted out
-    /// without an explosion.
-    mutating func pushApart() {
-        let slop = linearSlop
-        let maximumCorrection = 2.0
-        for k in contacts.indices {
-            let c = contacts[k]
-            for point in 0..<c.pointCount {
-                let m = evaluate(c, point)
-                guard m.separation < -slop else { continue }
-                let ra = m.point - bodies[c.bodyA].position
-                let rb = m.point - bodies[c.bodyB].position
-                let w = inverseMass(c.bodyA, c.bodyB, ra, rb, m.normal)
-                guard w > 0 else { continue }
-                let depth = min(-(m.separation + slop), maximumCorrection)
-                let p = m.normal * (depth / w)
-                move(c.bodyA, p * -1, ra)
-                move(c.bodyB, p, rb)
-            }
-        }
-    }
-
     /// Moves a body by a position impulse without changing its velocity.
     @inline(__always)
     mutating func move(_ i: Int, _ p: Vec2, _ r: Vec2) {
@@ -228,66 +181,6 @@ extension World {
         if turn != 0 {
             bodies[i].angle += turn
             bodies[i].rotation = bodies[i].rotation.turned(by: turn, fallback: bodies[i].angle)
-        }
-    }
-
-    /// Static friction: pulls the two material contact points back together along the
-    /// surface, as long as the tangential push stays within friction × normal push.
-    @inline(__always)
-    mutating func holdStatically(_ k: Int, _ point: Int, _ n: Vec2) {
-        let c = contacts[k]
-        let pa = worldPoint(c.bodyA, point == 0 ? c.frictionA0 : c.frictionA1)
-        let pb = worldPoint(c.bodyB, point == 0 ? c.frictionB0 : c.frictionB1)
-        let d = pb - pa
-        let slide = d - n * d.dot(n)
-        let distance = slide.length
-        guard distance > 1e-9 else { return }
-        let t = slide * (1 / distance)
-        let ra = pa - bodies[c.bodyA].position
-        let rb = pb - bodies[c.bodyB].position
-        let w = inverseMass(c.bodyA, c.bodyB, ra, rb, t)
-        guard w > 0 else { return }
-        let normal = point == 0 ? contacts[k].lambda0 : contacts[k].lambda1
-        let tangent = point == 0 ? contacts[k].tangent0 : contacts[k].tangent1
-        let push = distance / w
-        guard tangent + push <= c.friction * normal else { return }
-        correctPositions(c.bodyA, c.bodyB, ra, rb, t, distance)
-        if point == 0 { contacts[k].tangent0 += push } else { contacts[k].tangent1 += push }
-    }
-
-    /// Records each contact's normal velocity before positions move.
-    mutating func recordApproaches() {
-        for k in contacts.indices {
-            let c = contacts[k]
-            let m0 = evaluate(c, 0)
-            contacts[k].approach0 = approach(c, m0.normal, m0.point)
-            if c.pointCount == 2 {
-                let m1 = evaluate(c, 1)
-                contacts[k].approach1 = approach(c, m1.normal, m1.point)
-            }
-        }
-    }
-
-    /// Pushing overlapping bodies apart moves them, but must not also throw them apart: a
-    /// contact that was not separating before the step does not separate faster after it
-    /// (restitution was handled at the impact).
-    mutating func removeCorrectionBounce() {
-        for k in contacts.indices {
-            let c = contacts[k]
-            guard !c.isImpact else { continue }
-            for point in 0..<c.pointCount {
-                let push = point == 0 ? c.lambda0 : c.lambda1
-                guard push > 0 else { continue }
-                let m = evaluate(c, point)
-                let before = max(0, point == 0 ? c.approach0 : c.approach1)
-                let now = approach(c, m.normal, m.point)
-                guard now > before else { continue }
-                let ra = m.point - bodies[c.bodyA].position
-                let rb = m.point - bodies[c.bodyB].position
-                let w = inverseMass(c.bodyA, c.bodyB, ra, rb, m.normal)
-                guard w > 0 else { continue }
-                applyImpulse(c.bodyA, c.bodyB, ra, rb, m.normal * ((before - now) / w))
-            }
         }
     }
 
@@ -530,36 +423,7 @@ extension World {
         }
     }
 
-    // MARK: - Friction
-
-    /// Coulomb friction at contacts that pushed this step, limited by the normal impulse.
-    mutating func applyFriction() {
-        let invH = 1 / h
-        for k in contacts.indices {
-            let c = contacts[k]
-            guard c.friction > 0 else { continue }
-            for point in 0..<c.pointCount {
-                let push = point == 0 ? c.lambda0 : c.lambda1
-                guard push > 0 else { continue }
-                let m = evaluate(c, point)
-                let a = bodies[c.bodyA]
-                let b = bodies[c.bodyB]
-                let ra = m.point - a.position
-                let rb = m.point - b.position
-                let v =
-                    b.velocity + cross(b.angularVelocity, rb) - a.velocity
-                    - cross(a.angularVelocity, ra)
-                let vt = v - m.normal * v.dot(m.normal)
-                let speed = vt.length
-                guard speed > 1e-12 else { continue }
-                let t = vt * (1 / speed)
-                let w = inverseMass(c.bodyA, c.bodyB, ra, rb, t)
-                guard w > 0 else { continue }
-                let impulse = min(speed / w, c.friction * push * invH)
-                applyImpulse(c.bodyA, c.bodyB, ra, rb, t * -impulse)
-            }
-        }
-    }
+    // MARK: - Joint friction
 
     /// Friction torque at pin, fixed and sliding attachments, and at rigid anchors.
     mutating func applyJointFriction() {

@@ -96,25 +96,42 @@ struct Contact {
     /// Separation along the normal at detection; negative when overlapping.
     var separation0 = 0.0
     var separation1 = 0.0
-    /// Position impulses accumulated in this step's position iterations.
-    var lambda0 = 0.0
-    var lambda1 = 0.0
     var elasticity = 0.0
     var friction = 0.0
     /// Whether restitution was applied to this contact this step.
     var isImpact = false
-    /// Relative normal velocity at each point just before positions move.
-    var approach0 = 0.0
-    var approach1 = 0.0
-    /// The contact points on each body at detection, in the bodies' frames: the material
-    /// points static friction holds together.
-    var frictionA0 = Vec2.zero
-    var frictionB0 = Vec2.zero
-    var frictionA1 = Vec2.zero
-    var frictionB1 = Vec2.zero
-    /// Tangential position impulses this step.
-    var tangent0 = 0.0
-    var tangent1 = 0.0
+    /// Feature ids of the two points (which faces and vertices made them), so a contact
+    /// found again next step can start from the impulses it ended with.
+    var id0: UInt32 = 0
+    var id1: UInt32 = 0
+    /// Accumulated normal (≥ 0, pushing B along the normal) and tangential impulses at each
+    /// point, mass · points/s; kept across steps for warm starting.
+    var normalImpulse0 = 0.0
+    var normalImpulse1 = 0.0
+    var tangentImpulse0 = 0.0
+    var tangentImpulse1 = 0.0
+    /// Solver data for this step: the points' offsets from the centres of mass, effective
+    /// masses along the normal and the tangent, and the normal velocity allowed.
+    var ra0 = Vec2.zero
+    var rb0 = Vec2.zero
+    var ra1 = Vec2.zero
+    var rb1 = Vec2.zero
+    var normalMass0 = 0.0
+    var normalMass1 = 0.0
+    var tangentMass0 = 0.0
+    var tangentMass1 = 0.0
+    var bias0 = 0.0
+    var bias1 = 0.0
+    /// The bodies' inverse masses and inertias as the solver sees them (zero when static).
+    var invMassA = 0.0
+    var invInertiaA = 0.0
+    var invMassB = 0.0
+    var invInertiaB = 0.0
+    /// Whether the two points' normal impulses are solved together, and their 2×2 matrix.
+    var isBlock = false
+    var k00 = 0.0
+    var k01 = 0.0
+    var k11 = 0.0
     /// The smallest separation after the step.
     var finalSeparation = 0.0
 }
@@ -169,9 +186,11 @@ struct PushForce {
 /// The simulation proper: contiguous arrays of plain structs and a fixed-step integrator.
 ///
 /// A step: forces and velocities; contact detection; restitution propagated pairwise through
-/// the contact graph until no contact still approaches; position prediction; position
-/// constraints (joints and non-penetration) with velocities corrected by the same amount;
-/// friction. Nothing allocates once the arrays have grown to the scene's size.
+/// the contact graph until no contact still approaches; joint velocities and a sequential-
+/// impulse contact solver (accumulated, clamped normal and friction impulses, warm-started
+/// from the last step); position prediction; position constraints (joints, and overlap
+/// removed by moving bodies without changing their velocities). Nothing allocates once the
+/// arrays have grown to the scene's size.
 struct World {
     /// The fixed time step, seconds.
     var h: Double
@@ -190,6 +209,12 @@ struct World {
     /// Bodies each field acts on, as ranges into this array.
     var fieldBodies: [Int] = []
     var contacts = Pool<Contact>()
+    /// Last step's contacts, and for each shape the first of them in which it is shape A
+    /// (−1 for none) with the next such contact after each: how contacts found again are
+    /// matched to their accumulated impulses.
+    var previousContacts = Pool<Contact>()
+    var previousHead = Pool<Int>()
+    var previousNext = Pool<Int>()
     /// Shape indices sorted by the left edge of their bounds, kept between steps.
     var sortOrder = Pool<Int>()
     /// The uniform grid used instead of sorting when there are many shapes.
@@ -200,6 +225,12 @@ struct World {
     var restitutionThreshold = 10.0
     /// Overlap tolerated without correction, points.
     var linearSlop = 0.005
+    /// Overlap resting contacts keep, so they stay in touch from step to step, points.
+    var contactSlop = 0.05
+    /// The fraction of a contact's overlap removed per position pass, and the most removed
+    /// at once, points.
+    var contactBaumgarte = 0.2
+    var maximumContactCorrection = 2.0
     /// The most a body moves in one step, points.
     var maximumTranslation = 50.0
     var maximumSpeed: Double { maximumTranslation / h }
@@ -249,18 +280,21 @@ struct World {
         accumulateForces()
         integrateVelocities()
         updateShapes()
+        swap(&contacts, &previousContacts)
         findContacts()
+        matchContacts()
         propagateImpacts()
-        for _ in 0..<positionIterations { solveJointVelocities() }
-        recordApproaches()
+        prepareContacts()
+        warmStartContacts()
+        for _ in 0..<positionIterations {
+            solveJointVelocities()
+            solveContactVelocities()
+        }
         predictPositions()
         for _ in 0..<positionIterations {
             solveJointPositions()
             solveContactPositions()
         }
-        for _ in 0..<positionIterations { removeCorrectionBounce() }
-        applyFriction()
-        pushApart()
         applyJointFriction()
         if tracksContacts { measureSeparations() }
         time += h
