@@ -4,7 +4,10 @@ import TactileCore
 public struct DynamicItemProperties: Hashable, Sendable {
     /// Bounciness of collisions, 0…1 (1 keeps all the energy). Default 0.
     public var elasticity: Double = 0
-    /// Sliding friction coefficient, 0 or more. Default 0.
+    /// Coulomb friction coefficient, 0 or more. Default 0. Two items in contact use the
+    /// geometric mean √(μ₁·μ₂) of theirs (so a frictionless item slides on anything); an item
+    /// against a boundary uses its own. A resting item holds on a slope while tan θ < μ;
+    /// a sliding one slows at μ times the normal acceleration.
     public var friction: Double = 0
     /// Mass per area: mass is density × area / 10,000 points², so a 100×100 item of density 1
     /// has mass 1. Must be positive. Default 1.

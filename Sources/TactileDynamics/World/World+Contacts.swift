@@ -302,29 +302,34 @@ extension World {
 
     /// One pass of overlap removal: each point's overlap beyond the slop, a fraction at a
     /// time and at most `maximumContactCorrection` points, by moving the bodies only, so
-    /// pushing apart adds no speed.
-    mutating func solveContactPositions() {
+    /// pushing apart adds no speed. Returns whether every overlap was already within the slop:
+    /// then this pass changed nothing, and neither would another.
+    mutating func solveContactPositions() -> Bool {
         let slop = contactSlop
         let fraction = contactBaumgarte
         let most = maximumContactCorrection
+        var deepest = 0.0
         for k in contacts.indices {
-            let c = contacts[k]
-            for point in 0..<c.pointCount {
-                let m = evaluate(c, point)
+            for point in 0..<contacts[k].pointCount {
+                let m = evaluate(contacts[k], point)
+                deepest = min(deepest, m.separation)
                 let error = max(-most, min(0, fraction * (m.separation + slop)))
                 guard error < 0 else { continue }
-                let ra = m.point - bodies[c.bodyA].position
-                let rb = m.point - bodies[c.bodyB].position
+                let i = contacts[k].bodyA
+                let j = contacts[k].bodyB
+                let ra = m.point - bodies[i].position
+                let rb = m.point - bodies[j].position
                 let rnA = ra.cross(m.normal)
                 let rnB = rb.cross(m.normal)
                 let w =
-                    c.invMassA + c.invMassB + c.invInertiaA * rnA * rnA + c.invInertiaB * rnB
-                    * rnB
+                    contacts[k].invMassA + contacts[k].invMassB + contacts[k].invInertiaA * rnA
+                    * rnA + contacts[k].invInertiaB * rnB * rnB
                 guard w > 0 else { continue }
                 let p = m.normal * (-error / w)
-                move(c.bodyA, p * -1, ra)
-                move(c.bodyB, p, rb)
+                move(i, p * -1, ra)
+                move(j, p, rb)
             }
         }
+        return deepest >= -slop
     }
 }

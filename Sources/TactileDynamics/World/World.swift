@@ -226,7 +226,7 @@ struct World {
     /// Overlap tolerated without correction, points.
     var linearSlop = 0.005
     /// Overlap resting contacts keep, so they stay in touch from step to step, points.
-    var contactSlop = 0.05
+    var contactSlop = 0.1
     /// The fraction of a contact's overlap removed per position pass, and the most removed
     /// at once, points.
     var contactBaumgarte = 0.2
@@ -291,9 +291,12 @@ struct World {
             solveContactVelocities()
         }
         predictPositions()
+        // Overlap passes stop once one finds nothing to correct.
+        var separated = contacts.isEmpty
         for _ in 0..<positionIterations {
-            solveJointPositions()
-            solveContactPositions()
+            if !joints.isEmpty { solveJointPositions() }
+            if !separated { separated = solveContactPositions() }
+            if separated && joints.isEmpty { break }
         }
         applyJointFriction()
         if tracksContacts { measureSeparations() }
