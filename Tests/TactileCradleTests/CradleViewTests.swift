@@ -27,14 +27,14 @@ import Testing
             t = Double(step) / 60
             let theta = -Double(step) / 30 * .pi / 6
             let p = Point(x: anchor.x + 160 * sin(theta), y: anchor.y + 160 * cos(theta))
-            view.handle(PointerEvent(.moved, at: layout.viewPoint(p), time: t))
+            _ = view.handle(PointerEvent(.moved, at: layout.viewPoint(p), time: t))
             view.advance(to: t)
         }
         run(view, from: t, to: t + 0.5)  // Hold still.
         t += 0.5
         let held = view.cradle.angles[0] * 180 / .pi
         #expect(held < -25 && held > -31)
-        view.handle(
+        _ = view.handle(
             PointerEvent(.ended, at: layout.viewPoint(view.cradle.balls[0].center), time: t))
         var farthest = 0.0
         var others = 0.0
@@ -63,7 +63,7 @@ import Testing
         let paused = view.cradle.angles
         view.advance(to: 5)
         #expect(view.cradle.angles == paused)
-        view.handle(KeyEvent(.space))
+        _ = view.handle(KeyEvent(.space))
         view.advance(to: 5 + 1.0 / 60)
         // Resumed where it stopped: one frame later, not five seconds later.
         #expect(abs(view.cradle.angles[0] - paused[0]) < 0.01)
