@@ -332,14 +332,17 @@ extension World {
         if separationA > margin { return false }
         let (faceB, separationB) = maximumSeparation(b, a)
         if separationB > margin { return false }
-        // Prefer A's face unless B's is clearly better; a static shape's face (a boundary, an
-        // anchored item) is preferred more strongly, so resting items get level normals.
+        // Prefer A's face unless B's is clearly better (by 0.05 points: two stacked items'
+        // faces are nearly as good as each other, and switching every few steps changes the
+        // points' feature ids, so warm starting would lose the stack's load); a static
+        // shape's face (a boundary, an anchored item) is preferred more strongly, so resting
+        // items get level normals.
         let preferB = !bodies[b.body].isDynamic && bodies[a.body].isDynamic
         let preferA = !bodies[a.body].isDynamic && bodies[b.body].isDynamic
         let flip =
             preferB
             ? separationB > separationA - 0.5
-            : separationB > separationA + (preferA ? 0.5 : 1e-3)
+            : separationB > separationA + (preferA ? 0.5 : 0.05)
         let reference = flip ? b : a
         let incident = flip ? a : b
         let face = flip ? faceB : faceA
