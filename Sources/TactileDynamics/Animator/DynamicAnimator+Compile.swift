@@ -101,6 +101,7 @@ extension DynamicAnimator {
         // Shape indices change: no contact carries its impulses over a rebuild.
         world.contacts.removeAll(keepingCapacity: true)
         world.previousContacts.removeAll(keepingCapacity: true)
+        world.stepsUntilDetection = 0
         world.localVertices.removeAll(keepingCapacity: true)
         world.localNormals.removeAll(keepingCapacity: true)
         world.bodies.append(Body())

@@ -5,8 +5,8 @@
 /// the elements must be plain values: they are never deinitialised.
 struct Pool<Element>: RandomAccessCollection, MutableCollection {
     private final class Storage {
-        var base: UnsafeMutablePointer<Element>
-        var capacity: Int
+        let base: UnsafeMutablePointer<Element>
+        let capacity: Int
 
         init(capacity: Int) {
             self.capacity = Swift.max(1, capacity)
@@ -16,23 +16,31 @@ struct Pool<Element>: RandomAccessCollection, MutableCollection {
         deinit { base.deallocate() }
     }
 
-    private var storage = Storage(capacity: 16)
+    /// Owns the memory; `base` is kept beside it so that element access touches neither the
+    /// object's reference count nor its exclusivity bookkeeping.
+    private var storage: Storage
+    private var base: UnsafeMutablePointer<Element>
     /// The number of elements.
     private(set) var count = 0
 
-    init() {}
+    init() {
+        storage = Storage(capacity: 16)
+        base = storage.base
+    }
 
     /// A pool of `count` copies of `value`.
     init(repeating value: Element, count: Int) {
         storage = Storage(capacity: count)
-        storage.base.initialize(repeating: value, count: count)
+        base = storage.base
+        base.initialize(repeating: value, count: count)
         self.count = count
     }
 
     /// A pool with its own copy of the elements of `other`.
     init(copying other: Pool<Element>) {
         storage = Storage(capacity: other.count)
-        storage.base.initialize(from: other.storage.base, count: other.count)
+        base = storage.base
+        base.initialize(from: other.base, count: other.count)
         count = other.count
     }
 
@@ -41,17 +49,18 @@ struct Pool<Element>: RandomAccessCollection, MutableCollection {
 
     @inline(__always)
     subscript(index: Int) -> Element {
-        unsafeAddress { UnsafePointer(storage.base + index) }
-        nonmutating unsafeMutableAddress { storage.base + index }
+        unsafeAddress { UnsafePointer(base + index) }
+        nonmutating unsafeMutableAddress { base + index }
     }
 
     mutating func append(_ element: Element) {
         if count == storage.capacity {
             let grown = Storage(capacity: storage.capacity * 2)
-            grown.base.moveInitialize(from: storage.base, count: count)
+            grown.base.moveInitialize(from: base, count: count)
             storage = grown
+            base = grown.base
         }
-        (storage.base + count).initialize(to: element)
+        (base + count).initialize(to: element)
         count += 1
     }
 

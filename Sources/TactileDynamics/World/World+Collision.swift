@@ -5,7 +5,7 @@ extension World {
 
     /// Moves shapes to their bodies and recomputes their bounds, swept by one step of motion.
     mutating func updateShapes() {
-        let h = self.h
+        let h = self.h * Double(detectionInterval)
         for s in shapes.indices {
             let shape = shapes[s]
             let body = bodies[shape.body]
@@ -165,14 +165,15 @@ extension World {
         }
     }
 
-    /// The margin within which a pair's contact is kept: one step of closing motion plus slack.
+    /// The margin within which a pair's contact is kept: closing motion until the next
+    /// detection, plus slack.
     @inline(__always)
     func margin(_ a: Shape, _ b: Shape) -> Double {
         let ba = bodies[a.body]
         let bb = bodies[b.body]
         let reach =
             (ba.velocity.length + abs(ba.angularVelocity) * a.reach + bb.velocity.length
-                + abs(bb.angularVelocity) * b.reach) * h
+                + abs(bb.angularVelocity) * b.reach) * h * Double(detectionInterval)
         return reach + World.contactMargin
     }
 

@@ -246,6 +246,27 @@ struct World {
     var tethers = Pool<Vec2>()
     /// Where the string is tied on each tethered body, in its frame.
     var tetherPoints = Pool<Vec2>()
+    /// Steps left before contacts are found again; 0 finds them at the next step.
+    var stepsUntilDetection = 0
+    /// How many steps the contacts found at the last detection serve; bounds and margins are
+    /// swept that far ahead.
+    var detectionInterval = 1
+    /// How many steps the contacts found now may serve: one for small scenes (so impacts and
+    /// callbacks see every touch as it happens) and whenever some body moves more than
+    /// `reuseDistance` in 1/60 s; otherwise, in scenes of more than 64 shapes, as many steps
+    /// as fit in 1/60 s. A settling pile or a resting stack finds its contacts once a frame.
+    var contactReuse: Int {
+        guard shapes.count > 64 else { return 1 }
+        let steps = max(1, Int(1 / (60 * h) + 1e-9))
+        let limit = reuseDistance / (Double(steps) * h)
+        let limit2 = limit * limit
+        for b in bodies where b.isDynamic {
+            if b.velocity.lengthSquared > limit2 { return 1 }
+        }
+        return steps
+    }
+    /// The most any body may move between detections when contacts are reused, points.
+    var reuseDistance = 1.0
     /// Whether final separations are measured for collision callbacks.
     var tracksContacts = false
 
@@ -279,10 +300,19 @@ struct World {
         applyImpulses()
         accumulateForces()
         integrateVelocities()
-        updateShapes()
-        swap(&contacts, &previousContacts)
-        findContacts()
-        matchContacts()
+        if stepsUntilDetection <= 0 {
+            detectionInterval = contactReuse
+            stepsUntilDetection = detectionInterval
+            updateShapes()
+            swap(&contacts, &previousContacts)
+            findContacts()
+            matchContacts()
+        } else {
+            // Between detections the contacts found last are measured again where the bodies
+            // now are; their accumulated impulses carry over as they are.
+            for k in contacts.indices { contacts[k].isImpact = false }
+        }
+        stepsUntilDetection -= 1
         propagateImpacts()
         prepareContacts()
         warmStartContacts()
