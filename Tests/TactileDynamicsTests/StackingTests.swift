@@ -60,4 +60,34 @@ import Testing
         #expect(boxes.allSatisfy { $0.velocity.length < 0.5 })
         #expect(!animator.isRunning)
     }
+
+    /// A pile of more than 64 balls settles with contacts found once per 1/60 s, and no two
+    /// balls overlap by more than the bench's tolerance (measured by brute force).
+    @Test func settledPileReusesContactsWithoutSinking() throws {
+        var balls: [DynamicItem] = []
+        for i in 0..<150 {
+            let x = -140 + Double(i % 15) * 20
+            let y = 980 - Double(i / 15) * 20
+            balls.append(Scene.ball(x, y, radius: 4 + Double(i % 5)))
+        }
+        let animator = try DynamicAnimator(
+            referenceBounds: Rect(x: -160, y: 0, width: 320, height: 1000), timeStep: 1.0 / 240,
+            positionIterations: 4)
+        let collision = CollisionBehavior(items: balls)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        try animator.addBehavior(collision)
+        try animator.addBehavior(GravityBehavior(items: balls))
+        try animator.addBehavior(Scene.properties(balls, .init(friction: 0.5)))
+        Scene.run(animator, to: 4)
+        #expect(animator.world.detectionInterval == 4)
+        var deepest = 0.0
+        for i in balls.indices {
+            #expect(abs(balls[i].center.x) < 160 && balls[i].center.y < 1000)
+            for j in balls.indices where j > i {
+                let reach = (balls[i].bounds.width + balls[j].bounds.width) / 2
+                deepest = max(deepest, reach - balls[i].center.distance(to: balls[j].center))
+            }
+        }
+        #expect(deepest < 0.5, "deepest overlap \(deepest) points")
+    }
 }
