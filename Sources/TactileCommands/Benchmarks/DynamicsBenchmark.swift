@@ -134,7 +134,7 @@ enum DynamicsBenchmark {
         let out = cradle.angles.filter { abs($0) > 0.01 }.count
         return (
             perFrame / 100,
-            "step 1/600 s, 4 constraint passes; energy now \(String(format: "%.4f", cradle.energyFraction)), \(out) balls moving"
+            "step 1/600 s, 4 constraint passes; energy now \(String(format: "%.4f", cradle.energyFraction)), \(out) balls away from the vertical"
         )
     }
 
