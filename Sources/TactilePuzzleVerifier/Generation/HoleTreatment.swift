@@ -62,31 +62,43 @@ public struct HoleTreatment: Hashable, Sendable {
         let grainField = Self.grainField(
             width: mask.width, height: mask.height, size: grainSize, amplitude: noise,
             using: &grain)
+        // Only the rows and columns of the mask inside the bitmap.
+        let rows = max(0, -mask.originY)..<min(mask.height, height - mask.originY)
+        let columns = max(0, -mask.originX)..<min(mask.width, width - mask.originX)
+        guard !rows.isEmpty, !columns.isEmpty else { return }
         bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
-            for v in 0..<mask.height {
-                let y = mask.originY + v
-                guard y >= 0, y < height else { continue }
-                for u in 0..<mask.width {
-                    let x = mask.originX + u
-                    let m = v * mask.width + u
-                    let count = mask.counts[m]
-                    guard x >= 0, x < width, count > 0 else { continue }
-                    let coverage = Double(count) / full
-                    var ramp = 1.0
-                    if edgeSoftness > 0 {
-                        let s = min(distance[m] / edgeSoftness, 1)
-                        ramp = edgeFloor + (1 - edgeFloor) * s * s * (3 - 2 * s)
-                    }
-                    let keep = 1 - darkening * ramp * coverage
-                    let grainValue = noise > 0 ? grainField[m] : 0
-                    let i = (y * width + x) * 4
-                    for channel in 0..<3 {
-                        var value = Double(pixels[i + channel])
-                        if blurRadius > 0 {
-                            value += (Double(blurred[m * 3 + channel]) - value) * coverage
+            mask.counts.withUnsafeBufferPointer { counts in
+                distance.withUnsafeBufferPointer { distance in
+                    blurred.withUnsafeBufferPointer { blurred in
+                        grainField.withUnsafeBufferPointer { grainField in
+                            for v in rows {
+                                let y = mask.originY + v
+                                for u in columns {
+                                    let m = v * mask.width + u
+                                    let count = counts[m]
+                                    guard count > 0 else { continue }
+                                    let coverage = Double(count) / full
+                                    var ramp = 1.0
+                                    if edgeSoftness > 0 {
+                                        let s = min(distance[m] / edgeSoftness, 1)
+                                        ramp = edgeFloor + (1 - edgeFloor) * s * s * (3 - 2 * s)
+                                    }
+                                    let keep = 1 - darkening * ramp * coverage
+                                    let grainValue = noise > 0 ? grainField[m] : 0
+                                    let i = (y * width + mask.originX + u) * 4
+                                    for channel in 0..<3 {
+                                        var value = Double(pixels[i + channel])
+                                        if blurRadius > 0 {
+                                            value +=
+                                                (Double(blurred[m * 3 + channel]) - value)
+                                                * coverage
+                                        }
+                                        value = value * keep + grainValue * coverage
+                                        pixels[i + channel] = UInt8(min(max(value, 0), 255) + 0.5)
+                                    }
+                                }
+                            }
                         }
-                        value = value * keep + grainValue * coverage
-                        pixels[i + channel] = UInt8(min(max(value, 0), 255) + 0.5)
                     }
                 }
             }
@@ -105,23 +117,27 @@ public struct HoleTreatment: Hashable, Sendable {
         let columns = width / size + 2
         let rows = height / size + 2
         let grid = (0..<(columns * rows)).map { _ in draw() }
-        var field = [Double](repeating: 0, count: width * height)
         let cell = Double(size)
-        for v in 0..<height {
-            let gy = Double(v) / cell
-            let j = Int(gy)
-            let fy = gy - Double(j)
-            for u in 0..<width {
-                let gx = Double(u) / cell
-                let i = Int(gx)
-                let fx = gx - Double(i)
-                let top = grid[j * columns + i] * (1 - fx) + grid[j * columns + i + 1] * fx
-                let bottom =
-                    grid[(j + 1) * columns + i] * (1 - fx) + grid[(j + 1) * columns + i + 1] * fx
-                field[v * width + u] = top * (1 - fy) + bottom * fy
+        return [Double](unsafeUninitializedCapacity: width * height) { field, count in
+            grid.withUnsafeBufferPointer { grid in
+                for v in 0..<height {
+                    let gy = Double(v) / cell
+                    let j = Int(gy)
+                    let fy = gy - Double(j)
+                    for u in 0..<width {
+                        let gx = Double(u) / cell
+                        let i = Int(gx)
+                        let fx = gx - Double(i)
+                        let top = grid[j * columns + i] * (1 - fx) + grid[j * columns + i + 1] * fx
+                        let bottom =
+                            grid[(j + 1) * columns + i] * (1 - fx)
+                            + grid[(j + 1) * columns + i + 1] * fx
+                        field[v * width + u] = top * (1 - fy) + bottom * fy
+                    }
+                }
             }
+            count = width * height
         }
-        return field
     }
 
     /// For each mask pixel, roughly how many pixels it lies inside the shape's edge: 0 on
@@ -131,67 +147,109 @@ public struct HoleTreatment: Hashable, Sendable {
         let h = mask.height
         let full = UInt8(ShapeMask.samplesPerPixel)
         let far = Double(w + h)
-        var d = mask.counts.map { $0 == full ? far : 0 }
-        func at(_ u: Int, _ v: Int) -> Double {
-            u < 0 || v < 0 || u >= w || v >= h ? 0 : d[v * w + u]
-        }
         let (straight, diagonal) = (1.0, 2.0.squareRoot())
-        for v in 0..<h {
-            for u in 0..<w where d[v * w + u] > 0 {
-                d[v * w + u] = min(
-                    d[v * w + u], at(u - 1, v) + straight, at(u, v - 1) + straight,
-                    at(u - 1, v - 1) + diagonal, at(u + 1, v - 1) + diagonal)
+        // A border of zeros around the mask, so every neighbour can be read.
+        let pw = w + 2
+        var padded = [Double](repeating: 0, count: pw * (h + 2))
+        padded.withUnsafeMutableBufferPointer { d in
+            mask.counts.withUnsafeBufferPointer { counts in
+                for v in 0..<h {
+                    for u in 0..<w where counts[v * w + u] == full {
+                        d[(v + 1) * pw + u + 1] = far
+                    }
+                }
+            }
+            for v in 1...h {
+                for u in 1...w where d[v * pw + u] > 0 {
+                    let k = v * pw + u
+                    // The row above first, the pixel just done last: only one addition and
+                    // one comparison wait on the previous pixel.
+                    let above = min(
+                        d[k - pw] + straight, min(d[k - pw - 1], d[k - pw + 1]) + diagonal)
+                    d[k] = min(min(d[k], above), d[k - 1] + straight)
+                }
+            }
+            for v in stride(from: h, through: 1, by: -1) {
+                for u in stride(from: w, through: 1, by: -1) where d[v * pw + u] > 0 {
+                    let k = v * pw + u
+                    let below = min(
+                        d[k + pw] + straight, min(d[k + pw + 1], d[k + pw - 1]) + diagonal)
+                    d[k] = min(min(d[k], below), d[k + 1] + straight)
+                }
             }
         }
-        for v in stride(from: h - 1, through: 0, by: -1) {
-            for u in stride(from: w - 1, through: 0, by: -1) where d[v * w + u] > 0 {
-                d[v * w + u] = min(
-                    d[v * w + u], at(u + 1, v) + straight, at(u, v + 1) + straight,
-                    at(u + 1, v + 1) + diagonal, at(u - 1, v + 1) + diagonal)
+        return [Double](unsafeUninitializedCapacity: w * h) { out, count in
+            for v in 0..<h {
+                for u in 0..<w { out[v * w + u] = padded[(v + 1) * pw + u + 1] }
             }
+            count = w * h
         }
-        return d
     }
 
     /// The RGB of the mask's pixels box-blurred with the given radius (edges clamped):
-    /// a horizontal pass of running sums, then a vertical one.
+    /// running sums along the rows, then down the columns. Sums stay below 2¹⁷, so the
+    /// arithmetic wraps unchecked and vectorises.
     static func boxBlurred(_ bitmap: Bitmap, around mask: ShapeMask, radius: Int) -> [UInt8] {
         let w = mask.width
         let h = mask.height
         let rows = h + 2 * radius
+        let maxX = bitmap.width - 1
+        let rowLength = w * 3
         // Horizontal sums for every row the vertical pass needs.
-        var horizontal = [Int](repeating: 0, count: rows * w * 3)
-        bitmap.pixels.withUnsafeBufferPointer { pixels in
-            for r in 0..<rows {
-                let y = min(max(mask.originY + r - radius, 0), bitmap.height - 1)
-                let row = y * bitmap.width
-                for u in 0..<w {
-                    var sum = (0, 0, 0)
+        var horizontal = [Int32](repeating: 0, count: rows * rowLength)
+        horizontal.withUnsafeMutableBufferPointer { horizontal in
+            bitmap.pixels.withUnsafeBufferPointer { pixels in
+                for r in 0..<rows {
+                    let y = min(max(mask.originY + r - radius, 0), bitmap.height - 1)
+                    let row = y * bitmap.width
+                    func at(_ x: Int) -> Int { (row + min(max(x, 0), maxX)) * 4 }
+                    var (red, green, blue): (Int32, Int32, Int32) = (0, 0, 0)
                     for dx in -radius...radius {
-                        let x = min(max(mask.originX + u + dx, 0), bitmap.width - 1)
-                        let i = (row + x) * 4
-                        sum.0 += Int(pixels[i])
-                        sum.1 += Int(pixels[i + 1])
-                        sum.2 += Int(pixels[i + 2])
+                        let i = at(mask.originX + dx)
+                        red &+= Int32(pixels[i])
+                        green &+= Int32(pixels[i + 1])
+                        blue &+= Int32(pixels[i + 2])
                     }
-                    let o = (r * w + u) * 3
-                    horizontal[o] = sum.0
-                    horizontal[o + 1] = sum.1
-                    horizontal[o + 2] = sum.2
+                    for u in 0..<w {
+                        let o = r * rowLength + u * 3
+                        horizontal[o] = red
+                        horizontal[o + 1] = green
+                        horizontal[o + 2] = blue
+                        // Slide the window one pixel right.
+                        let leaving = at(mask.originX + u - radius)
+                        let entering = at(mask.originX + u + 1 + radius)
+                        red &+= Int32(pixels[entering]) &- Int32(pixels[leaving])
+                        green &+= Int32(pixels[entering + 1]) &- Int32(pixels[leaving + 1])
+                        blue &+= Int32(pixels[entering + 2]) &- Int32(pixels[leaving + 2])
+                    }
                 }
             }
         }
-        let area = (2 * radius + 1) * (2 * radius + 1)
-        var out = [UInt8](repeating: 0, count: w * h * 3)
-        for v in 0..<h {
-            for u in 0..<w {
-                for channel in 0..<3 {
-                    var sum = 0
-                    for r in v...(v + 2 * radius) { sum += horizontal[(r * w + u) * 3 + channel] }
-                    out[(v * w + u) * 3 + channel] = UInt8((sum + area / 2) / area)
+        let span = 2 * radius + 1
+        let divide = ExactDivision(by: span * span, below: span * span * 256)
+        return [UInt8](unsafeUninitializedCapacity: w * h * 3) { out, count in
+            horizontal.withUnsafeBufferPointer { horizontal in
+                // Column sums of `span` rows, moved down a row at a time.
+                var sums = [Int32](repeating: 0, count: rowLength)
+                sums.withUnsafeMutableBufferPointer { sums in
+                    for r in 0..<span {
+                        for k in 0..<rowLength { sums[k] &+= horizontal[r * rowLength + k] }
+                    }
+                    for v in 0..<h {
+                        for k in 0..<rowLength {
+                            out[v * rowLength + k] = UInt8(
+                                truncatingIfNeeded: divide.rounded(Int(sums[k])))
+                        }
+                        guard v + 1 < h else { break }
+                        let entering = (v + span) * rowLength
+                        let leaving = v * rowLength
+                        for k in 0..<rowLength {
+                            sums[k] &+= horizontal[entering + k] &- horizontal[leaving + k]
+                        }
+                    }
                 }
             }
+            count = w * h * 3
         }
-        return out
     }
 }

@@ -83,20 +83,36 @@ public enum PuzzleGenerator {
     public static func cut(_ picture: Bitmap, mask: ShapeMask, frame: Rect) -> Bitmap {
         let x0 = Int(frame.minX)
         let y0 = Int(frame.minY)
-        var piece = Bitmap(width: Int(frame.width), height: Int(frame.height))
-        for v in 0..<piece.height {
-            for u in 0..<piece.width {
-                let alpha = mask.alpha(x: x0 + u, y: y0 + v)
-                guard alpha > 0 else { continue }
-                let source = ((y0 + v) * picture.width + x0 + u) * 4
-                let target = (v * piece.width + u) * 4
-                piece.pixels[target] = picture.pixels[source]
-                piece.pixels[target + 1] = picture.pixels[source + 1]
-                piece.pixels[target + 2] = picture.pixels[source + 2]
-                piece.pixels[target + 3] = alpha
-            }
+        let width = Int(frame.width)
+        let height = Int(frame.height)
+        guard width > 0, height > 0 else {
+            return Bitmap(width: max(width, 0), height: max(height, 0))
         }
-        return piece
+        let alphas = (0...ShapeMask.samplesPerPixel).map { UInt32(ShapeMask.alpha(forCount: $0)) }
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+            let target = UnsafeMutableRawPointer(out.baseAddress!)
+            target.initializeMemory(as: UInt8.self, repeating: 0, count: width * height * 4)
+            picture.pixels.withUnsafeBytes { source in
+                for v in 0..<height {
+                    let y = y0 + v
+                    guard y >= 0, y < picture.height else { continue }
+                    for u in 0..<width {
+                        let x = x0 + u
+                        let alpha = alphas[mask.count(x: x, y: y)]
+                        guard alpha > 0, x >= 0, x < picture.width else { continue }
+                        let rgb =
+                            source.loadUnaligned(
+                                fromByteOffset: (y * picture.width + x) * 4, as: UInt32.self
+                            ).littleEndian & 0x00FF_FFFF
+                        target.storeBytes(
+                            of: (rgb | alpha << 24).littleEndian,
+                            toByteOffset: (v * width + u) * 4, as: UInt32.self)
+                    }
+                }
+            }
+            count = width * height * 4
+        }
+        return Bitmap(width: width, height: height, pixels: pixels)!
     }
 
     /// Whole-pixel hole and start positions for the axis, the hole well away from the start.

@@ -60,50 +60,84 @@ public struct ShapeMask: Hashable, Sendable {
     }
 
     private mutating func rasterize(_ polylines: [[Point]]) {
-        // Edges with their winding direction, in sample space.
-        struct Edge {
-            var x0, y0, x1, y1: Double
-            var direction: Int
-        }
         let n = Double(Self.samplesPerAxis)
-        var edges: [Edge] = []
+        let rows = height * Self.samplesPerAxis
+        let columns = width * Self.samplesPerAxis
+        guard rows > 0, columns > 0 else { return }
+        // Each edge meets only the sample rows between its ends: list the crossings row by
+        // row (counted first, then filled in place), rather than testing every edge on
+        // every row.
+        var edges: [(a: Point, b: Point)] = []
         for polyline in polylines where polyline.count >= 2 {
             var points = polyline
             if points.first != points.last { points.append(points[0]) }
             for (a, b) in zip(points, points.dropFirst()) where a.y != b.y {
-                edges.append(
-                    Edge(
-                        x0: a.x, y0: a.y, x1: b.x, y1: b.y, direction: a.y < b.y ? 1 : -1))
+                edges.append((a, b))
             }
         }
-        var crossings: [(x: Double, direction: Int)] = []
-        let columns = width * Self.samplesPerAxis
-        for row in 0..<(height * Self.samplesPerAxis) {
-            let y = Double(originY) + (Double(row) + 0.5) / n
-            crossings.removeAll(keepingCapacity: true)
-            for e in edges {
-                // Half-open in y, as `Path.contains` counts crossings.
-                let (low, high) = e.y0 < e.y1 ? (e.y0, e.y1) : (e.y1, e.y0)
-                guard low <= y, y < high else { continue }
-                let x = e.x0 + (y - e.y0) * (e.x1 - e.x0) / (e.y1 - e.y0)
-                crossings.append((x, e.direction))
+        /// The sample rows whose centre y satisfies low ≤ y < high (half-open in y, as
+        /// `Path.contains` counts crossings).
+        func sampleRows(_ e: (a: Point, b: Point)) -> Range<Int> {
+            let (low, high) = e.a.y < e.b.y ? (e.a.y, e.b.y) : (e.b.y, e.a.y)
+            var first = max(0, Int(((low - Double(originY)) * n - 0.5).rounded(.up)) - 1)
+            var end = min(rows, Int(((high - Double(originY)) * n - 0.5).rounded(.up)) + 1)
+            while first < end, sampleY(first) < low { first += 1 }
+            while end > first, sampleY(end - 1) >= high { end -= 1 }
+            return first..<end
+        }
+        func sampleY(_ row: Int) -> Double { Double(originY) + (Double(row) + 0.5) / n }
+
+        var start = [Int](repeating: 0, count: rows + 1)
+        for e in edges {
+            for row in sampleRows(e) { start[row + 1] += 1 }
+        }
+        for row in 0..<rows { start[row + 1] += start[row] }
+        var filled = start
+        var crossings = [(x: Double, direction: Int)](
+            repeating: (0, 0), count: start[rows])
+        for e in edges {
+            let direction = e.a.y < e.b.y ? 1 : -1
+            for row in sampleRows(e) {
+                let y = sampleY(row)
+                let x = e.a.x + (y - e.a.y) * (e.b.x - e.a.x) / (e.b.y - e.a.y)
+                crossings[filled[row]] = (x, direction)
+                filled[row] += 1
             }
-            guard !crossings.isEmpty else { continue }
-            crossings.sort { $0.x < $1.x }
-            var winding = 0
-            let pixelRow = row / Self.samplesPerAxis * width
-            for (index, crossing) in crossings.enumerated() {
-                winding += crossing.direction
-                guard winding != 0, index + 1 < crossings.count else { continue }
-                // Sample column k sits at originX + (k + ½)/n; count those strictly inside.
-                let start = (crossing.x - Double(originX)) * n - 0.5
-                let end = (crossings[index + 1].x - Double(originX)) * n - 0.5
-                var k = max(0, Int(start.rounded(.up)))
-                if Double(k) == start { k += 1 }
-                let last = min(columns - 1, Int(end.rounded(.up)) - 1)
-                guard k <= last else { continue }
-                for column in k...last {
-                    counts[pixelRow + column / Self.samplesPerAxis] += 1
+        }
+        counts.withUnsafeMutableBufferPointer { counts in
+            crossings.withUnsafeMutableBufferPointer { all in
+                for row in 0..<rows where start[row + 1] - start[row] >= 2 {
+                    var list = UnsafeMutableBufferPointer(
+                        rebasing: all[start[row]..<start[row + 1]])
+                    list.sort { $0.x < $1.x }
+                    var winding = 0
+                    let pixelRow = row / Self.samplesPerAxis * width
+                    for index in 0..<(list.count - 1) {
+                        winding += list[index].direction
+                        guard winding != 0 else { continue }
+                        // Sample column k sits at originX + (k + ½)/n; count those strictly
+                        // inside.
+                        let start = (list[index].x - Double(originX)) * n - 0.5
+                        let end = (list[index + 1].x - Double(originX)) * n - 0.5
+                        var k = max(0, Int(start.rounded(.up)))
+                        if Double(k) == start { k += 1 }
+                        let last = min(columns - 1, Int(end.rounded(.up)) - 1)
+                        guard k <= last else { continue }
+                        // The pixels at the span's ends get some of their samples, those
+                        // between all of theirs.
+                        let perPixel = Self.samplesPerAxis
+                        let first = k / perPixel
+                        let final = last / perPixel
+                        if first == final {
+                            counts[pixelRow + first] &+= UInt8(last - k + 1)
+                        } else {
+                            counts[pixelRow + first] &+= UInt8(perPixel - k % perPixel)
+                            for pixel in (first + 1)..<final {
+                                counts[pixelRow + pixel] &+= UInt8(perPixel)
+                            }
+                            counts[pixelRow + final] &+= UInt8(last % perPixel + 1)
+                        }
+                    }
                 }
             }
         }
