@@ -181,6 +181,13 @@ extension World {
         let shapeA = shapes[a]
         let shapeB = shapes[b]
         let margin = self.margin(shapeA, shapeB)
+        if shapeA.isCircle && shapeB.isCircle {
+            // The test below on the gap, made before building the contact: the same
+            // arithmetic on the same centres, so it rejects exactly the pairs it would.
+            let gap =
+                (shapeB.worldCenter - shapeA.worldCenter).length - shapeA.radius - shapeB.radius
+            guard gap <= margin else { return }
+        }
         var contact = Contact()
         var found: Bool
         if shapeA.isCircle && !shapeB.isCircle {
@@ -443,9 +450,16 @@ struct Grid {
 
     @inline(__always)
     func cell(_ x: Double, _ y: Double) -> Int {
+        let (cx, cy) = cellXY(x, y)
+        return cy * columns + cx
+    }
+
+    /// The column and row of the cell holding a point.
+    @inline(__always)
+    func cellXY(_ x: Double, _ y: Double) -> (Int, Int) {
         let cx = min(columns - 1, max(0, Int((x - origin.x) * inverseCell)))
         let cy = min(rows - 1, max(0, Int((y - origin.y) * inverseCell)))
-        return cy * columns + cx
+        return (cx, cy)
     }
 
     mutating func fill(shapes: Pool<Shape>, origin: Vec2, cell: Double, columns: Int, rows: Int) {
@@ -462,9 +476,8 @@ struct Grid {
         var total = 0
         for s in small {
             let shape = shapes[s]
-            let a = self.cell(shape.minX, shape.minY)
-            let b = self.cell(shape.maxX, shape.maxY)
-            let (x0, y0, x1, y1) = (a % columns, a / columns, b % columns, b / columns)
+            let (x0, y0) = cellXY(shape.minX, shape.minY)
+            let (x1, y1) = cellXY(shape.maxX, shape.maxY)
             for y in y0...y1 {
                 for x in x0...x1 { starts[y * columns + x + 1] += 1 }
             }
@@ -475,9 +488,8 @@ struct Grid {
         for c in 0..<count { cursor[c] = starts[c] }
         for s in small {
             let shape = shapes[s]
-            let a = self.cell(shape.minX, shape.minY)
-            let b = self.cell(shape.maxX, shape.maxY)
-            let (x0, y0, x1, y1) = (a % columns, a / columns, b % columns, b / columns)
+            let (x0, y0) = cellXY(shape.minX, shape.minY)
+            let (x1, y1) = cellXY(shape.maxX, shape.maxY)
             for y in y0...y1 {
                 for x in x0...x1 {
                     let c = y * columns + x

@@ -191,6 +191,35 @@ extension World {
             var wA = bodies[i].angularVelocity
             var vB = bodies[j].velocity
             var wB = bodies[j].angularVelocity
+            if count == 1 {
+                // One point (a ball's contact): the same as the loops below, written out.
+                let ra = contacts[k].ra0
+                let rb = contacts[k].rb0
+                if friction > 0 {
+                    let dv = vB + cross(wB, rb) - vA - cross(wA, ra)
+                    let vt = dv.dot(t)
+                    let limit = friction * contacts[k].normalImpulse0
+                    let old = contacts[k].tangentImpulse0
+                    let total = max(-limit, min(limit, old - vt * contacts[k].tangentMass0))
+                    contacts[k].tangentImpulse0 = total
+                    let p = t * (total - old)
+                    vA -= p * mA
+                    wA -= ra.cross(p) * iA
+                    vB += p * mB
+                    wB += rb.cross(p) * iB
+                }
+                let dv = vB + cross(wB, rb) - vA - cross(wA, ra)
+                let vn = dv.dot(n)
+                let old = contacts[k].normalImpulse0
+                let total = max(0, old - (vn - contacts[k].bias0) * contacts[k].normalMass0)
+                contacts[k].normalImpulse0 = total
+                let p = n * (total - old)
+                bodies[i].velocity = vA - p * mA
+                bodies[i].angularVelocity = wA - ra.cross(p) * iA
+                bodies[j].velocity = vB + p * mB
+                bodies[j].angularVelocity = wB + rb.cross(p) * iB
+                continue
+            }
             if friction > 0 {
                 for point in 0..<count {
                     let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
