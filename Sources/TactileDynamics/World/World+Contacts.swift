@@ -339,6 +339,15 @@ extension World {
         let most = maximumContactCorrection
         var deepest = 0.0
         for k in contacts.indices {
+            if contacts[k].kind == .points {
+                // Two balls (or a ball and a corner) clearly closer than the slop need
+                // nothing; told apart without a square root, with room for its rounding.
+                let reach = contacts[k].radiusA + contacts[k].radiusB - slop
+                let d =
+                    worldPoint(contacts[k].bodyB, contacts[k].local0)
+                    - worldPoint(contacts[k].bodyA, contacts[k].localPlane)
+                if reach > 0 && d.lengthSquared > reach * reach * (1 + 1e-9) { continue }
+            }
             for point in 0..<contacts[k].pointCount {
                 let m = evaluate(contacts[k], point)
                 deepest = min(deepest, m.separation)
