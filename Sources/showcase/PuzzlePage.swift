@@ -7,6 +7,9 @@ import TactilePuzzleVerifier
 
 /// The puzzle captcha page: a verifier in this process generates each puzzle and keeps its
 /// answer; the view only shows the images and hands each drag to the verifier.
+/// The picture formats the file chooser offers.
+private let imageTypes = ["image/png", "image/jpeg", "image/gif", "image/bmp", "image/webp"]
+
 func makePuzzlePage() -> Widget {
     let client = "showcase"
     var verifier = PuzzleVerifier(key: TokenSigner.makeKey())!
@@ -190,7 +193,8 @@ func makePuzzlePage() -> Widget {
         newPuzzle()
     }
     let openImage = Button("Open image…") {
-        chooseImage(over: canvas) { path in
+        chooseFile(title: "Open image", mimeTypes: imageTypes, filterName: "Images", over: canvas) {
+            path in
             imagePath = path
             source.text = URL(fileURLWithPath: path).lastPathComponent
             newPuzzle()
@@ -243,69 +247,4 @@ func makePuzzlePage() -> Widget {
     page.setMargins(12)
     newPuzzle()
     return page
-}
-
-/// Asks for an image file with GTK's file chooser; calls `chosen` with its path.
-private func chooseImage(over parent: Widget, _ chosen: @escaping (String) -> Void) {
-    let window = gtk_widget_get_root(parent.widget).flatMap {
-        tactile_window(UnsafeMutableRawPointer($0))
-    }
-    guard
-        let chooser = gtk_file_chooser_native_new(
-            "Open image", window, GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel")
-    else { return }
-    let filter = gtk_file_filter_new()!
-    gtk_file_filter_set_name(filter, "Images")
-    for type in ["image/png", "image/jpeg", "image/gif", "image/bmp", "image/webp"] {
-        gtk_file_filter_add_mime_type(filter, type)
-    }
-    // The native chooser is a GtkFileChooser and a GtkNativeDialog.
-    gtk_file_chooser_add_filter(chooser, filter)
-    let dialog = UnsafeMutablePointer<GtkNativeDialog>(chooser)
-    gtk_native_dialog_set_modal(dialog, 1)
-    // GtkNativeDialog::response is `void (*)(dialog, int response, data)`.
-    let response: @convention(c) (gpointer?, Int32, gpointer?) -> Void = { dialog, answer, data in
-        guard let dialog, let data else { return }
-        let box = Unmanaged<CallbackBox>.fromOpaque(data).takeUnretainedValue()
-        if answer == GTK_RESPONSE_ACCEPT.rawValue,
-            let file = gtk_file_chooser_get_file(OpaquePointer(dialog))
-        {
-            if let path = g_file_get_path(file) {
-                box.chosen(String(cString: path))
-                g_free(path)
-            }
-            g_object_unref(UnsafeMutableRawPointer(file))
-        }
-        g_object_unref(dialog)
-    }
-    let box = Unmanaged.passRetained(CallbackBox(chosen)).toOpaque()
-    let release: GClosureNotify = { data, _ in
-        if let data { Unmanaged<CallbackBox>.fromOpaque(data).release() }
-    }
-    tactile_signal_connect(
-        UnsafeMutableRawPointer(chooser), "response", unsafeBitCast(response, to: GCallback.self),
-        box, release)
-    gtk_native_dialog_show(dialog)
-}
-
-/// Holds the file chooser's callback for GTK.
-private final class CallbackBox {
-    let chosen: (String) -> Void
-    init(_ chosen: @escaping (String) -> Void) { self.chosen = chosen }
-}
-
-/// Calls `body` about once a second from the GTK main loop while it returns `true`.
-private func repeatEverySecond(_ body: @escaping () -> Bool) {
-    final class TimerBox {
-        let body: () -> Bool
-        init(_ body: @escaping () -> Bool) { self.body = body }
-    }
-    let tick: GSourceFunc = { data in
-        Unmanaged<TimerBox>.fromOpaque(data!).takeUnretainedValue().body() ? 1 : 0
-    }
-    let release: GDestroyNotify = { data in
-        if let data { Unmanaged<TimerBox>.fromOpaque(data).release() }
-    }
-    g_timeout_add_full(
-        G_PRIORITY_DEFAULT, 1000, tick, Unmanaged.passRetained(TimerBox(body)).toOpaque(), release)
 }
