@@ -104,22 +104,13 @@ struct ArgumentParser {
 
 /// Parsing of numbers with messages that name the value and the accepted range.
 enum ValueParser {
-    static func integer(_ text: String, name: String, in range: ClosedRange<Int>)
-        throws(CommandFailure) -> Int
+    static func integer<T: FixedWidthInteger>(
+        _ text: String, name: String, in range: ClosedRange<T>
+    )
+        throws(CommandFailure) -> T
     {
         let accepted = "\(name) must be a whole number \(range.lowerBound)…\(range.upperBound)"
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            throw .usage("\(accepted), got \"\(text)\"")
-        }
-        guard range.contains(value) else { throw .usage("\(accepted), got \(value)") }
-        return value
-    }
-
-    static func unsigned(_ text: String, name: String, in range: ClosedRange<UInt64>)
-        throws(CommandFailure) -> UInt64
-    {
-        let accepted = "\(name) must be a whole number \(range.lowerBound)…\(range.upperBound)"
-        guard let value = UInt64(text.trimmingCharacters(in: .whitespaces)) else {
+        guard let value = T(text.trimmingCharacters(in: .whitespaces)) else {
             throw .usage("\(accepted), got \"\(text)\"")
         }
         guard range.contains(value) else { throw .usage("\(accepted), got \(value)") }

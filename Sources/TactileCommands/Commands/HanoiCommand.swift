@@ -134,7 +134,7 @@ enum HanoiCommand {
         let n = try disks(parsed.positionals[0])
         let plan: HanoiPlan
         do { plan = try HanoiSolver.plan(disks: n) } catch { throw .usage(error.message) }
-        let k = try ValueParser.unsigned(
+        let k = try ValueParser.integer(
             parsed.positionals[1], name: "move number for \(n) disks", in: 1...plan.count)
         output.line("Move \(k): \(plan.move(number: k))")
     }

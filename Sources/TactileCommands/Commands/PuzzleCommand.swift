@@ -79,7 +79,7 @@ enum PuzzleCommand {
                 parsed.option("axis") ?? "horizontal", name: "--axis",
                 from: PuzzleAxis.allCases.map(\.rawValue)))!
         let seed = try parsed.option("seed").map { text throws(CommandFailure) in
-            try ValueParser.unsigned(text, name: "--seed", in: 0...UInt64.max)
+            try ValueParser.integer(text, name: "--seed", in: 0...UInt64.max)
         }
         let options = PuzzleOptions(shape: shape, axis: axis)
         var secure = SecureRandom()

@@ -4,16 +4,14 @@ import TactileHanoi
 
 /// `tactile render <component> --out FILE.png|FILE.gif [--size WxH] [--seconds S]`.
 enum RenderCommand {
-    static let components = ["hanoi", "cradle", "pattern", "puzzle"]
-    static var available: [String] { components.filter { scenes[$0] != nil } }
-
-    /// The scene makers by component; each component's file adds its own.
-    static let scenes: [String: @Sendable () throws(CommandFailure) -> Scene] = [
-        "hanoi": makeHanoiScene,
-        "cradle": CradleScene.make,
-        "pattern": PatternScene.make,
-        "puzzle": PuzzleScene.make,
+    /// The scene makers by component, in the order the help lists them.
+    static let scenes: [(name: String, make: @Sendable () throws(CommandFailure) -> Scene)] = [
+        ("hanoi", makeHanoiScene),
+        ("cradle", CradleScene.make),
+        ("pattern", PatternScene.make),
+        ("puzzle", PuzzleScene.make),
     ]
+    static let components = scenes.map(\.name)
 
     static let spec = ArgumentParser.Spec(
         usage:
@@ -37,11 +35,6 @@ enum RenderCommand {
         if parsed.wantsHelp { return output.line(spec.help) }
         let name = try ValueParser.choice(
             parsed.positionals[0], name: "component", from: components)
-        guard available.contains(name) else {
-            throw .usage(
-                "rendering \(name) is not available in this build; available: \(available.joined(separator: ", "))"
-            )
-        }
         guard let out = parsed.option("out") else {
             throw .usage("missing --out FILE.png|FILE.gif")
         }
@@ -76,13 +69,9 @@ enum RenderCommand {
         var length: Double
     }
 
+    /// Makes the scene of a component named in ``components``.
     static func makeScene(_ name: String) throws(CommandFailure) -> Scene {
-        guard let make = scenes[name] else {
-            throw .usage(
-                "rendering \(name) is not available in this build; available: \(available.joined(separator: ", "))"
-            )
-        }
-        return try make()
+        try scenes.first { $0.name == name }!.make()
     }
 
     @Sendable static func makeHanoiScene() throws(CommandFailure) -> Scene {
