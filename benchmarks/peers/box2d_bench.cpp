@@ -35,6 +35,7 @@ void addWalls(b2World &world, double width, float friction) {
 
 double cradle() {
     b2World world(metres(0, -GRAVITY));
+    world.SetAllowSleeping(false);  /* every engine simulates every frame */
     b2BodyDef anchorDef;
     b2Body *anchor = world.CreateBody(&anchorDef);
     const double theta = CRADLE_DEGREES * M_PI / 180;
@@ -67,6 +68,7 @@ double cradle() {
 
 double pit(int count) {
     b2World world(metres(0, -GRAVITY));
+    world.SetAllowSleeping(false);  /* every engine simulates every frame */
     addWalls(world, PIT_WIDTH, 0.5f);
     std::vector<double> radii(count);
     pit_radii(count, radii.data());
@@ -92,6 +94,7 @@ double pit(int count) {
 
 double pyramid() {
     b2World world(metres(0, -GRAVITY));
+    world.SetAllowSleeping(false);  /* every engine simulates every frame */
     b2BodyDef groundDef;
     b2Body *ground = world.CreateBody(&groundDef);
     b2EdgeShape floor;

@@ -392,15 +392,19 @@ extension DynamicAnimator {
             shape.radius = radius
             shape.center = offset
             shape.reach = offset.length + radius
+            shape.inner = max(0, radius - offset.length)
         case .polygon(let vertices):
             shape.first = world.localVertices.count
             shape.count = vertices.count
             let placed = vertices.map { offset + turn.apply($0) }
+            shape.inner = .infinity
             for k in placed.indices {
                 let e = placed[(k + 1) % placed.count] - placed[k]
                 world.localVertices.append(placed[k])
-                world.localNormals.append(Vec2(e.y, -e.x) * (1 / e.length))
+                let normal = Vec2(e.y, -e.x) * (1 / e.length)
+                world.localNormals.append(normal)
                 shape.reach = max(shape.reach, placed[k].length)
+                shape.inner = max(0, min(shape.inner, normal.dot(placed[k])))
             }
         }
         world.shapes.append(shape)

@@ -68,6 +68,11 @@ struct Pool<Element>: RandomAccessCollection, MutableCollection {
         for element in elements { append(element) }
     }
 
+    /// Drops the last element.
+    mutating func removeLast() {
+        count -= 1
+    }
+
     /// Empties the pool, keeping its storage.
     mutating func removeAll(keepingCapacity: Bool = true) {
         count = 0

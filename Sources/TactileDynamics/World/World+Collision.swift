@@ -3,51 +3,87 @@ extension World {
     /// Extra distance within which contacts are found before they touch, points.
     static let contactMargin = 0.25
 
-    /// Moves shapes to their bodies and recomputes their bounds, swept by one step of motion.
+    /// Moves shapes to their bodies and recomputes their bounds, swept along the motion until
+    /// the next detection; notes each body's velocities, reach and slack for the drift check.
     mutating func updateShapes() {
         let h = self.h * Double(detectionInterval)
+        for i in bodies.indices {
+            bodies[i].reach = 0
+            bodies[i].inner = .infinity
+        }
+        for shape in shapes {
+            bodies[shape.body].reach = max(bodies[shape.body].reach, shape.reach)
+            bodies[shape.body].inner = min(bodies[shape.body].inner, shape.inner)
+        }
+        for i in bodies.indices {
+            let b = bodies[i]
+            let slack = b.isDynamic && detectionInterval > 1 ? 0.5 * World.contactMargin : 0
+            bodies[i].slack = slack
+            bodies[i].drift = 0
+            bodies[i].detectedVelocity = b.velocity
+            bodies[i].detectedAngularVelocity = b.angularVelocity
+            // A body may also stray up to half its thickness: what that leaves unseen till the
+            // next detection is a shallow overlap, pushed out from the right side.
+            bodies[i].driftLimit = slack + 0.5 * b.inner
+        }
         for s in shapes.indices {
-            let shape = shapes[s]
-            let body = bodies[shape.body]
-            let sweep =
-                body.isDynamic
-                ? (body.velocity.length + abs(body.angularVelocity) * shape.reach) * h
-                    + World.contactMargin
-                : World.contactMargin
-            if shape.isCircle {
-                let c = body.position + body.rotation.apply(shape.center)
+            let i = shapes[s].body
+            let position = bodies[i].position
+            let rotation = bodies[i].rotation
+            // Bounds swept along the motion until the next detection (the start and end
+            // bounds and everything between), padded by the margin, the slack and the turn.
+            var motion = Vec2.zero
+            var pad = World.contactMargin
+            if bodies[i].isDynamic {
+                motion = bodies[i].velocity * h
+                pad += abs(bodies[i].angularVelocity) * shapes[s].reach * h + bodies[i].slack
+            }
+            var lo: Vec2
+            var hi: Vec2
+            if shapes[s].isCircle {
+                let c = position + rotation.apply(shapes[s].center)
                 shapes[s].worldCenter = c
-                let r = shape.radius + sweep
-                shapes[s].minX = c.x - r
-                shapes[s].maxX = c.x + r
-                shapes[s].minY = c.y - r
-                shapes[s].maxY = c.y + r
+                let r = Vec2(shapes[s].radius, shapes[s].radius)
+                lo = c - r
+                hi = c + r
             } else {
-                var lo = Vec2(Double.infinity, Double.infinity)
-                var hi = Vec2(-Double.infinity, -Double.infinity)
-                for k in shape.first..<(shape.first + shape.count) {
-                    let v = body.position + body.rotation.apply(localVertices[k])
+                lo = Vec2(Double.infinity, Double.infinity)
+                hi = Vec2(-Double.infinity, -Double.infinity)
+                let first = shapes[s].first
+                for k in first..<(first + shapes[s].count) {
+                    let v = position + rotation.apply(localVertices[k])
                     worldVertices[k] = v
-                    worldNormals[k] = body.rotation.apply(localNormals[k])
+                    worldNormals[k] = rotation.apply(localNormals[k])
                     lo = Vec2(min(lo.x, v.x), min(lo.y, v.y))
                     hi = Vec2(max(hi.x, v.x), max(hi.y, v.y))
                 }
-                shapes[s].minX = lo.x - sweep
-                shapes[s].maxX = hi.x + sweep
-                shapes[s].minY = lo.y - sweep
-                shapes[s].maxY = hi.y + sweep
             }
+            shapes[s].minX = lo.x + min(0, motion.x) - pad
+            shapes[s].maxX = hi.x + max(0, motion.x) + pad
+            shapes[s].minY = lo.y + min(0, motion.y) - pad
+            shapes[s].maxY = hi.y + max(0, motion.y) + pad
         }
     }
 
-    /// Whether two shapes may collide at all.
+    /// Whether shapes `a` and `b` may collide at all.
     @inline(__always)
-    func shouldCollide(_ a: Shape, _ b: Shape) -> Bool {
-        if a.body == b.body { return false }
-        if !bodies[a.body].isDynamic && !bodies[b.body].isDynamic { return false }
-        if a.boundary >= 0 { return b.boundary < 0 && (b.boundaryBits & a.boundaryBits) != 0 }
-        if b.boundary >= 0 { return (a.boundaryBits & b.boundaryBits) != 0 }
-        return (a.itemBits & b.itemBits) != 0
+    func shouldCollide(_ a: Int, _ b: Int) -> Bool {
+        let bodyA = shapes[a].body
+        let bodyB = shapes[b].body
+        if bodyA == bodyB { return false }
+        if !bodies[bodyA].isDynamic && !bodies[bodyB].isDynamic { return false }
+        if shapes[a].boundary >= 0 {
+            return shapes[b].boundary < 0 && (shapes[b].boundaryBits & shapes[a].boundaryBits) != 0
+        }
+        if shapes[b].boundary >= 0 { return (shapes[a].boundaryBits & shapes[b].boundaryBits) != 0 }
+        return (shapes[a].itemBits & shapes[b].itemBits) != 0
+    }
+
+    /// Whether the bounds of shapes `a` and `b` overlap.
+    @inline(__always)
+    func boundsOverlap(_ a: Int, _ b: Int) -> Bool {
+        !(shapes[b].minX > shapes[a].maxX || shapes[b].maxX < shapes[a].minX
+            || shapes[b].minY > shapes[a].maxY || shapes[b].maxY < shapes[a].minY)
     }
 
     /// Finds every contact for this step: sort and sweep on x for a few shapes, a uniform grid
@@ -75,15 +111,13 @@ extension World {
         }
         for i in sortOrder.indices {
             let a = sortOrder[i]
-            let shapeA = shapes[a]
             var j = i + 1
             while j < sortOrder.count {
                 let b = sortOrder[j]
-                let shapeB = shapes[b]
-                if shapeB.minX > shapeA.maxX { break }
+                if shapes[b].minX > shapes[a].maxX { break }
                 j += 1
-                if shapeB.minY > shapeA.maxY || shapeB.maxY < shapeA.minY { continue }
-                guard shouldCollide(shapeA, shapeB) else { continue }
+                if shapes[b].minY > shapes[a].maxY || shapes[b].maxY < shapes[a].minY { continue }
+                guard shouldCollide(a, b) else { continue }
                 // A fixed order inside the pair keeps results independent of the sort.
                 if a < b { collide(a, b) } else { collide(b, a) }
             }
@@ -125,112 +159,114 @@ extension World {
                 guard end - start > 1 else { continue }
                 for i in start..<(end - 1) {
                     let a = grid.entries[i]
-                    let shapeA = shapes[a]
                     for j in (i + 1)..<end {
                         let b = grid.entries[j]
-                        let shapeB = shapes[b]
-                        if shapeB.minX > shapeA.maxX || shapeB.maxX < shapeA.minX
-                            || shapeB.minY > shapeA.maxY || shapeB.maxY < shapeA.minY
-                        {
-                            continue
-                        }
+                        guard boundsOverlap(a, b) else { continue }
                         // Only in the cell that holds the overlap's top-left corner.
                         let corner = grid.cell(
-                            max(shapeA.minX, shapeB.minX), max(shapeA.minY, shapeB.minY))
-                        guard corner == c, shouldCollide(shapeA, shapeB) else { continue }
+                            max(shapes[a].minX, shapes[b].minX), max(shapes[a].minY, shapes[b].minY)
+                        )
+                        guard corner == c, shouldCollide(a, b) else { continue }
                         if a < b { collide(a, b) } else { collide(b, a) }
                     }
                 }
             }
         }
         for large in grid.large {
-            let shapeL = shapes[large]
             for index in shapes.indices where index != large {
-                let other = shapes[index]
-                if other.minX > shapeL.maxX || other.maxX < shapeL.minX || other.minY > shapeL.maxY
-                    || other.maxY < shapeL.minY
-                {
-                    continue
-                }
+                guard boundsOverlap(large, index) else { continue }
                 // Two large shapes meet once, from the lower index.
-                if other.boundary >= 0
-                    || (!bodies[other.body].isDynamic
-                        && max(other.maxX - other.minX, other.maxY - other.minY) > 200)
+                if shapes[index].boundary >= 0
+                    || (!bodies[shapes[index].body].isDynamic
+                        && max(
+                            shapes[index].maxX - shapes[index].minX,
+                            shapes[index].maxY - shapes[index].minY) > 200)
                 {
                     if index < large { continue }
                 }
-                guard shouldCollide(shapeL, other) else { continue }
+                guard shouldCollide(large, index) else { continue }
                 if large < index { collide(large, index) } else { collide(index, large) }
             }
         }
     }
 
-    /// The margin within which a pair's contact is kept: closing motion until the next
-    /// detection, plus slack.
+    /// The margin within which a pair's contact is kept: the most their relative motion can
+    /// close until the next detection, plus slack.
     @inline(__always)
-    func margin(_ a: Shape, _ b: Shape) -> Double {
-        let ba = bodies[a.body]
-        let bb = bodies[b.body]
+    func margin(_ a: Int, _ b: Int) -> Double {
+        let i = shapes[a].body
+        let j = shapes[b].body
+        let movesA = bodies[i].isDynamic
+        let movesB = bodies[j].isDynamic
+        let vA = movesA ? bodies[i].velocity : .zero
+        let vB = movesB ? bodies[j].velocity : .zero
+        let wA = movesA ? abs(bodies[i].angularVelocity) : 0
+        let wB = movesB ? abs(bodies[j].angularVelocity) : 0
         let reach =
-            (ba.velocity.length + abs(ba.angularVelocity) * a.reach + bb.velocity.length
-                + abs(bb.angularVelocity) * b.reach) * h * Double(detectionInterval)
-        return reach + World.contactMargin
+            ((vB - vA).length + wA * shapes[a].reach + wB * shapes[b].reach) * h
+            * Double(detectionInterval)
+        return reach + World.contactMargin + bodies[i].slack + bodies[j].slack
     }
 
     mutating func collide(_ a: Int, _ b: Int) {
-        let shapeA = shapes[a]
-        let shapeB = shapes[b]
-        let margin = self.margin(shapeA, shapeB)
-        if shapeA.isCircle && shapeB.isCircle {
+        let margin = self.margin(a, b)
+        let isCircleA = shapes[a].isCircle
+        let isCircleB = shapes[b].isCircle
+        if isCircleA && isCircleB {
             // The test below on the gap, made before building the contact: the same
             // arithmetic on the same centres, so it rejects exactly the pairs it would.
             let gap =
-                (shapeB.worldCenter - shapeA.worldCenter).length - shapeA.radius - shapeB.radius
+                (shapes[b].worldCenter - shapes[a].worldCenter).length - shapes[a].radius
+                - shapes[b].radius
             guard gap <= margin else { return }
         }
-        var contact = Contact()
+        // Built in place at the end of the list, and dropped again if nothing is found.
+        contacts.append(Contact())
+        let k = contacts.count - 1
         var found: Bool
-        if shapeA.isCircle && !shapeB.isCircle {
-            contact.setShapes(b, shapeB, a, shapeA)
-            found = collidePolygonCircle(shapeB, shapeA, &contact)
-            if found { contact.flip() }
+        if isCircleA && !isCircleB {
+            contacts[k].setShapes(b, shapes[b].body, a, shapes[a].body)
+            found = collidePolygonCircle(b, a, &contacts[k])
+            if found { contacts[k].flip() }
         } else {
-            contact.setShapes(a, shapeA, b, shapeB)
-            if shapeA.isCircle {
-                found = collideCircles(shapeA, shapeB, &contact)
-            } else if shapeB.isCircle {
-                found = collidePolygonCircle(shapeA, shapeB, &contact)
+            contacts[k].setShapes(a, shapes[a].body, b, shapes[b].body)
+            if isCircleA {
+                found = collideCircles(a, b, &contacts[k])
+            } else if isCircleB {
+                found = collidePolygonCircle(a, b, &contacts[k])
             } else {
-                found = collidePolygons(shapeA, shapeB, margin, &contact)
+                found = collidePolygons(a, b, margin, &contacts[k])
             }
         }
-        guard found else { return }
-        let first = evaluate(contact, 0)
-        contact.normal = first.normal
-        contact.separation0 = first.separation
-        var closest = first.separation
-        if contact.pointCount == 2 {
-            let second = evaluate(contact, 1)
-            contact.separation1 = second.separation
-            closest = min(closest, second.separation)
+        guard found else {
+            contacts.removeLast()
+            return
         }
-        guard closest <= margin else { return }
-        let bodyA = bodies[contact.bodyA]
-        let bodyB = bodies[contact.bodyB]
-        contact.elasticity = combinedElasticity(shapeA, bodyA, shapeB, bodyB)
-        contact.friction =
-            shapeA.boundary >= 0
-            ? bodyB.friction
-            : shapeB.boundary >= 0 ? bodyA.friction : (bodyA.friction * bodyB.friction).squareRoot()
-        contacts.append(contact)
-    }
-
-    /// Boundaries take the item's elasticity; two items take the larger of theirs.
-    @inline(__always)
-    func combinedElasticity(_ sa: Shape, _ a: Body, _ sb: Shape, _ b: Body) -> Double {
-        if sa.boundary >= 0 { return b.elasticity }
-        if sb.boundary >= 0 { return a.elasticity }
-        return max(a.elasticity, b.elasticity)
+        let first = evaluate(contacts[k], 0)
+        contacts[k].normal = first.normal
+        var closest = first.separation
+        if contacts[k].pointCount == 2 {
+            closest = min(closest, evaluate(contacts[k], 1).separation)
+        }
+        guard closest <= margin else {
+            contacts.removeLast()
+            return
+        }
+        let i = contacts[k].bodyA
+        let j = contacts[k].bodyB
+        let boundaryA = shapes[contacts[k].shapeA].boundary >= 0
+        let boundaryB = shapes[contacts[k].shapeB].boundary >= 0
+        // Boundaries take the item's elasticity and friction; two items take the larger
+        // elasticity and the geometric mean of their frictions.
+        contacts[k].elasticity =
+            boundaryA
+            ? bodies[j].elasticity
+            : boundaryB ? bodies[i].elasticity : max(bodies[i].elasticity, bodies[j].elasticity)
+        contacts[k].friction =
+            boundaryA
+            ? bodies[j].friction
+            : boundaryB
+                ? bodies[i].friction : (bodies[i].friction * bodies[j].friction).squareRoot()
     }
 
     /// Measures contact point `k` at the bodies' current positions: the normal from A to B,
@@ -265,45 +301,47 @@ extension World {
         }
     }
 
-    func collideCircles(_ a: Shape, _ b: Shape, _ contact: inout Contact) -> Bool {
+    func collideCircles(_ a: Int, _ b: Int, _ contact: inout Contact) -> Bool {
         contact.kind = .points
-        contact.localPlane = a.center
-        contact.local0 = b.center
-        contact.radiusA = a.radius
-        contact.radiusB = b.radius
+        contact.localPlane = shapes[a].center
+        contact.local0 = shapes[b].center
+        contact.radiusA = shapes[a].radius
+        contact.radiusB = shapes[b].radius
         contact.pointCount = 1
         return true
     }
 
-    /// Polygon A against circle B.
-    func collidePolygonCircle(_ a: Shape, _ b: Shape, _ contact: inout Contact) -> Bool {
-        let c = b.worldCenter
-        let r = b.radius
+    /// Polygon `a` against circle `b`.
+    func collidePolygonCircle(_ a: Int, _ b: Int, _ contact: inout Contact) -> Bool {
+        let c = shapes[b].worldCenter
+        let r = shapes[b].radius
+        let first = shapes[a].first
+        let count = shapes[a].count
         var best = -Double.infinity
         var face = 0
-        for k in 0..<a.count {
-            let i = a.first + k
+        for k in 0..<count {
+            let i = first + k
             let s = worldNormals[i].dot(c - worldVertices[i])
             if s > best {
                 best = s
                 face = k
             }
         }
-        let i1 = a.first + face
-        let i2 = a.first + (face + 1) % a.count
+        let i1 = first + face
+        let i2 = first + (face + 1) % count
         let v1 = worldVertices[i1]
         let v2 = worldVertices[i2]
         contact.pointCount = 1
         contact.radiusA = 0
         contact.radiusB = r
-        contact.local0 = b.center
+        contact.local0 = shapes[b].center
         if best > 1e-12 {
             let u1 = (c - v1).dot(v2 - v1)
             let u2 = (c - v2).dot(v1 - v2)
             if u1 <= 0 || u2 <= 0 {
                 contact.kind = .points
                 contact.localPlane = localVertices[u1 <= 0 ? i1 : i2]
-                contact.id0 = UInt32(u1 <= 0 ? face : (face + 1) % a.count) << 1 | 1
+                contact.id0 = UInt32(u1 <= 0 ? face : (face + 1) % count) << 1 | 1
                 return true
             }
         }
@@ -315,15 +353,18 @@ extension World {
     }
 
     /// The face of `a` along which `b` lies furthest out, and that separation.
-    func maximumSeparation(_ a: Shape, _ b: Shape) -> (face: Int, separation: Double) {
+    func maximumSeparation(_ a: Int, _ b: Int) -> (face: Int, separation: Double) {
         var best = -Double.infinity
         var face = 0
-        for k in 0..<a.count {
-            let n = worldNormals[a.first + k]
-            let v = worldVertices[a.first + k]
+        let firstA = shapes[a].first
+        let firstB = shapes[b].first
+        let countB = shapes[b].count
+        for k in 0..<shapes[a].count {
+            let n = worldNormals[firstA + k]
+            let v = worldVertices[firstA + k]
             var least = Double.infinity
-            for m in 0..<b.count {
-                least = min(least, n.dot(worldVertices[b.first + m] - v))
+            for m in 0..<countB {
+                least = min(least, n.dot(worldVertices[firstB + m] - v))
             }
             if least > best {
                 best = least
@@ -333,7 +374,7 @@ extension World {
         return (face, best)
     }
 
-    func collidePolygons(_ a: Shape, _ b: Shape, _ margin: Double, _ contact: inout Contact)
+    func collidePolygons(_ a: Int, _ b: Int, _ margin: Double, _ contact: inout Contact)
         -> Bool
     {
         let (faceA, separationA) = maximumSeparation(a, b)
@@ -345,49 +386,55 @@ extension World {
         // points' feature ids, so warm starting would lose the stack's load); a static
         // shape's face (a boundary, an anchored item) is preferred more strongly, so resting
         // items get level normals.
-        let preferB = !bodies[b.body].isDynamic && bodies[a.body].isDynamic
-        let preferA = !bodies[a.body].isDynamic && bodies[b.body].isDynamic
+        let movesA = bodies[shapes[a].body].isDynamic
+        let movesB = bodies[shapes[b].body].isDynamic
+        let preferB = !movesB && movesA
+        let preferA = !movesA && movesB
         let flip =
             preferB
             ? separationB > separationA - 0.5
             : separationB > separationA + (preferA ? 0.5 : 0.05)
         let reference = flip ? b : a
         let incident = flip ? a : b
+        let referenceFirst = shapes[reference].first
+        let referenceCount = shapes[reference].count
+        let incidentFirst = shapes[incident].first
+        let incidentCount = shapes[incident].count
         let face = flip ? faceB : faceA
-        let n = worldNormals[reference.first + face]
+        let n = worldNormals[referenceFirst + face]
         // The incident face is the one most against the reference normal.
         var incidentFace = 0
         var least = Double.infinity
-        for k in 0..<incident.count {
-            let d = n.dot(worldNormals[incident.first + k])
+        for k in 0..<incidentCount {
+            let d = n.dot(worldNormals[incidentFirst + k])
             if d < least {
                 least = d
                 incidentFace = k
             }
         }
-        var p0 = worldVertices[incident.first + incidentFace]
-        var p1 = worldVertices[incident.first + (incidentFace + 1) % incident.count]
-        let r0 = worldVertices[reference.first + face]
-        let r1 = worldVertices[reference.first + (face + 1) % reference.count]
+        var p0 = worldVertices[incidentFirst + incidentFace]
+        var p1 = worldVertices[incidentFirst + (incidentFace + 1) % incidentCount]
+        let r0 = worldVertices[referenceFirst + face]
+        let r1 = worldVertices[referenceFirst + (face + 1) % referenceCount]
         let edge = r1 - r0
         let edgeLength = edge.length
         guard edgeLength > 1e-12 else { return false }
         let t = edge * (1 / edgeLength)
         guard clip(&p0, &p1, -t, -t.dot(r0)), clip(&p0, &p1, t, t.dot(r1)) else { return false }
         contact.kind = flip ? .planeB : .planeA
-        contact.localNormal = localNormals[reference.first + face]
-        contact.localPlane = localVertices[reference.first + face]
+        contact.localNormal = localNormals[referenceFirst + face]
+        contact.localPlane = localVertices[referenceFirst + face]
         contact.radiusA = 0
         contact.radiusB = 0
-        let incidentBody = bodies[incident.body]
+        let incidentBody = shapes[incident].body
         var k = 0
         for index in 0..<2 {
             let p = index == 0 ? p0 : p1
             guard n.dot(p - r0) <= margin else { continue }
-            let local = incidentBody.rotation.inverse(p - incidentBody.position)
+            let local = bodies[incidentBody].rotation.inverse(p - bodies[incidentBody].position)
             // The reference face, the incident vertex the point came from, and which side.
             let id =
-                UInt32(face) << 16 | UInt32((incidentFace + index) % incident.count) << 1
+                UInt32(face) << 16 | UInt32((incidentFace + index) % incidentCount) << 1
                 | (flip ? 1 : 0)
             if k == 0 {
                 contact.local0 = local
@@ -415,11 +462,11 @@ extension World {
 }
 
 extension Contact {
-    mutating func setShapes(_ a: Int, _ shapeA: Shape, _ b: Int, _ shapeB: Shape) {
-        self.shapeA = a
-        self.shapeB = b
-        bodyA = shapeA.body
-        bodyB = shapeB.body
+    mutating func setShapes(_ a: Int, _ bodyA: Int, _ b: Int, _ bodyB: Int) {
+        shapeA = a
+        shapeB = b
+        self.bodyA = bodyA
+        self.bodyB = bodyB
     }
 
     /// Swaps the roles of A and B.

@@ -1,5 +1,5 @@
 /// The contact solver: sequential impulses on velocities with Coulomb friction, warm-started
-/// from the last step, then overlap removed by moving bodies.
+/// from the last step, then overlap pushed out with velocities of its own.
 ///
 /// Each contact point carries an accumulated normal impulse, kept at or above zero (contacts
 /// push, never pull), and an accumulated tangential impulse, kept within friction × normal
@@ -45,6 +45,47 @@ extension World {
         }
     }
 
+    /// Reorders the contacts so that runs of them share no moving body: each contact takes the
+    /// lowest of 64 colours that no earlier contact on either of its moving bodies has (the
+    /// rest share a last colour), and the contacts are sorted by colour, keeping their order
+    /// within one. The solver's passes then meet long runs of independent contacts, whose
+    /// work the processor overlaps instead of waiting for each to finish before the next.
+    mutating func orderContactsByColor() {
+        guard contacts.count > 1 else { return }
+        if bodyColors.count != bodies.count {
+            bodyColors = Pool(repeating: 0, count: bodies.count)
+        } else {
+            for i in bodyColors.indices { bodyColors[i] = 0 }
+        }
+        if contactColors.count < contacts.count {
+            contactColors = Pool(repeating: 0, count: 2 * contacts.count)
+        }
+        for c in colorStarts.indices { colorStarts[c] = 0 }
+        for k in contacts.indices {
+            let i = contacts[k].bodyA
+            let j = contacts[k].bodyB
+            let movesA = bodies[i].isDynamic
+            let movesB = bodies[j].isDynamic
+            let used = (movesA ? bodyColors[i] : 0) | (movesB ? bodyColors[j] : 0)
+            let color = min((~used).trailingZeroBitCount, 64)
+            if color < 64 {
+                if movesA { bodyColors[i] |= 1 << UInt64(color) }
+                if movesB { bodyColors[j] |= 1 << UInt64(color) }
+            }
+            contactColors[k] = color
+            colorStarts[color + 1] += 1
+        }
+        for c in 0..<65 { colorStarts[c + 1] += colorStarts[c] }
+        orderedContacts.removeAll(keepingCapacity: true)
+        for _ in contacts.indices { orderedContacts.append(Contact()) }
+        for k in contacts.indices {
+            let color = contactColors[k]
+            orderedContacts[colorStarts[color]] = contacts[k]
+            colorStarts[color] += 1
+        }
+        swap(&contacts, &orderedContacts)
+    }
+
     /// Copies the accumulated impulses of last step's contact `m` to this step's contact `k`,
     /// point by point where the feature ids agree.
     @inline(__always)
@@ -71,12 +112,20 @@ extension World {
         }
     }
 
-    /// Measures every contact point at the start-of-step positions: offsets, effective
-    /// masses, and the approach speed a gap still allows (so a body falling onto another
-    /// stops at its surface, not at the detection margin).
+    /// Measures every contact point where the bodies are now: offsets, effective masses and
+    /// separations, which serve until the contacts are found again.
     mutating func prepareContacts() {
-        let invH = 1 / h
-        for k in contacts.indices {
+        for i in bodies.indices {
+            bodies[i].origin = bodies[i].position
+            bodies[i].originAngle = bodies[i].angle
+        }
+        for k in contacts.indices { prepareContact(k) }
+    }
+
+    /// Measures contact `k` where its bodies are now.
+    @inline(__always)
+    mutating func prepareContact(_ k: Int) {
+        do {
             let c = contacts[k]
             let a = bodies[c.bodyA]
             let b = bodies[c.bodyB]
@@ -88,13 +137,6 @@ extension World {
             contacts[k].invInertiaA = iA
             contacts[k].invMassB = mB
             contacts[k].invInertiaB = iB
-            if c.isImpact {
-                // Restitution already set these bodies apart; last step's load is stale.
-                contacts[k].normalImpulse0 = 0
-                contacts[k].normalImpulse1 = 0
-                contacts[k].tangentImpulse0 = 0
-                contacts[k].tangentImpulse1 = 0
-            }
             contacts[k].isBlock = false
             for point in 0..<c.pointCount {
                 let m = evaluate(c, point)
@@ -108,20 +150,19 @@ extension World {
                 let rtB = rb.cross(t)
                 let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
                 let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
-                let bias = m.separation > 0 ? -m.separation * invH : 0
                 if point == 0 {
                     contacts[k].normal = n
                     contacts[k].ra0 = ra
                     contacts[k].rb0 = rb
                     contacts[k].normalMass0 = kN > 0 ? 1 / kN : 0
                     contacts[k].tangentMass0 = kT > 0 ? 1 / kT : 0
-                    contacts[k].bias0 = bias
+                    contacts[k].preparedSeparation0 = m.separation
                 } else {
                     contacts[k].ra1 = ra
                     contacts[k].rb1 = rb
                     contacts[k].normalMass1 = kN > 0 ? 1 / kN : 0
                     contacts[k].tangentMass1 = kT > 0 ? 1 / kT : 0
-                    contacts[k].bias1 = bias
+                    contacts[k].preparedSeparation1 = m.separation
                 }
             }
             if c.pointCount == 2 {
@@ -145,9 +186,12 @@ extension World {
         }
     }
 
-    /// Applies last step's accumulated impulses again.
+    /// Measures each contact where its bodies are now and applies last step's accumulated
+    /// impulses again.
     mutating func warmStartContacts() {
+        fastestPush = 0
         for k in contacts.indices {
+            measureContact(k)
             let c = contacts[k]
             let n = c.normal
             let t = Vec2(n.y, -n.x)
@@ -329,45 +373,96 @@ extension World {
         wB += (rb0.cross(p0) + rb1.cross(p1)) * iB
     }
 
-    /// One pass of overlap removal: each point's overlap beyond the slop, a fraction at a
-    /// time and at most `maximumContactCorrection` points, by moving the bodies only, so
-    /// pushing apart adds no speed. Returns whether every overlap was already within the slop:
-    /// then this pass changed nothing, and neither would another.
-    mutating func solveContactPositions() -> Bool {
+    /// One pass that pushes overlap out, on a second set of velocities that move the bodies
+    /// this step and are then dropped ("split impulses"): each point overlapping by more than
+    /// the slop asks for a `contactBaumgarte` share of that overlap, at most
+    /// `maximumContactCorrection` points, in this step. Pushing apart so adds no speed, so no
+    /// energy, however crowded the overlap: items placed inside each other part gently.
+    mutating func pushContactsApart() {
+        guard fastestPush > 0 else { return }
+        for k in contacts.indices {
+            let count = contacts[k].pointCount
+            let push0 = contacts[k].push0
+            let push1 = count == 2 ? contacts[k].push1 : 0
+            if push0 <= 0 && push1 <= 0 { continue }
+            let i = contacts[k].bodyA
+            let j = contacts[k].bodyB
+            let mA = contacts[k].invMassA
+            let iA = contacts[k].invInertiaA
+            let mB = contacts[k].invMassB
+            let iB = contacts[k].invInertiaB
+            let n = contacts[k].normal
+            var vA = bodies[i].pushVelocity
+            var wA = bodies[i].pushAngularVelocity
+            var vB = bodies[j].pushVelocity
+            var wB = bodies[j].pushAngularVelocity
+            for point in 0..<count {
+                let target = point == 0 ? push0 : push1
+                guard target > 0 else { continue }
+                let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
+                let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
+                let mass = point == 0 ? contacts[k].normalMass0 : contacts[k].normalMass1
+                let vn = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(n)
+                // Only pushes, never pulls; each step starts afresh.
+                let p = n * max(0, (target - vn) * mass)
+                vA -= p * mA
+                wA -= ra.cross(p) * iA
+                vB += p * mB
+                wB += rb.cross(p) * iB
+            }
+            bodies[i].pushVelocity = vA
+            bodies[i].pushAngularVelocity = wA
+            bodies[j].pushVelocity = vB
+            bodies[j].pushAngularVelocity = wB
+        }
+    }
+
+    /// Measures contact `k` again, from how far its bodies moved and turned since the contacts
+    /// were prepared (with the anchors and normal as prepared; contacts between round surfaces
+    /// exactly), and sets what each point asks for: the approach speed a gap still allows (so
+    /// a body falling onto another stops at its surface, not at the detection margin; none for
+    /// touching or overlapping points), and the speed at which overlap beyond the slop is
+    /// pushed out (see `pushContactsApart`).
+    @inline(__always)
+    mutating func measureContact(_ k: Int) {
+        let invH = 1 / h
         let slop = contactSlop
         let fraction = contactBaumgarte
         let most = maximumContactCorrection
-        var deepest = 0.0
-        for k in contacts.indices {
-            if contacts[k].kind == .points {
-                // Two balls (or a ball and a corner) clearly closer than the slop need
-                // nothing; told apart without a square root, with room for its rounding.
-                let reach = contacts[k].radiusA + contacts[k].radiusB - slop
-                let d =
-                    worldPoint(contacts[k].bodyB, contacts[k].local0)
-                    - worldPoint(contacts[k].bodyA, contacts[k].localPlane)
-                if reach > 0 && d.lengthSquared > reach * reach * (1 + 1e-9) { continue }
-            }
-            for point in 0..<contacts[k].pointCount {
-                let m = evaluate(contacts[k], point)
-                deepest = min(deepest, m.separation)
-                let error = max(-most, min(0, fraction * (m.separation + slop)))
-                guard error < 0 else { continue }
-                let i = contacts[k].bodyA
-                let j = contacts[k].bodyB
-                let ra = m.point - bodies[i].position
-                let rb = m.point - bodies[j].position
-                let rnA = ra.cross(m.normal)
-                let rnB = rb.cross(m.normal)
-                let w =
-                    contacts[k].invMassA + contacts[k].invMassB + contacts[k].invInertiaA * rnA
-                    * rnA + contacts[k].invInertiaB * rnB * rnB
-                guard w > 0 else { continue }
-                let p = m.normal * (-error / w)
-                move(i, p * -1, ra)
-                move(j, p, rb)
+        if contacts[k].kind == .points {
+            // Between round surfaces the normal turns as the bodies roll past each other:
+            // measured exactly, which for two centres is cheap.
+            prepareContact(k)
+            let s = contacts[k].preparedSeparation0
+            contacts[k].bias0 = s > 0 ? -s * invH : 0
+            let push = min(max(0, -(s + slop)) * fraction, most) * invH
+            contacts[k].push0 = push
+            fastestPush = max(fastestPush, push)
+            return
+        }
+        let i = contacts[k].bodyA
+        let j = contacts[k].bodyB
+        let n = contacts[k].normal
+        let moveA = bodies[i].position - bodies[i].origin
+        let turnA = bodies[i].angle - bodies[i].originAngle
+        let moveB = bodies[j].position - bodies[j].origin
+        let turnB = bodies[j].angle - bodies[j].originAngle
+        for point in 0..<contacts[k].pointCount {
+            let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
+            let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
+            let prepared =
+                point == 0 ? contacts[k].preparedSeparation0 : contacts[k].preparedSeparation1
+            let s = prepared + (moveB + cross(turnB, rb) - moveA - cross(turnA, ra)).dot(n)
+            let bias = s > 0 ? -s * invH : 0
+            let push = min(max(0, -(s + slop)) * fraction, most) * invH
+            fastestPush = max(fastestPush, push)
+            if point == 0 {
+                contacts[k].bias0 = bias
+                contacts[k].push0 = push
+            } else {
+                contacts[k].bias1 = bias
+                contacts[k].push1 = push
             }
         }
-        return deepest >= -slop
     }
 }

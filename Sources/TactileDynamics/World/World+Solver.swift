@@ -93,6 +93,11 @@ extension World {
                 applyImpact(c.bodyA, ra, -p, at: moment)
                 applyImpact(c.bodyB, rb, p, at: moment)
                 contacts[k].isImpact = true
+                // Restitution set these bodies apart; the load they carried is stale.
+                contacts[k].normalImpulse0 = 0
+                contacts[k].normalImpulse1 = 0
+                contacts[k].tangentImpulse0 = 0
+                contacts[k].tangentImpulse1 = 0
                 changed = true
             }
         }

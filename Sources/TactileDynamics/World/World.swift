@@ -9,9 +9,13 @@ struct Body {
     var velocity = Vec2.zero
     var angularVelocity = 0.0
     var rotation = Rotation(0)
-    /// Position and angle before the step's prediction.
-    var startPosition = Vec2.zero
-    var startAngle = 0.0
+    /// Velocities that push overlap out: they move the body this step, then are dropped.
+    var pushVelocity = Vec2.zero
+    var pushAngularVelocity = 0.0
+    /// Position and angle when the contacts were last prepared; contacts are measured again
+    /// from how far the body has moved and turned since.
+    var origin = Vec2.zero
+    var originAngle = 0.0
     /// The item's centre in the body frame, relative to the centre of mass.
     var localCenter = Vec2.zero
     /// Continuous force this step (mass · points/s²) and torque (mass · points²/s²).
@@ -30,6 +34,20 @@ struct Body {
     var friction = 0.0
     var charge = 0.0
     var isDynamic = false
+    /// Largest distance from the centre of mass to any of the body's shapes, points.
+    var reach = 0.0
+    /// The distance from the centre of mass to the nearest face of the body's thinnest shape.
+    var inner = 0.0
+    /// While contacts found earlier are reused: the velocities at detection, how far the body
+    /// has since strayed from moving at them (points, its turn counted at its reach), and how
+    /// far it may stray before the contacts must be found again.
+    var detectedVelocity = Vec2.zero
+    var detectedAngularVelocity = 0.0
+    var drift = 0.0
+    var driftLimit = 0.0
+    /// How far the body's acceleration at detection takes it by the next one, and a little
+    /// more, points.
+    var slack = 0.0
 }
 
 /// One collision shape on a body: a circle or a convex polygon (a segment is a two-vertex
@@ -50,6 +68,8 @@ struct Shape {
     var count = 0
     /// Largest distance from the body origin to the shape, for swept bounds.
     var reach = 0.0
+    /// Distance from the body origin to the shape's nearest face (0 when outside it).
+    var inner = 0.0
     var minX = 0.0
     var minY = 0.0
     var maxX = 0.0
@@ -125,9 +145,12 @@ struct Contact {
     var k11 = 0.0
     var shapeA = 0
     var shapeB = 0
-    /// Separation along the normal at detection; negative when overlapping.
-    var separation0 = 0.0
-    var separation1 = 0.0
+    /// Separation when the contact was prepared.
+    var preparedSeparation0 = 0.0
+    var preparedSeparation1 = 0.0
+    /// The speed at which each point's overlap is pushed out this step, points/s.
+    var push0 = 0.0
+    var push1 = 0.0
     var elasticity = 0.0
     /// Whether restitution was applied to this contact this step.
     var isImpact = false
@@ -191,9 +214,9 @@ struct PushForce {
 /// A step: forces and velocities; contact detection; restitution propagated pairwise through
 /// the contact graph until no contact still approaches; joint velocities and a sequential-
 /// impulse contact solver (accumulated, clamped normal and friction impulses, warm-started
-/// from the last step); position prediction; position constraints (joints, and overlap
-/// removed by moving bodies without changing their velocities). Nothing allocates once the
-/// arrays have grown to the scene's size.
+/// from the last step); overlap pushed out with velocities used for this step's motion only;
+/// position prediction; joint position constraints. Nothing allocates once the arrays have
+/// grown to the scene's size.
 struct World {
     /// The fixed time step, seconds.
     var h: Double
@@ -220,6 +243,12 @@ struct World {
     var previousNext = Pool<Int>()
     /// Shape indices sorted by the left edge of their bounds, kept between steps.
     var sortOrder = Pool<Int>()
+    /// Scratch for ordering contacts by colour: each body's colours so far, each contact's
+    /// colour, how many contacts have each colour, and the reordered contacts.
+    var bodyColors = Pool<UInt64>()
+    var contactColors = Pool<Int>()
+    var colorStarts = Pool<Int>(repeating: 0, count: 66)
+    var orderedContacts = Pool<Contact>()
     /// The uniform grid used instead of sorting when there are many shapes.
     var grid = Grid()
     /// Seconds simulated so far.
@@ -229,11 +258,14 @@ struct World {
     /// Overlap tolerated without correction, points.
     var linearSlop = 0.005
     /// Overlap resting contacts keep, so they stay in touch from step to step, points.
-    var contactSlop = 0.1
-    /// The fraction of a contact's overlap removed per position pass, and the most removed
-    /// at once, points.
+    var contactSlop = 0.02
+    /// The share of a contact's overlap beyond the slop pushed out per step, and the most
+    /// pushed out in one step, points.
     var contactBaumgarte = 0.2
     var maximumContactCorrection = 2.0
+    /// The fastest push this step, points/s: overlap still being pushed out is motion, though
+    /// it leaves no trace in the velocities.
+    var fastestPush = 0.0
     /// The most a body moves in one step, points.
     var maximumTranslation = 50.0
     var maximumSpeed: Double { maximumTranslation / h }
@@ -255,21 +287,27 @@ struct World {
     /// swept that far ahead.
     var detectionInterval = 1
     /// How many steps the contacts found now may serve: one for small scenes (so impacts and
-    /// callbacks see every touch as it happens) and whenever some body moves more than
-    /// `reuseDistance` in 1/60 s; otherwise, in scenes of more than 64 shapes, as many steps
-    /// as fit in 1/60 s. A settling pile or a resting stack finds its contacts once a frame.
+    /// callbacks see every touch as it happens); in scenes of more than 64 shapes, as many
+    /// steps as fit in 1/60 s. Contacts are then found that far ahead: each pair within the
+    /// distance both could cover by then at their speeds (in any direction, so a bounce or a
+    /// stop changes nothing), plus each body's slack. A body that travels further than that
+    /// (it was struck and sped up) makes the contacts be found again at the next step, so
+    /// nothing meets anything unseen.
     var contactReuse: Int {
         guard shapes.count > 64 else { return 1 }
-        let steps = max(1, Int(1 / (60 * h) + 1e-9))
-        let limit = reuseDistance / (Double(steps) * h)
-        let limit2 = limit * limit
+        let frame = max(1, Int(1 / (60 * h) + 1e-9))
+        // A calm scene (a settled pile, a standing stack) finds them every fourth frame.
+        let calm = 4 * frame
+        let time = Double(calm) * h
         for b in bodies where b.isDynamic {
-            if b.velocity.lengthSquared > limit2 { return 1 }
+            if (b.velocity.length + abs(b.angularVelocity) * b.reach) * time > calmDistance {
+                return frame
+            }
         }
-        return steps
+        return calm
     }
-    /// The most any body may move between detections when contacts are reused, points.
-    var reuseDistance = 1.0
+    /// The most any body may move in four frames for the scene to count as calm, points.
+    var calmDistance = 0.5
     /// Whether final separations are measured for collision callbacks.
     var tracksContacts = false
 
@@ -310,26 +348,24 @@ struct World {
             swap(&contacts, &previousContacts)
             findContacts()
             matchContacts()
+            if detectionInterval > 1 { orderContactsByColor() }
+            prepareContacts()
         } else {
-            // Between detections the contacts found last are measured again where the bodies
-            // now are; their accumulated impulses carry over as they are.
+            // Between detections the contacts found last serve as prepared; their accumulated
+            // impulses carry over as they are.
             for k in contacts.indices { contacts[k].isImpact = false }
         }
         stepsUntilDetection -= 1
         propagateImpacts()
-        prepareContacts()
         warmStartContacts()
         for _ in 0..<positionIterations {
-            solveJointVelocities()
+            if !joints.isEmpty { solveJointVelocities() }
             solveContactVelocities()
         }
+        pushContactsApart()
         predictPositions()
-        // Overlap passes stop once one finds nothing to correct.
-        var separated = contacts.isEmpty
-        for _ in 0..<positionIterations {
-            if !joints.isEmpty { solveJointPositions() }
-            if !separated { separated = solveContactPositions() }
-            if separated && joints.isEmpty { break }
+        if !joints.isEmpty {
+            for _ in 0..<positionIterations { solveJointPositions() }
         }
         applyJointFriction()
         if tracksContacts { measureSeparations() }
@@ -395,11 +431,21 @@ struct World {
         let h = self.h
         let shifted = impactShifts.count == bodies.count
         for i in bodies.indices {
-            bodies[i].startPosition = bodies[i].position
-            bodies[i].startAngle = bodies[i].angle
             guard bodies[i].isDynamic else { continue }
-            bodies[i].position += bodies[i].velocity * h
-            var turn = bodies[i].angularVelocity * h
+            let b = bodies[i]
+            if detectionInterval > 1 {
+                bodies[i].drift +=
+                    ((b.velocity - b.detectedVelocity).length + b.pushVelocity.length
+                        + (abs(b.angularVelocity - b.detectedAngularVelocity)
+                            + abs(b.pushAngularVelocity)) * b.reach)
+                    * h
+                // Strayed further than the contacts allow for: find them again next step.
+                if bodies[i].drift > b.driftLimit { stepsUntilDetection = 0 }
+            }
+            bodies[i].position += (b.velocity + b.pushVelocity) * h
+            var turn = (b.angularVelocity + b.pushAngularVelocity) * h
+            bodies[i].pushVelocity = .zero
+            bodies[i].pushAngularVelocity = 0
             if shifted && impactTimes[i] >= 0 {
                 bodies[i].position += impactShifts[i]
                 turn += impactTurns[i]
@@ -445,8 +491,10 @@ struct World {
         i < 0 ? local : bodies[i].position + bodies[i].rotation.apply(local)
     }
 
-    /// Whether every dynamic body moves slower than the given speeds.
+    /// Whether every dynamic body moves slower than the given speeds, and no overlap is being
+    /// pushed out faster than the linear one.
     func isResting(linear: Double, angular: Double) -> Bool {
+        guard fastestPush <= linear else { return false }
         let v2 = linear * linear
         for b in bodies where b.isDynamic {
             if b.velocity.lengthSquared > v2 || abs(b.angularVelocity) > angular { return false }
