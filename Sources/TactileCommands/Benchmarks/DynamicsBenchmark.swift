@@ -123,7 +123,7 @@ enum DynamicsBenchmark {
         }
         if !results.isEmpty {
             output.line(
-                "Peers: one step per 1/60 s (the cradle: 1/600 s); Chipmunk with 10 iterations and its spatial hash; Box2D with 8 velocity and 3 position iterations, 10 points to the metre."
+                "Peers: one step per 1/60 s (the cradle: 1/600 s); Chipmunk with 10 iterations (its spatial hash for the pits); Box2D with 8 velocity and 3 position iterations, 10 points to the metre, sleeping off."
             )
         }
         output.line(

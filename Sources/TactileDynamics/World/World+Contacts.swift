@@ -110,6 +110,9 @@ extension World {
                 contacts[k].tangentImpulse1 = tangent
             }
         }
+        // A two-point contact keeps its one friction impulse at the first point.
+        contacts[k].tangentImpulse0 += contacts[k].tangentImpulse1
+        contacts[k].tangentImpulse1 = 0
     }
 
     /// Measures every contact point where the bodies are now: offsets, effective masses and
@@ -181,6 +184,7 @@ extension World {
                     contacts[k].k00 = k00
                     contacts[k].k01 = k01
                     contacts[k].k11 = k11
+                    contacts[k].inverseDeterminant = 1 / (k00 * k11 - k01 * k01)
                 }
             }
         }
@@ -190,6 +194,7 @@ extension World {
     /// impulses again.
     mutating func warmStartContacts() {
         fastestPush = 0
+        pushing.removeAll()
         for k in contacts.indices {
             measureContact(k)
             let c = contacts[k]
@@ -236,87 +241,89 @@ extension World {
             var vB = bodies[j].velocity
             var wB = bodies[j].angularVelocity
             if count == 1 {
-                // One point (a ball's contact): the same as the loops below, written out.
+                // One point (a ball's contact).
                 let ra = contacts[k].ra0
                 let rb = contacts[k].rb0
                 if friction > 0 {
-                    let dv = vB + cross(wB, rb) - vA - cross(wA, ra)
-                    let vt = dv.dot(t)
-                    let limit = friction * contacts[k].normalImpulse0
-                    let old = contacts[k].tangentImpulse0
-                    let total = max(-limit, min(limit, old - vt * contacts[k].tangentMass0))
-                    contacts[k].tangentImpulse0 = total
-                    let p = t * (total - old)
-                    vA -= p * mA
-                    wA -= ra.cross(p) * iA
-                    vB += p * mB
-                    wB += rb.cross(p) * iB
+                    contacts[k].tangentImpulse0 = Self.frictionImpulse(
+                        ra, rb, t, friction * contacts[k].normalImpulse0,
+                        contacts[k].tangentMass0, contacts[k].tangentImpulse0,
+                        mA, iA, mB, iB, &vA, &wA, &vB, &wB)
                 }
-                let dv = vB + cross(wB, rb) - vA - cross(wA, ra)
-                let vn = dv.dot(n)
-                let old = contacts[k].normalImpulse0
-                let total = max(0, old - (vn - contacts[k].bias0) * contacts[k].normalMass0)
-                contacts[k].normalImpulse0 = total
-                let p = n * (total - old)
-                bodies[i].velocity = vA - p * mA
-                bodies[i].angularVelocity = wA - ra.cross(p) * iA
-                bodies[j].velocity = vB + p * mB
-                bodies[j].angularVelocity = wB + rb.cross(p) * iB
+                contacts[k].normalImpulse0 = Self.normalImpulse(
+                    ra, rb, n, contacts[k].bias0, contacts[k].normalMass0,
+                    contacts[k].normalImpulse0, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                bodies[i].velocity = vA
+                bodies[i].angularVelocity = wA
+                bodies[j].velocity = vB
+                bodies[j].angularVelocity = wB
                 continue
             }
+            // Two points, written out: friction, then both normal impulses. The points lie
+            // along the face, so a tangential impulse acts the same at either: friction is one
+            // impulse, held within friction × both normal impulses (kept at the first point).
+            let ra0 = contacts[k].ra0
+            let rb0 = contacts[k].rb0
+            let ra1 = contacts[k].ra1
+            let rb1 = contacts[k].rb1
             if friction > 0 {
-                for point in 0..<count {
-                    let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
-                    let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
-                    let dv = vB + cross(wB, rb) - vA - cross(wA, ra)
-                    let vt = dv.dot(t)
-                    let limit =
-                        friction
-                        * (point == 0 ? contacts[k].normalImpulse0 : contacts[k].normalImpulse1)
-                    let old = point == 0 ? contacts[k].tangentImpulse0 : contacts[k].tangentImpulse1
-                    let mass = point == 0 ? contacts[k].tangentMass0 : contacts[k].tangentMass1
-                    let total = max(-limit, min(limit, old - vt * mass))
-                    if point == 0 {
-                        contacts[k].tangentImpulse0 = total
-                    } else {
-                        contacts[k].tangentImpulse1 = total
-                    }
-                    let p = t * (total - old)
-                    vA -= p * mA
-                    wA -= ra.cross(p) * iA
-                    vB += p * mB
-                    wB += rb.cross(p) * iB
-                }
+                contacts[k].tangentImpulse0 = Self.frictionImpulse(
+                    ra0, rb0, t,
+                    friction * (contacts[k].normalImpulse0 + contacts[k].normalImpulse1),
+                    contacts[k].tangentMass0, contacts[k].tangentImpulse0,
+                    mA, iA, mB, iB, &vA, &wA, &vB, &wB)
             }
-            if count == 2 && contacts[k].isBlock {
+            if contacts[k].isBlock {
                 solveNormalPair(k, n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
             } else {
-                for point in 0..<count {
-                    let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
-                    let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
-                    let dv = vB + cross(wB, rb) - vA - cross(wA, ra)
-                    let vn = dv.dot(n)
-                    let bias = point == 0 ? contacts[k].bias0 : contacts[k].bias1
-                    let old = point == 0 ? contacts[k].normalImpulse0 : contacts[k].normalImpulse1
-                    let mass = point == 0 ? contacts[k].normalMass0 : contacts[k].normalMass1
-                    let total = max(0, old - (vn - bias) * mass)
-                    if point == 0 {
-                        contacts[k].normalImpulse0 = total
-                    } else {
-                        contacts[k].normalImpulse1 = total
-                    }
-                    let p = n * (total - old)
-                    vA -= p * mA
-                    wA -= ra.cross(p) * iA
-                    vB += p * mB
-                    wB += rb.cross(p) * iB
-                }
+                contacts[k].normalImpulse0 = Self.normalImpulse(
+                    ra0, rb0, n, contacts[k].bias0, contacts[k].normalMass0,
+                    contacts[k].normalImpulse0, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                contacts[k].normalImpulse1 = Self.normalImpulse(
+                    ra1, rb1, n, contacts[k].bias1, contacts[k].normalMass1,
+                    contacts[k].normalImpulse1, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
             }
             bodies[i].velocity = vA
             bodies[i].angularVelocity = wA
             bodies[j].velocity = vB
             bodies[j].angularVelocity = wB
         }
+    }
+
+    /// The new accumulated friction impulse at one point (kept within ±`limit`), its change
+    /// applied to the velocities.
+    @inline(__always)
+    static func frictionImpulse(
+        _ ra: Vec2, _ rb: Vec2, _ t: Vec2, _ limit: Double, _ mass: Double, _ old: Double,
+        _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double,
+        _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double
+    ) -> Double {
+        let vt = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(t)
+        let total = max(-limit, min(limit, old - vt * mass))
+        let p = t * (total - old)
+        vA -= p * mA
+        wA -= ra.cross(p) * iA
+        vB += p * mB
+        wB += rb.cross(p) * iB
+        return total
+    }
+
+    /// The new accumulated normal impulse at one point (kept at or above zero, and letting the
+    /// normal velocity be no less than `bias`), its change applied to the velocities.
+    @inline(__always)
+    static func normalImpulse(
+        _ ra: Vec2, _ rb: Vec2, _ n: Vec2, _ bias: Double, _ mass: Double, _ old: Double,
+        _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double,
+        _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double
+    ) -> Double {
+        let vn = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(n)
+        let total = max(0, old - (vn - bias) * mass)
+        let p = n * (total - old)
+        vA -= p * mA
+        wA -= ra.cross(p) * iA
+        vB += p * mB
+        wB += rb.cross(p) * iB
+        return total
     }
 
     /// Solves both normal impulses of a two-point contact at once: the 2×2 complementarity
@@ -342,18 +349,19 @@ extension World {
         // Velocities the current impulses would give with no impulse at all, less the bias.
         let b0 = vn0 - contacts[k].bias0 - (k00 * a0 + k01 * a1)
         let b1 = vn1 - contacts[k].bias1 - (k01 * a0 + k11 * a1)
-        let det = k00 * k11 - k01 * k01
+        // Divisions precomputed: 1/k00 and 1/k11 are the points' normal masses.
+        let inverseDeterminant = contacts[k].inverseDeterminant
         // Both push.
-        var x0 = (-b0 * k11 + b1 * k01) / det
-        var x1 = (-b1 * k00 + b0 * k01) / det
+        var x0 = (-b0 * k11 + b1 * k01) * inverseDeterminant
+        var x1 = (-b1 * k00 + b0 * k01) * inverseDeterminant
         if !(x0 >= 0 && x1 >= 0) {
             // Only the first pushes.
-            x0 = -b0 / k00
+            x0 = -b0 * contacts[k].normalMass0
             x1 = 0
             if !(x0 >= 0 && k01 * x0 + b1 >= 0) {
                 // Only the second pushes.
                 x0 = 0
-                x1 = -b1 / k11
+                x1 = -b1 * contacts[k].normalMass1
                 if !(x1 >= 0 && k01 * x1 + b0 >= 0) {
                     // Neither pushes: both separate. Failing that too (rounding at a
                     // degenerate case), keep the impulses as they are.
@@ -379,12 +387,10 @@ extension World {
     /// `maximumContactCorrection` points, in this step. Pushing apart so adds no speed, so no
     /// energy, however crowded the overlap: items placed inside each other part gently.
     mutating func pushContactsApart() {
-        guard fastestPush > 0 else { return }
-        for k in contacts.indices {
+        for k in pushing {
             let count = contacts[k].pointCount
             let push0 = contacts[k].push0
             let push1 = count == 2 ? contacts[k].push1 : 0
-            if push0 <= 0 && push1 <= 0 { continue }
             let i = contacts[k].bodyA
             let j = contacts[k].bodyB
             let mA = contacts[k].invMassA
@@ -437,7 +443,10 @@ extension World {
             contacts[k].bias0 = s > 0 ? -s * invH : 0
             let push = min(max(0, -(s + slop)) * fraction, most) * invH
             contacts[k].push0 = push
-            fastestPush = max(fastestPush, push)
+            if push > 0 {
+                fastestPush = max(fastestPush, push)
+                pushing.append(k)
+            }
             return
         }
         let i = contacts[k].bodyA
@@ -447,6 +456,7 @@ extension World {
         let turnA = bodies[i].angle - bodies[i].originAngle
         let moveB = bodies[j].position - bodies[j].origin
         let turnB = bodies[j].angle - bodies[j].originAngle
+        var pushes = false
         for point in 0..<contacts[k].pointCount {
             let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
             let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
@@ -455,7 +465,10 @@ extension World {
             let s = prepared + (moveB + cross(turnB, rb) - moveA - cross(turnA, ra)).dot(n)
             let bias = s > 0 ? -s * invH : 0
             let push = min(max(0, -(s + slop)) * fraction, most) * invH
-            fastestPush = max(fastestPush, push)
+            if push > 0 {
+                fastestPush = max(fastestPush, push)
+                pushes = true
+            }
             if point == 0 {
                 contacts[k].bias0 = bias
                 contacts[k].push0 = push
@@ -464,5 +477,6 @@ extension World {
                 contacts[k].push1 = push
             }
         }
+        if pushes { pushing.append(k) }
     }
 }

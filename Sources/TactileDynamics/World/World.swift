@@ -124,15 +124,6 @@ struct Contact {
     /// point, mass · points/s; kept across steps for warm starting.
     var normalImpulse0 = 0.0
     var tangentImpulse0 = 0.0
-    /// A point of the reference face (plane kinds), or the point on A (points kind).
-    var localPlane = Vec2.zero
-    /// Points on the incident body (plane kinds); `local0` is the point on B (points kind).
-    var local0 = Vec2.zero
-    var radiusA = 0.0
-    var radiusB = 0.0
-    /// The reference face's outward normal, in the reference body's frame (plane kinds).
-    var localNormal = Vec2.zero
-    var local1 = Vec2.zero
     var ra1 = Vec2.zero
     var rb1 = Vec2.zero
     var normalMass1 = 0.0
@@ -143,14 +134,24 @@ struct Contact {
     var k00 = 0.0
     var k01 = 0.0
     var k11 = 0.0
-    var shapeA = 0
-    var shapeB = 0
-    /// Separation when the contact was prepared.
+    var inverseDeterminant = 0.0
+    /// Separation when the contact was prepared, and the speed at which each point's overlap
+    /// is pushed out this step (points/s).
     var preparedSeparation0 = 0.0
     var preparedSeparation1 = 0.0
-    /// The speed at which each point's overlap is pushed out this step, points/s.
     var push0 = 0.0
     var push1 = 0.0
+    /// A point of the reference face (plane kinds), or the point on A (points kind).
+    var localPlane = Vec2.zero
+    /// Points on the incident body (plane kinds); `local0` is the point on B (points kind).
+    var local0 = Vec2.zero
+    var radiusA = 0.0
+    var radiusB = 0.0
+    /// The reference face's outward normal, in the reference body's frame (plane kinds).
+    var localNormal = Vec2.zero
+    var local1 = Vec2.zero
+    var shapeA = 0
+    var shapeB = 0
     var elasticity = 0.0
     /// Whether restitution was applied to this contact this step.
     var isImpact = false
@@ -266,6 +267,8 @@ struct World {
     /// The fastest push this step, points/s: overlap still being pushed out is motion, though
     /// it leaves no trace in the velocities.
     var fastestPush = 0.0
+    /// The contacts with a point to push out this step.
+    var pushing = Pool<Int>()
     /// The most a body moves in one step, points.
     var maximumTranslation = 50.0
     var maximumSpeed: Double { maximumTranslation / h }
@@ -287,27 +290,27 @@ struct World {
     /// swept that far ahead.
     var detectionInterval = 1
     /// How many steps the contacts found now may serve: one for small scenes (so impacts and
-    /// callbacks see every touch as it happens); in scenes of more than 64 shapes, as many
-    /// steps as fit in 1/60 s. Contacts are then found that far ahead: each pair within the
-    /// distance both could cover by then at their speeds (in any direction, so a bounce or a
-    /// stop changes nothing), plus each body's slack. A body that travels further than that
-    /// (it was struck and sped up) makes the contacts be found again at the next step, so
-    /// nothing meets anything unseen.
+    /// callbacks see every touch as it happens); in scenes of more than 64 shapes, the steps of
+    /// four frames of 1/60 s, two, or one: the longest in which no body moves further than
+    /// `reuseDistance` at its present speed (a settled pile, a standing stack: four). Contacts
+    /// are then found that far ahead: each pair within the distance its relative motion
+    /// covers by then, plus each body's slack, and measured again at every step. A body that
+    /// strays further from its velocity at detection than the slack and half its thickness
+    /// (it bounced, or was struck) makes them be found again at the next step.
     var contactReuse: Int {
         guard shapes.count > 64 else { return 1 }
         let frame = max(1, Int(1 / (60 * h) + 1e-9))
-        // A calm scene (a settled pile, a standing stack) finds them every fourth frame.
-        let calm = 4 * frame
-        let time = Double(calm) * h
+        var fastest = 0.0
         for b in bodies where b.isDynamic {
-            if (b.velocity.length + abs(b.angularVelocity) * b.reach) * time > calmDistance {
-                return frame
-            }
+            fastest = max(fastest, b.velocity.length + abs(b.angularVelocity) * b.reach)
         }
-        return calm
+        let reach = fastest * Double(frame) * h
+        if 4 * reach <= reuseDistance { return 4 * frame }
+        if 2 * reach <= reuseDistance { return 2 * frame }
+        return frame
     }
-    /// The most any body may move in four frames for the scene to count as calm, points.
-    var calmDistance = 0.5
+    /// The most any body may move while contacts serve longer than a frame, points.
+    var reuseDistance = 2.0
     /// Whether final separations are measured for collision callbacks.
     var tracksContacts = false
 
@@ -453,10 +456,9 @@ struct World {
                 impactTurns[i] = 0
                 impactTimes[i] = -1
             }
-            // Exact whenever the body turns, so the corrections' small turns do not drift.
             if turn != 0 {
                 bodies[i].angle += turn
-                bodies[i].rotation = Rotation(bodies[i].angle)
+                bodies[i].rotation = b.rotation.turned(by: turn, fallback: bodies[i].angle)
             }
         }
     }
