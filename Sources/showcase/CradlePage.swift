@@ -5,6 +5,7 @@ import TactileGTK
 /// The Newton's cradle page: the cradle, and its parameters around it.
 func makeCradlePage() -> Widget {
     let view = try! CradleView()
+    view.showsStatus = false  // the energy label below shows it
     let canvas = ComponentView(view)
     canvas.setMinimumSize(width: 420, height: 300)
     // No tooltip on the canvas: GTK 4.8 crashes when one is showing as a drag ends.

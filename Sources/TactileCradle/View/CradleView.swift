@@ -15,6 +15,9 @@ public final class CradleView: Component {
     /// Called after the view changed its state itself (a pull, a drag, pause).
     public var onChange: (() -> Void)?
     public var viewSize = Size(width: 480, height: 300)
+    /// Whether the view draws its energy readout (and "paused") in its bottom corner. A host
+    /// that shows ``energyText`` in its own label turns this off. Default true.
+    public var showsStatus = true
     /// Whether the user paused the simulation.
     public private(set) var isPaused = false
 
@@ -168,6 +171,7 @@ public final class CradleView: Component {
                     ]))
             canvas.stroke(disc, with: Color(white: 0.25), style: StrokeStyle(width: 1))
         }
+        guard showsStatus else { return }
         var status = energyText
         if isPaused { status += " · paused" }
         canvas.draw(

@@ -67,12 +67,13 @@ public final class ShowcaseApplication {
         guard let value = g_variant_dict_lookup_value(options, "page", nil) else { return -1 }
         defer { g_variant_unref(value) }
         let name = String(cString: g_variant_get_string(value, nil))
-        guard pages.contains(where: { $0.name == name }) else {
+        // Any letter case: `--page Cradle` means the cradle page.
+        guard let page = pages.first(where: { $0.name.lowercased() == name.lowercased() }) else {
             let known = pages.map(\.name).joined(separator: ", ")
             printError("showcase: no page named '\(name)' (pages: \(known))")
             return 2
         }
-        initialPage = name
+        initialPage = page.name
         return -1
     }
 
