@@ -1,6 +1,7 @@
 import Foundation
 import TactileCore
 import TactileCradle
+import TestSupport
 import Testing
 
 /// The interactive view: dragging, keys, pausing, resting.
@@ -81,34 +82,15 @@ import Testing
     }
 }
 
-/// A canvas that keeps only the text drawn on it.
-private final class TextRecorder: Canvas {
-    let size: Size
-    var texts: [String] = []
-    init(size: Size) { self.size = size }
-    func save() {}
-    func restore() {}
-    func concatenate(_ transform: Transform2D) {}
-    func clip(to path: Path, rule: FillRule) {}
-    func fill(_ path: Path, with color: Color, rule: FillRule) {}
-    func fill(_ path: Path, with gradient: LinearGradient, rule: FillRule) {}
-    func stroke(_ path: Path, with color: Color, style: StrokeStyle) {}
-    func draw(_ bitmap: Bitmap, in rect: Rect, alpha: Double) {}
-    func draw(_ text: String, at point: Point, font: Font, color: Color, alignment: TextAlignment) {
-        texts.append(text)
-    }
-    func measure(_ text: String, font: Font) -> Size { Size(width: 0, height: 0) }
-}
-
 @Suite struct CradleStatusTests {
     /// The readout is drawn in the view unless the host shows it itself.
     @Test func statusIsDrawnUnlessTheHostShowsIt() throws {
         let view = try CradleView()
-        let drawn = TextRecorder(size: view.viewSize)
+        let drawn = RecordingCanvas(size: view.viewSize)
         view.draw(in: drawn)
         #expect(drawn.texts == ["Energy 100.0 %"])
         view.showsStatus = false
-        let hidden = TextRecorder(size: view.viewSize)
+        let hidden = RecordingCanvas(size: view.viewSize)
         view.draw(in: hidden)
         #expect(hidden.texts.isEmpty)
     }

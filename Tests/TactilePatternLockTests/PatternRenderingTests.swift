@@ -1,42 +1,7 @@
 import TactileCore
 import TactilePatternLock
+import TestSupport
 import Testing
-
-/// A canvas that records what is drawn.
-final class RecordingCanvas: Canvas {
-    enum Call: Equatable {
-        case fill(Rect, Color)
-        case stroke(Rect, Color, width: Double)
-    }
-
-    let size: Size
-    var calls: [Call] = []
-
-    init(size: Size) { self.size = size }
-
-    func save() {}
-    func restore() {}
-    func concatenate(_ transform: Transform2D) {}
-    func clip(to path: Path, rule: FillRule) {}
-    func fill(_ path: Path, with color: Color, rule: FillRule) {
-        calls.append(.fill(path.bounds, color))
-    }
-    func fill(_ path: Path, with gradient: LinearGradient, rule: FillRule) {}
-    func stroke(_ path: Path, with color: Color, style: StrokeStyle) {
-        calls.append(.stroke(path.bounds, color, width: style.width))
-    }
-    func draw(_ bitmap: Bitmap, in rect: Rect, alpha: Double) {}
-    func draw(_ text: String, at point: Point, font: Font, color: Color, alignment: TextAlignment) {
-    }
-    func measure(_ text: String, font: Font) -> Size { .zero }
-
-    var strokes: [(Rect, Color)] {
-        calls.compactMap { if case .stroke(let r, let c, _) = $0 { (r, c) } else { nil } }
-    }
-    var fillColors: [Color] {
-        calls.compactMap { if case .fill(_, let c) = $0 { c } else { nil } }
-    }
-}
 
 /// What the renderer draws in each state: the path in the state's colour, the fading line
 /// to the pointer, stealth mode, growing dots.

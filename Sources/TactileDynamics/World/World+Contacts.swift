@@ -300,12 +300,20 @@ extension World {
     ) -> Double {
         let vt = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(t)
         let total = max(-limit, min(limit, old - vt * mass))
-        let p = t * (total - old)
+        apply(t * (total - old), ra, rb, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+        return total
+    }
+
+    /// Applies impulse `p` at offsets `ra`, `rb` to a pair's velocities: −p to A, +p to B.
+    @inline(__always)
+    static func apply(
+        _ p: Vec2, _ ra: Vec2, _ rb: Vec2, _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double,
+        _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double
+    ) {
         vA -= p * mA
         wA -= ra.cross(p) * iA
         vB += p * mB
         wB += rb.cross(p) * iB
-        return total
     }
 
     /// The new accumulated normal impulse at one point (kept at or above zero, and letting the
@@ -318,11 +326,7 @@ extension World {
     ) -> Double {
         let vn = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(n)
         let total = max(0, old - (vn - bias) * mass)
-        let p = n * (total - old)
-        vA -= p * mA
-        wA -= ra.cross(p) * iA
-        vB += p * mB
-        wB += rb.cross(p) * iB
+        apply(n * (total - old), ra, rb, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
         return total
     }
 
@@ -410,11 +414,8 @@ extension World {
                 let mass = point == 0 ? contacts[k].normalMass0 : contacts[k].normalMass1
                 let vn = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(n)
                 // Only pushes, never pulls; each step starts afresh.
-                let p = n * max(0, (target - vn) * mass)
-                vA -= p * mA
-                wA -= ra.cross(p) * iA
-                vB += p * mB
-                wB += rb.cross(p) * iB
+                Self.apply(
+                    n * max(0, (target - vn) * mass), ra, rb, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
             }
             bodies[i].pushVelocity = vA
             bodies[i].pushAngularVelocity = wA
