@@ -47,7 +47,7 @@ public struct PatternVaultStatus: Hashable, Sendable {
 /// The clock is injected: seconds since 1970 (wall time) in the app and the command-line
 /// tool, a hand-moved value in tests. If the clock goes back, a wait is never longer than
 /// the schedule's wait for the current count.
-public struct PatternVault {
+public struct PatternVault: Sendable {
     /// The cost chosen for new stores: 3 passes over 128 MiB, about 0.18 s per verify on the
     /// 2-core development machine (the target is 50–500 ms). Tests use
     /// `Argon2idCost.minimum`.
@@ -57,7 +57,7 @@ public struct PatternVault {
     public let path: String
     /// The cost for new hashes (enrolment and change); verification uses the stored cost.
     public let cost: Argon2idCost
-    private let clock: () -> Double
+    private let clock: @Sendable () -> Double
     private var file: PatternStoreFile { PatternStoreFile(path: path) }
 
     /// Creates a vault for the store at `path` (the file need not exist).
@@ -68,7 +68,7 @@ public struct PatternVault {
     ///   - clock: The current time in seconds since 1970.
     public init(
         path: String, cost: Argon2idCost = PatternVault.recommendedCost,
-        clock: @escaping () -> Double = { Date().timeIntervalSince1970 }
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         precondition(cost.isValid, "Argon2id cost outside libsodium's limits")
         self.path = path

@@ -44,6 +44,10 @@ private final class PatternPage {
     var root: Widget!
     var task: Task = .unlock
     var isCountingDown = false
+    /// Whether the vault is working (on a thread of its own), and whether the grid choice
+    /// took input before it started.
+    var isBusy = false
+    var gridWasSensitive = true
 
     init() {
         let path = PatternStoreLocation.defaultPath()
@@ -180,64 +184,55 @@ private final class PatternPage {
     }
 
     func finished(_ pattern: Pattern) {
+        let vault = self.vault
         switch task {
         case .enroll(var enrollment):
             let outcome = enrollment.submit(pattern)
             task = .enroll(enrollment)
-            if case .confirmed(let confirmed) = outcome {
-                guard
-                    store({ () throws(PatternVaultError) in
-                        try PatternStoreLocation.makeDirectory(for: vault.path)
-                        try vault.enroll(confirmed)
-                    })
-                else { return }
+            guard case .confirmed(let confirmed) = outcome else { return enrollmentStep(outcome) }
+            consult("Saving…") { () throws(PatternVaultError) in
+                try PatternStoreLocation.makeDirectory(for: vault.path)
+                try vault.enroll(confirmed)
+            } then: { [self] in
                 lock.show(.correct)
                 task = .unlock
                 say("Pattern saved", "Draw it to unlock.")
-            } else {
-                enrollmentStep(outcome)
             }
         case .changeNew(let current, var enrollment):
             let outcome = enrollment.submit(pattern)
             task = .changeNew(current: current, enrollment)
-            if case .confirmed(let confirmed) = outcome {
-                guard
-                    let verdict = verify({ () throws(PatternVaultError) in
-                        try vault.change(from: current, to: confirmed)
-                    })
-                else { return }
-                if verdict == .accepted {
-                    lock.show(.correct)
-                    task = .unlock
-                    say("Pattern changed", "Draw the new pattern to unlock.")
-                } else {
-                    answer(verdict, success: "")
-                }
-            } else {
-                enrollmentStep(outcome)
+            guard case .confirmed(let confirmed) = outcome else { return enrollmentStep(outcome) }
+            consult("Checking…") { () throws(PatternVaultError) in
+                try vault.change(from: current, to: confirmed)
+            } then: { [self] verdict in
+                guard verdict == .accepted else { return answer(verdict, success: "") }
+                lock.show(.correct)
+                task = .unlock
+                say("Pattern changed", "Draw the new pattern to unlock.")
             }
         case .unlock:
-            guard
-                let verdict = verify({ () throws(PatternVaultError) in try vault.verify(pattern) })
-            else { return }
-            answer(verdict, success: "Unlocked")
+            consult("Checking…") { () throws(PatternVaultError) in
+                try vault.verify(pattern)
+            } then: { [self] verdict in
+                answer(verdict, success: "Unlocked")
+            }
         case .changeCurrent:
-            guard
-                let verdict = verify({ () throws(PatternVaultError) in try vault.verify(pattern) })
-            else { return }
-            answer(verdict, success: "")
-            if verdict == .accepted {
+            consult("Checking…") { () throws(PatternVaultError) in
+                try vault.verify(pattern)
+            } then: { [self] verdict in
+                answer(verdict, success: "")
+                guard verdict == .accepted else { return }
                 task = .changeNew(current: pattern, PatternEnrollment())
                 setGrid(Self.gridSizes[gridChoice.selectedIndex ?? 1])
                 lock.clear()
                 showPrompt()
             }
         case .remove:
-            guard
-                let verdict = verify({ () throws(PatternVaultError) in try vault.remove(pattern) })
-            else { return }
-            answer(verdict, success: "")
-            if verdict == .accepted {
+            consult("Checking…") { () throws(PatternVaultError) in
+                try vault.remove(pattern)
+            } then: { [self] verdict in
+                answer(verdict, success: "")
+                guard verdict == .accepted else { return }
                 beginEnrollment()
                 say("Pattern removed", "Draw a new unlock pattern, or leave the lock unset.")
             }
@@ -352,6 +347,7 @@ private final class PatternPage {
     /// Set is for a first pattern; the others need one.
     func refreshButtons() {
         if case .damaged = task { return }
+        guard !isBusy else { return }
         let enrolled = (try? vault.status()) != nil
         setButton.isSensitive = !enrolled
         unlockButton.isSensitive = enrolled
@@ -361,26 +357,43 @@ private final class PatternPage {
 
     // MARK: - Vault calls
 
-    /// Runs a verifying vault call; a failure of the store itself is shown and ends the task.
-    func verify(_ body: () throws(PatternVaultError) -> PatternVerification)
-        -> PatternVerification?
-    {
-        do {
-            return try body()
-        } catch {
-            fail(error)
-            return nil
+    /// Runs a vault call on a thread of its own (the deliberately slow hash takes about a
+    /// fifth of a second), saying `doing` and taking no input meanwhile; then `then` with its
+    /// answer on the main loop, or shows its failure.
+    func consult<Answer: Sendable>(
+        _ doing: String, _ work: @escaping @Sendable () throws(PatternVaultError) -> Answer,
+        then: @escaping (Answer) -> Void
+    ) {
+        setBusy(true)
+        say(doing, "")
+        runInBackground { () -> Result<Answer, PatternVaultError> in
+            do throws(PatternVaultError) {
+                return .success(try work())
+            } catch {
+                return .failure(error)
+            }
+        } then: { [self] result in
+            setBusy(false)
+            switch result {
+            case .success(let answer): then(answer)
+            case .failure(let error): fail(error)
+            }
         }
     }
 
-    /// Runs a storing vault call; returns whether it succeeded.
-    func store(_ body: () throws(PatternVaultError) -> Void) -> Bool {
-        do {
-            try body()
-            return true
-        } catch {
-            fail(error)
-            return false
+    /// While the vault works, neither the lock nor the controls take input.
+    func setBusy(_ busy: Bool) {
+        isBusy = busy
+        canvas.isSensitive = !busy
+        if busy {
+            gridWasSensitive = gridChoice.isSensitive
+            gridChoice.isSensitive = false
+            for button in [setButton, unlockButton, changeButton, removeButton] {
+                button?.isSensitive = false
+            }
+        } else {
+            gridChoice.isSensitive = gridWasSensitive
+            refreshButtons()
         }
     }
 

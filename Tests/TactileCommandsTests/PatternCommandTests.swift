@@ -7,8 +7,8 @@ import Testing
 /// separate runs (a hand-moved clock stands in for the 30 s wait), damaged stores, and no
 /// trace of the pattern in anything printed or stored.
 @Suite struct PatternCommandTests {
-    /// A clock moved by hand, seconds since 1970.
-    final class Clock {
+    /// A clock moved by hand, seconds since 1970 (only ever from the test's own thread).
+    final class Clock: @unchecked Sendable {
         var now = 1_800_000_000.0
     }
 

@@ -24,8 +24,8 @@ final class ScratchDirectory {
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// A clock moved by hand, in seconds since 1970.
-final class ManualClock {
+/// A clock moved by hand, in seconds since 1970 (only ever from the test's own thread).
+final class ManualClock: @unchecked Sendable {
     var now: Double
     init(_ now: Double = 1_700_000_000) { self.now = now }
 }

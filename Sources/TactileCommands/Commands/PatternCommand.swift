@@ -68,7 +68,7 @@ enum PatternCommand {
 
     /// The command with its clock (seconds since 1970) and hashing cost given, for tests.
     static func run(
-        _ arguments: [String], output: CommandOutput, clock: @escaping () -> Double,
+        _ arguments: [String], output: CommandOutput, clock: @escaping @Sendable () -> Double,
         cost: Argon2idCost
     ) throws(CommandFailure) {
         func vault(_ parsed: ArgumentParser.Parsed) throws(CommandFailure) -> PatternVault {

@@ -1,0 +1,43 @@
+import CGtk
+import Foundation
+
+/// Runs `work` on a thread of its own, then `completion` with its result on the GTK main
+/// loop.
+///
+/// For slow work a person waits for, such as a deliberately slow password hash: the window
+/// keeps drawing and answering meanwhile. `work` must not touch GTK; `completion` may.
+public func runInBackground<Result: Sendable>(
+    _ work: @escaping @Sendable () -> Result, then completion: @escaping (Result) -> Void
+) {
+    let job = BackgroundJob(completion)
+    Thread {
+        job.result = work()
+        // Handed to the main loop, which releases the job once it has run the completion.
+        g_idle_add_full(
+            G_PRIORITY_DEFAULT, runOnMainLoop, Unmanaged<MainLoopTask>.passRetained(job).toOpaque(),
+            nil)
+    }.start()
+}
+
+/// Runs a task handed to the main loop, once.
+private let runOnMainLoop: GSourceFunc = { data in
+    Unmanaged<MainLoopTask>.fromOpaque(data!).takeRetainedValue().run()
+    return 0
+}
+
+/// Something to run on the main loop.
+private class MainLoopTask: @unchecked Sendable {
+    func run() {}
+}
+
+/// A background job's result and what to do with it on the main loop. The worker thread
+/// writes the result once, before handing the job to the main loop; only the main loop reads
+/// it and runs the completion.
+private final class BackgroundJob<Result: Sendable>: MainLoopTask, @unchecked Sendable {
+    let completion: (Result) -> Void
+    var result: Result?
+
+    init(_ completion: @escaping (Result) -> Void) { self.completion = completion }
+
+    override func run() { completion(result!) }
+}
