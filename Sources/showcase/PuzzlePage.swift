@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import TactileCore
 import TactileGTK
@@ -25,7 +24,7 @@ func makePuzzlePage() -> Widget {
             piece: Bitmap(width: 96, height: 96)),
         axis: .horizontal, viewSize: Size(width: 560, height: 365))
     view.maximumFailures = .max  // The verifier decides about lockouts.
-    view.currentTime = { Double(g_get_monotonic_time()) / 1e6 }
+    view.currentTime = { ComponentView.currentTime }
     let canvas = ComponentView(view)
     canvas.setMinimumSize(width: 480, height: 380)
     // The picture keeps its aspect ratio; extra height would only add empty space.
@@ -37,10 +36,9 @@ func makePuzzlePage() -> Widget {
     tokenLabel.wraps = true
     tokenLabel.isSelectable = true
     tokenLabel.addStyleClass("monospace")
-    // A token has no spaces: break it anywhere rather than widen the column.
-    gtk_label_set_wrap_mode(tactile_label(tokenLabel.widget), PANGO_WRAP_CHAR)
-    gtk_label_set_max_width_chars(tactile_label(tokenLabel.widget), 36)
-    gtk_label_set_xalign(tactile_label(tokenLabel.widget), 0)
+    // A token has no spaces: break inside it rather than widen the column.
+    tokenLabel.breaksLongWords = true
+    tokenLabel.maximumWidthInCharacters = 36
     let source = Label("Drawn landscape")
     source.wraps = true
     source.addStyleClass("dim-label")
@@ -209,7 +207,6 @@ func makePuzzlePage() -> Widget {
     func row(_ title: String, _ widget: Widget) -> Box {
         let label = Label(title)
         label.expandsHorizontally = true
-        gtk_label_set_xalign(tactile_label(label.widget), 0)
         return Box(.horizontal, spacing: 6, [label, widget])
     }
     let controls = Box(

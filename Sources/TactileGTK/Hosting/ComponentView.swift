@@ -62,6 +62,10 @@ public final class ComponentView: Widget {
 
     // MARK: - Time
 
+    /// Seconds on the clock components are advanced by (GLib's monotonic clock, which the
+    /// frame clock also counts on): for a component's own notion of "now" between frames.
+    public static var currentTime: Double { Double(g_get_monotonic_time()) / 1e6 }
+
     /// Advances the component to the frame's time; returns whether to keep ticking.
     private func tick(clock: OpaquePointer?) -> Bool {
         component.advance(to: time(clock: clock))
