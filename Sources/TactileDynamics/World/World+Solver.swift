@@ -9,9 +9,25 @@ extension World {
     func approach(_ c: Contact, _ n: Vec2, _ point: Vec2) -> Double {
         let a = bodies[c.bodyA]
         let b = bodies[c.bodyB]
-        let va = a.velocity + cross(a.angularVelocity, point - a.position)
-        let vb = b.velocity + cross(b.angularVelocity, point - b.position)
+        let va = impactVelocity(c.bodyA) + cross(a.angularVelocity, point - a.position)
+        let vb = impactVelocity(c.bodyB) + cross(b.angularVelocity, point - b.position)
         return (vb - va).dot(n)
+    }
+
+    /// A body's velocity as an impact sees it: for a tethered bob, only the part across its
+    /// string. This step's gravity has been added but its string has not yet taken up the
+    /// part along it; counting that part would hand on speed the bob does not have (a bob
+    /// that climbed a little past its rest to reach the next ball, as across a gap, would
+    /// pass on its speed from before the climb).
+    @inline(__always)
+    func impactVelocity(_ i: Int) -> Vec2 {
+        let b = bodies[i]
+        guard tethers.count == bodies.count, !tethers[i].x.isNaN else { return b.velocity }
+        let radial = b.position + b.rotation.apply(tetherPoints[i]) - tethers[i]
+        let length = radial.length
+        guard length > 1e-9 else { return b.velocity }
+        let u = radial * (1 / length)
+        return b.velocity - u * b.velocity.dot(u)
     }
 
     /// The inverse effective mass of two bodies at a point along a direction.
@@ -80,12 +96,12 @@ extension World {
                     impactInverseMass(c.bodyA, ra, m.normal)
                     + impactInverseMass(c.bodyB, rb, m.normal)
                 guard w > 0 else { continue }
-                let j = -(1 + e) * vn / w
                 // The moment of impact within the step: when the gap closes, or when the
                 // impact that set one of the bodies moving reached it (a chain of touching
                 // balls passes the blow on at once).
                 let moment = max(
                     min(max(0, m.separation) / -vn, h), impactTimes[c.bodyA], impactTimes[c.bodyB])
+                let j = -(1 + e) * vn / w
                 let p = m.normal * j
                 // Until that moment the bodies moved at their old velocities: the position
                 // update that follows uses the new ones for the whole step, so make up the
