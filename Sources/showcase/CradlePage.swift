@@ -8,7 +8,6 @@ func makeCradlePage() -> Widget {
     view.showsStatus = false  // the energy label below shows it
     let canvas = ComponentView(view)
     canvas.setMinimumSize(width: 420, height: 300)
-    // No tooltip on the canvas: GTK 4.8 crashes when one is showing as a drag ends.
 
     let energy = Label()
     energy.addStyleClass("title-4")

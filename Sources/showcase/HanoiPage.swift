@@ -12,7 +12,7 @@ func makeHanoiPage() -> Widget {
     status.addStyleClass("title-4")
     let message = Label()
     message.wraps = true
-    // A label, not a tooltip: GTK 4.8 can crash when a drag ends while a tooltip shows.
+    // A label, not a tooltip: always in view, no hovering needed.
     let keys = Label("Keys: Space play/pause · ← → step (undo/redo by hand) · 1–9 pick pegs")
     keys.wraps = true
     let disks = Entry(text: "5", placeholder: "1…64", widthInCharacters: 4)

@@ -97,7 +97,7 @@ private final class PatternPage {
             [Section("Pattern", actions), Section("Options", options), storeLabel])
         controls.setMinimumSize(width: 300)
         controls.expandsHorizontally = false
-        // A label, not a tooltip: GTK 4.8 can crash when a drag ends while a tooltip shows.
+        // A label, not a tooltip: always in view, no hovering needed.
         let keys = Label(
             "Drag across the dots · arrows move the ring, Space selects, Enter finishes, Esc clears"
         )

@@ -235,7 +235,7 @@ func makePuzzlePage() -> Widget {
         ])
     controls.setMinimumSize(width: 300)
     controls.expandsHorizontally = false
-    // A label, not a tooltip: GTK 4.8 can crash when a drag ends while a tooltip shows.
+    // A label, not a tooltip: always in view, no hovering needed.
     let keys = Label(
         "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit")
     keys.wraps = true
