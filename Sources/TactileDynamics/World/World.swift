@@ -45,8 +45,7 @@ struct Body {
     var detectedAngularVelocity = 0.0
     var drift = 0.0
     var driftLimit = 0.0
-    /// How far the body's acceleration at detection takes it by the next one, and a little
-    /// more, points.
+    /// Extra distance its contacts' margins allow for while they are reused, points.
     var slack = 0.0
 }
 
@@ -134,6 +133,7 @@ struct Contact {
     var k00 = 0.0
     var k01 = 0.0
     var k11 = 0.0
+    /// 1 / (k00 · k11 − k01²), for the block solver.
     var inverseDeterminant = 0.0
     /// Separation when the contact was prepared, and the speed at which each point's overlap
     /// is pushed out this step (points/s).
