@@ -154,9 +154,9 @@ enum DynamicsBenchmark {
     }
 
     /// Our engine's settings for the 1/60 s scenes: four internal steps of 1/240 s, each with
-    /// two constraint passes.
+    /// three constraint passes.
     static let sceneStep = 1.0 / 240
-    static let sceneIterations = 2
+    static let sceneIterations = 3
 
     static func pit(_ count: Int) throws(CommandFailure) -> (seconds: Double, note: String) {
         do {
