@@ -37,7 +37,9 @@ import Testing
     }
 
     /// At the app's step, at the benchmark's (1/240 s with three passes), and with two.
-    @Test(arguments: [(1.0 / 600, 4), (1.0 / 240, 4), (1.0 / 240, 3), (1.0 / 240, 2)])
+    @Test(
+        arguments: [(1.0 / 600, 4), (1.0 / 240, 4), (1.0 / 240, 3), (1.0 / 240, 2)]
+            as [(Double, Int)])
     func pyramidStands(timeStep: Double, iterations: Int) throws {
         let boxes = Self.pyramid(rows: 12)
         let starts = boxes.map(\.center)
