@@ -71,6 +71,7 @@ double pit(int count) {
     world.SetAllowSleeping(false);  /* every engine simulates every frame */
     addWalls(world, PIT_WIDTH, 0.5f);
     std::vector<double> radii(count);
+    std::vector<b2Body *> balls;
     pit_radii(count, radii.data());
     for (int i = 0; i < count; i++) {
         double x, y;
@@ -86,10 +87,19 @@ double pit(int count) {
         fixture.density = density();
         fixture.friction = 0.5f;
         ball->CreateFixture(&fixture);
+        balls.push_back(ball);
     }
     const double start = now_seconds();
     for (int f = 0; f < FRAMES; f++) world.Step(float(FRAME), 8, 3);
-    return (now_seconds() - start) / FRAMES;
+    const double seconds = (now_seconds() - start) / FRAMES;
+    // The same check `tactile` prints for its own pits, in points.
+    std::vector<double> xs(count), ys(count);
+    for (int i = 0; i < count; i++) {
+        xs[i] = balls[i]->GetPosition().x / kScale;
+        ys[i] = balls[i]->GetPosition().y / kScale;
+    }
+    std::printf("pit%d.overlap %.9g\n", count, deepest_overlap(count, xs.data(), ys.data(), radii.data()));
+    return seconds;
 }
 
 double pyramid() {
@@ -103,6 +113,8 @@ double pyramid() {
     floorFixture.shape = &floor;
     floorFixture.friction = 0.6f;
     ground->CreateFixture(&floorFixture);
+    std::vector<b2Body *> boxes;
+    std::vector<b2Vec2> starts;
     for (int row = 0; row < PYRAMID_ROWS; row++) {
         for (int column = 0; column < PYRAMID_ROWS - row; column++) {
             b2BodyDef def;
@@ -118,11 +130,19 @@ double pyramid() {
             fixture.density = density();
             fixture.friction = 0.6f;
             box->CreateFixture(&fixture);
+            boxes.push_back(box);
+            starts.push_back(box->GetPosition());
         }
     }
     const double start = now_seconds();
     for (int f = 0; f < FRAMES; f++) world.Step(float(FRAME), 8, 3);
-    return (now_seconds() - start) / FRAMES;
+    const double seconds = (now_seconds() - start) / FRAMES;
+    double moved = 0;
+    for (size_t i = 0; i < boxes.size(); i++) {
+        moved = std::max(moved, double((boxes[i]->GetPosition() - starts[i]).Length()) / kScale);
+    }
+    std::printf("pyramid.moved %.9g\n", moved);
+    return seconds;
 }
 
 }  // namespace

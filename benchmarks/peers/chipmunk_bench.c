@@ -50,6 +50,7 @@ static double pit(int count) {
     cpSpaceUseSpatialHash(space, 16, count * 2);
     add_walls(space, PIT_WIDTH, 0.5);
     double *radii = malloc(sizeof(double) * count);
+    cpBody **balls = malloc(sizeof(cpBody *) * count);
     pit_radii(count, radii);
     for (int i = 0; i < count; i++) {
         double x, y;
@@ -59,11 +60,23 @@ static double pit(int count) {
         cpBodySetPosition(ball, cpv(x, y));
         cpShape *shape = cpSpaceAddShape(space, cpCircleShapeNew(ball, radii[i], cpvzero));
         cpShapeSetFriction(shape, 0.5);
+        balls[i] = ball;
     }
-    free(radii);
     double start = now_seconds();
     for (int f = 0; f < FRAMES; f++) cpSpaceStep(space, FRAME);
     double seconds = (now_seconds() - start) / FRAMES;
+    /* The same check `tactile` prints for its own pits. */
+    double *xs = malloc(sizeof(double) * count), *ys = malloc(sizeof(double) * count);
+    for (int i = 0; i < count; i++) {
+        cpVect p = cpBodyGetPosition(balls[i]);
+        xs[i] = p.x;
+        ys[i] = p.y;
+    }
+    printf("pit%d.overlap %.9g\n", count, deepest_overlap(count, xs, ys, radii));
+    free(xs);
+    free(ys);
+    free(balls);
+    free(radii);
     cpSpaceFree(space);
     return seconds;
 }
@@ -76,6 +89,9 @@ static double pyramid(void) {
     cpShape *floor = cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(-200, 0), cpv(1000, 0), 0));
     cpShapeSetFriction(floor, 0.6);
     double mass = BOX_SIZE * BOX_SIZE / 10000;
+    cpBody *boxes[PYRAMID_ROWS * (PYRAMID_ROWS + 1) / 2];
+    cpVect starts[PYRAMID_ROWS * (PYRAMID_ROWS + 1) / 2];
+    int count = 0;
     for (int row = 0; row < PYRAMID_ROWS; row++) {
         for (int column = 0; column < PYRAMID_ROWS - row; column++) {
             double x = 400 + (column - (PYRAMID_ROWS - row - 1) / 2.0) * (BOX_SIZE + 1);
@@ -84,11 +100,19 @@ static double pyramid(void) {
             cpBodySetPosition(box, cpv(x, y));
             cpShape *shape = cpSpaceAddShape(space, cpBoxShapeNew(box, BOX_SIZE, BOX_SIZE, 0));
             cpShapeSetFriction(shape, 0.6);
+            boxes[count] = box;
+            starts[count++] = cpv(x, y);
         }
     }
     double start = now_seconds();
     for (int f = 0; f < FRAMES; f++) cpSpaceStep(space, FRAME);
     double seconds = (now_seconds() - start) / FRAMES;
+    double moved = 0;
+    for (int i = 0; i < count; i++) {
+        double d = cpvdist(cpBodyGetPosition(boxes[i]), starts[i]);
+        if (d > moved) moved = d;
+    }
+    printf("pyramid.moved %.9g\n", moved);
     cpSpaceFree(space);
     return seconds;
 }

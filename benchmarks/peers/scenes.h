@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 #include <time.h>
+#include <math.h>
+#include <stdio.h>
 
 #define GRAVITY 1000.0            /* points/s², UIKit's gravity magnitude 1 */
 #define CRADLE_BALLS 5
@@ -36,6 +38,23 @@ static inline void pit_position(int i, double *x, double *y) {
     int columns = (int)(PIT_WIDTH / PIT_SPACING) - 1;
     *x = 17.0 + (i % columns) * PIT_SPACING;
     *y = 10.0 + (i / columns) * PIT_SPACING;
+}
+
+/* The deepest overlap between any two of `count` circles, points (0 when none touch). */
+static inline double deepest_overlap(int count, const double *x, const double *y,
+                                     const double *r) {
+    double deepest = 0;
+    for (int i = 0; i < count; i++) {
+        for (int j = i + 1; j < count; j++) {
+            double reach = r[i] + r[j];
+            double dx = x[j] - x[i];
+            if (dx > reach || dx < -reach) continue;
+            double dy = y[j] - y[i];
+            double overlap = reach - sqrt(dx * dx + dy * dy);
+            if (overlap > deepest) deepest = overlap;
+        }
+    }
+    return deepest;
 }
 
 static inline double now_seconds(void) {

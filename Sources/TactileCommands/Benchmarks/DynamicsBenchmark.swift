@@ -123,8 +123,18 @@ enum DynamicsBenchmark {
         }
         if !results.isEmpty {
             output.line(
-                "Peers: one step per 1/60 s (the cradle: 1/600 s); Chipmunk with 10 iterations (its spatial hash for the pits); Box2D with 8 velocity and 3 position iterations, 10 points to the metre, sleeping off."
+                "Peers: one step per 1/60 s (the cradle: 1/600 s); Chipmunk with 10 iterations (its spatial hash for the pits); Box2D with 8 velocity and 3 position iterations, 10 points to the metre, sleeping off. Debian's libchipmunk is built with its runtime assertions on."
             )
+            // The same checks on the peers' scenes, so that speed is compared at known quality.
+            for (peer, title) in zip(peerNames, ["Chipmunk", "Box2D"]) {
+                guard let table = results[peer] else { continue }
+                func points(_ key: String) -> String {
+                    table[key].map { String(format: "%.2f", $0) } ?? "—"
+                }
+                output.line(
+                    "  \(title) after 2 s: deepest overlap \(points("pit1000.overlap")) points (1,000 balls), \(points("pit4000.overlap")) points (4,000 balls); the most any pyramid box moved \(points("pyramid.moved")) points"
+                )
+            }
         }
         output.line(
             "Targets: cradle ≤ 2.5 µs per step; ball pits and pyramid at or below the faster peer.")
