@@ -48,6 +48,7 @@ private final class PatternPage {
     /// took input before it started.
     var isBusy = false
     var gridWasSensitive = true
+    var lockHadFocus = false
 
     init() {
         let path = PatternStoreLocation.defaultPath()
@@ -384,7 +385,10 @@ private final class PatternPage {
     /// While the vault works, neither the lock nor the controls take input.
     func setBusy(_ busy: Bool) {
         isBusy = busy
+        if busy { lockHadFocus = canvas.hasFocus }
         canvas.isSensitive = !busy
+        // Someone entering patterns by keyboard keeps typing without clicking back.
+        if !busy && lockHadFocus { canvas.grabFocus() }
         if busy {
             gridWasSensitive = gridChoice.isSensitive
             gridChoice.isSensitive = false

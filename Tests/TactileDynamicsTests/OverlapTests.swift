@@ -67,3 +67,34 @@ import Testing
         #expect(abs(mean - 5.5 * 17) < 0.5)
     }
 }
+
+/// A push given through the API reaches contacts that were being reused.
+@Suite struct ReusedContactTests {
+    @Test func anInstantaneousPushHasContactsFoundAtOnce() throws {
+        // Balls half a point apart, without gravity: a calm scene that reuses its contacts.
+        let (animator, balls) = try OverlapTests.lattice(side: 10, spacing: 20.5)
+        let push = PushBehavior(items: [balls[55]], mode: .instantaneous)
+        push.isActive = false
+        try animator.addBehavior(push)
+        var clock = 0.0
+        while clock < 0.5 {
+            clock += 1.0 / 240
+            animator.advance(to: clock)
+        }
+        #expect(animator.world.detectionInterval > 1)
+        // The ball is struck towards its neighbour half a point away (at about 160 points/s).
+        try push.setAngle(0, magnitude: 0.05)
+        push.isActive = true
+        let steps = animator.stepCount
+        clock += 1.0 / 240
+        animator.advance(to: clock)
+        #expect(animator.stepCount == steps + 1)
+        // The step that applied the push found the contacts again.
+        #expect(animator.world.stepsUntilDetection == animator.world.detectionInterval - 1)
+        for _ in 0..<120 {
+            clock += 1.0 / 240
+            animator.advance(to: clock)
+        }
+        #expect(OverlapTests.deepestOverlap(balls) < 0.5)
+    }
+}

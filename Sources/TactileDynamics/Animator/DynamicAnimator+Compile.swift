@@ -276,6 +276,7 @@ extension DynamicAnimator {
             }
         }
         world.findTethers()
+        world.measureBodyExtents()
         world.fields.removeAll(keepingCapacity: true)
         world.fieldBodies.removeAll(keepingCapacity: true)
         for case let field as FieldBehavior in flatBehaviors {

@@ -190,6 +190,8 @@ public final class DynamicAnimator {
         if let i = bodyIndex[ObjectIdentifier(item)], world.bodies[i].isDynamic {
             world.bodies[i].velocity += Vec2(linear.dx, linear.dy)
             if world.bodies[i].invInertia > 0 { world.bodies[i].angularVelocity += angular }
+            // Contacts found before the change no longer cover where the item is headed.
+            world.stepsUntilDetection = 0
             writeBack(body: i)
         } else {
             item.velocity = item.velocity + linear

@@ -52,9 +52,9 @@ struct Rotation {
         self.s = s
     }
 
-    /// This rotation turned further by `angle`. Small turns (the position solver's
-    /// corrections) use the sine and cosine series, exact to rounding below 0.05 rad; larger
-    /// ones fall back to `fallback`, the exact rotation of the new angle.
+    /// This rotation turned further by `angle`. Small turns (a step's turn, a correction) use
+    /// the sine and cosine series, exact to rounding below 0.05 rad; larger ones fall back to
+    /// `fallback`, the exact rotation of the new angle.
     @inline(__always) func turned(by angle: Double, fallback: Double) -> Rotation {
         guard abs(angle) < 0.05 else { return Rotation(fallback) }
         let a2 = angle * angle

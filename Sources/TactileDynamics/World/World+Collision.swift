@@ -3,18 +3,24 @@ extension World {
     /// Extra distance within which contacts are found before they touch, points.
     static let contactMargin = 0.25
 
-    /// Moves shapes to their bodies and recomputes their bounds, swept along the motion until
-    /// the next detection; notes each body's velocities, reach and slack for the drift check.
-    mutating func updateShapes() {
-        let h = self.h * Double(detectionInterval)
+    /// Each body's reach and thinnest shape, from its shapes (which do not change until the
+    /// world is built again).
+    mutating func measureBodyExtents() {
         for i in bodies.indices {
             bodies[i].reach = 0
             bodies[i].inner = .infinity
         }
-        for shape in shapes {
-            bodies[shape.body].reach = max(bodies[shape.body].reach, shape.reach)
-            bodies[shape.body].inner = min(bodies[shape.body].inner, shape.inner)
+        for s in shapes.indices {
+            let i = shapes[s].body
+            bodies[i].reach = max(bodies[i].reach, shapes[s].reach)
+            bodies[i].inner = min(bodies[i].inner, shapes[s].inner)
         }
+    }
+
+    /// Moves shapes to their bodies and recomputes their bounds, swept along the motion until
+    /// the next detection; notes each body's velocities and slack for the drift check.
+    mutating func updateShapes() {
+        let h = self.h * Double(detectionInterval)
         for i in bodies.indices {
             let b = bodies[i]
             let slack = b.isDynamic && detectionInterval > 1 ? 0.5 * World.contactMargin : 0
@@ -22,9 +28,10 @@ extension World {
             bodies[i].drift = 0
             bodies[i].detectedVelocity = b.velocity
             bodies[i].detectedAngularVelocity = b.angularVelocity
-            // A body may also stray up to half its thickness: what that leaves unseen till the
-            // next detection is a shallow overlap, pushed out from the right side.
-            bodies[i].driftLimit = slack + 0.5 * b.inner
+            // A body may also stray a quarter of its thickness (half its smallest inner
+            // radius), at most a point: what that leaves unseen till the next detection is a
+            // shallow overlap, pushed out from the right side.
+            bodies[i].driftLimit = slack + min(0.5 * b.inner, 1)
         }
         for s in shapes.indices {
             let i = shapes[s].body

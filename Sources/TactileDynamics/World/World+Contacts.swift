@@ -2,8 +2,9 @@
 /// from the last step, then overlap pushed out with velocities of its own.
 ///
 /// Each contact point carries an accumulated normal impulse, kept at or above zero (contacts
-/// push, never pull), and an accumulated tangential impulse, kept within friction × normal
-/// impulse. Solving the points one after another, a few times over, converges to impulses
+/// push, never pull), and each contact an accumulated tangential impulse, kept within
+/// friction × its normal impulses (a two-point contact's points lie along a face, where a
+/// tangential impulse acts the same at either, so it has one). Solving the points one after another, a few times over, converges to impulses
 /// that satisfy every contact at once; starting each step from the last step's impulses
 /// (matched by the faces and vertices that made each point) lets a resting stack carry its
 /// weight from the first pass, so it neither sinks nor jitters. A box on a slope steeper than
@@ -91,6 +92,7 @@ extension World {
     @inline(__always)
     mutating func inheritImpulses(_ k: Int, from m: Int) {
         let old = previousContacts[m]
+        var matched = false
         for point in 0..<contacts[k].pointCount {
             let id = point == 0 ? contacts[k].id0 : contacts[k].id1
             var normal = 0.0
@@ -98,9 +100,11 @@ extension World {
             if old.pointCount > 0 && old.id0 == id {
                 normal = old.normalImpulse0
                 tangent = old.tangentImpulse0
+                matched = true
             } else if old.pointCount > 1 && old.id1 == id {
                 normal = old.normalImpulse1
                 tangent = old.tangentImpulse1
+                matched = true
             }
             if point == 0 {
                 contacts[k].normalImpulse0 = normal
@@ -110,9 +114,16 @@ extension World {
                 contacts[k].tangentImpulse1 = tangent
             }
         }
-        // A two-point contact keeps its one friction impulse at the first point.
-        contacts[k].tangentImpulse0 += contacts[k].tangentImpulse1
-        contacts[k].tangentImpulse1 = 0
+        // A two-point contact keeps its one friction impulse at the first point: the old
+        // contact's whole friction, if any of its points carried on (held within friction ×
+        // the normal impulses the new points inherited).
+        if contacts[k].pointCount == 2 {
+            let limit =
+                contacts[k].friction * (contacts[k].normalImpulse0 + contacts[k].normalImpulse1)
+            let whole = matched ? old.tangentImpulse0 + old.tangentImpulse1 : 0
+            contacts[k].tangentImpulse0 = max(-limit, min(limit, whole))
+            contacts[k].tangentImpulse1 = 0
+        }
     }
 
     /// Measures every contact point where the bodies are now: offsets, effective masses and
@@ -193,8 +204,10 @@ extension World {
     /// Measures each contact where its bodies are now and applies last step's accumulated
     /// impulses again.
     mutating func warmStartContacts() {
+        previousFastestPush = fastestPush
         fastestPush = 0
         pushing.removeAll()
+        defer { contactsJustPrepared = false }
         for k in contacts.indices {
             measureContact(k)
             let c = contacts[k]
@@ -222,8 +235,8 @@ extension World {
         bodies[j].angularVelocity += rb.cross(p) * contacts[k].invInertiaB
     }
 
-    /// One pass over the contacts: friction at each point (clamped by the point's normal
-    /// impulse), then the normal impulses (clamped at zero).
+    /// One pass over the contacts: friction (clamped by the contact's normal impulses), then
+    /// the normal impulses (clamped at zero).
     mutating func solveContactVelocities() {
         for k in contacts.indices {
             let count = contacts[k].pointCount
@@ -424,6 +437,30 @@ extension World {
         }
     }
 
+    /// Sets what contact `k`'s points ask for from their separations as just prepared.
+    @inline(__always)
+    mutating func measurePreparedContact(_ k: Int) {
+        let invH = 1 / h
+        var pushes = false
+        for point in 0..<contacts[k].pointCount {
+            let s = point == 0 ? contacts[k].preparedSeparation0 : contacts[k].preparedSeparation1
+            let push =
+                min(max(0, -(s + contactSlop)) * contactBaumgarte, maximumContactCorrection) * invH
+            if push > 0 {
+                fastestPush = max(fastestPush, push)
+                pushes = true
+            }
+            if point == 0 {
+                contacts[k].bias0 = s > 0 ? -s * invH : 0
+                contacts[k].push0 = push
+            } else {
+                contacts[k].bias1 = s > 0 ? -s * invH : 0
+                contacts[k].push1 = push
+            }
+        }
+        if pushes { pushing.append(k) }
+    }
+
     /// Measures contact `k` again, from how far its bodies moved and turned since the contacts
     /// were prepared (with the anchors and normal as prepared; contacts between round surfaces
     /// exactly), and sets what each point asks for: the approach speed a gap still allows (so
@@ -436,27 +473,20 @@ extension World {
         let slop = contactSlop
         let fraction = contactBaumgarte
         let most = maximumContactCorrection
-        if contacts[k].kind == .points {
-            // Between round surfaces the normal turns as the bodies roll past each other:
-            // measured exactly, which for two centres is cheap.
-            prepareContact(k)
-            let s = contacts[k].preparedSeparation0
-            contacts[k].bias0 = s > 0 ? -s * invH : 0
-            let push = min(max(0, -(s + slop)) * fraction, most) * invH
-            contacts[k].push0 = push
-            if push > 0 {
-                fastestPush = max(fastestPush, push)
-                pushing.append(k)
-            }
-            return
-        }
         let i = contacts[k].bodyA
         let j = contacts[k].bodyB
+        let turnA = bodies[i].angle - bodies[i].originAngle
+        let turnB = bodies[j].angle - bodies[j].originAngle
+        // Between round surfaces the normal turns as the bodies roll past each other, and a
+        // face turns with its body: measured exactly (from the same features) then.
+        if contacts[k].kind == .points || abs(turnA) > 0.02 || abs(turnB) > 0.02 {
+            if !contactsJustPrepared { prepareContact(k) }
+            measurePreparedContact(k)
+            return
+        }
         let n = contacts[k].normal
         let moveA = bodies[i].position - bodies[i].origin
-        let turnA = bodies[i].angle - bodies[i].originAngle
         let moveB = bodies[j].position - bodies[j].origin
-        let turnB = bodies[j].angle - bodies[j].originAngle
         var pushes = false
         for point in 0..<contacts[k].pointCount {
             let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1

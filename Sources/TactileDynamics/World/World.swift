@@ -92,8 +92,8 @@ enum ContactKind: UInt8 {
     case planeB
 }
 
-/// A contact manifold between two shapes, found at the start of a step. Its geometry is kept
-/// in body frames so the position solver can measure it again after bodies move.
+/// A contact manifold between two shapes, found when contacts are detected. Its geometry is
+/// kept in body frames so it can be measured again at later steps, after bodies move.
 struct Contact {
     // Laid out with what the velocity and overlap passes read for a one-point contact
     // first, so that it shares few cache lines.
@@ -120,7 +120,8 @@ struct Contact {
     var tangentMass0 = 0.0
     var bias0 = 0.0
     /// Accumulated normal (≥ 0, pushing B along the normal) and tangential impulses at each
-    /// point, mass · points/s; kept across steps for warm starting.
+    /// point, mass · points/s; kept across steps for warm starting. A two-point contact keeps
+    /// its one tangential impulse at the first point.
     var normalImpulse0 = 0.0
     var tangentImpulse0 = 0.0
     var ra1 = Vec2.zero
@@ -256,7 +257,7 @@ struct World {
     var time = 0.0
     /// Approach speed below which contacts are inelastic, points/s.
     var restitutionThreshold = 10.0
-    /// Overlap tolerated without correction, points.
+    /// How far past touching an impact may be found at the end of a step, points.
     var linearSlop = 0.005
     /// Overlap resting contacts keep, so they stay in touch from step to step, points.
     var contactSlop = 0.02
@@ -269,6 +270,10 @@ struct World {
     var fastestPush = 0.0
     /// The contacts with a point to push out this step.
     var pushing = Pool<Int>()
+    /// Whether the contacts were prepared this step (so they need not be measured again), and
+    /// last step's fastest push (a push that makes no headway is not motion).
+    var contactsJustPrepared = false
+    var previousFastestPush = 0.0
     /// The most a body moves in one step, points.
     var maximumTranslation = 50.0
     var maximumSpeed: Double { maximumTranslation / h }
@@ -295,8 +300,9 @@ struct World {
     /// `reuseDistance` at its present speed (a settled pile, a standing stack: four). Contacts
     /// are then found that far ahead: each pair within the distance its relative motion
     /// covers by then, plus each body's slack, and measured again at every step. A body that
-    /// strays further from its velocity at detection than the slack and half its thickness
-    /// (it bounced, or was struck) makes them be found again at the next step.
+    /// strays further from its velocity at detection than the slack and a quarter of its
+    /// thickness (it bounced, or was struck) makes them be found again at the next step; a
+    /// push or a change of velocity made through the API, at once.
     var contactReuse: Int {
         guard shapes.count > 64 else { return 1 }
         let frame = max(1, Int(1 / (60 * h) + 1e-9))
@@ -353,6 +359,7 @@ struct World {
             matchContacts()
             if detectionInterval > 1 { orderContactsByColor() }
             prepareContacts()
+            contactsJustPrepared = true
         } else {
             // Between detections the contacts found last serve as prepared; their accumulated
             // impulses carry over as they are.
@@ -381,6 +388,8 @@ struct World {
         guard !impulses.isEmpty else { return }
         for impulse in impulses { applyImpulse(impulse) }
         impulses.removeAll(keepingCapacity: true)
+        // A blow changes where bodies are headed: contacts found before it no longer cover it.
+        stepsUntilDetection = 0
     }
 
     mutating func applyImpulse(_ impulse: PushForce) {
@@ -494,9 +503,12 @@ struct World {
     }
 
     /// Whether every dynamic body moves slower than the given speeds, and no overlap is being
-    /// pushed out faster than the linear one.
+    /// pushed out faster than the linear one while shrinking.
     func isResting(linear: Double, angular: Double) -> Bool {
-        guard fastestPush <= linear else { return false }
+        // An overlap still shrinking is motion; one held in place (an item jammed between
+        // walls, or held into one by an attachment) pushes as hard every step and is not.
+        let pushMakesHeadway = fastestPush > linear && fastestPush < 0.99 * previousFastestPush
+        guard !pushMakesHeadway else { return false }
         let v2 = linear * linear
         for b in bodies where b.isDynamic {
             if b.velocity.lengthSquared > v2 || abs(b.angularVelocity) > angular { return false }

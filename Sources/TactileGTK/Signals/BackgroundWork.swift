@@ -31,13 +31,21 @@ private class MainLoopTask: @unchecked Sendable {
 }
 
 /// A background job's result and what to do with it on the main loop. The worker thread
-/// writes the result once, before handing the job to the main loop; only the main loop reads
-/// it and runs the completion.
+/// writes the result once, before handing the job to the main loop (whose lock orders the
+/// write before the read); only the main loop reads it and runs the completion.
 private final class BackgroundJob<Result: Sendable>: MainLoopTask, @unchecked Sendable {
-    let completion: (Result) -> Void
+    var completion: ((Result) -> Void)?
     var result: Result?
 
     init(_ completion: @escaping (Result) -> Void) { self.completion = completion }
 
-    override func run() { completion(result!) }
+    /// Runs the completion and lets go of it here, on the main loop: whatever it holds (GTK
+    /// widgets among them) is released on the thread that owns it, whichever thread lets go
+    /// of the job last.
+    override func run() {
+        let completion = self.completion
+        self.completion = nil
+        completion?(result!)
+        result = nil
+    }
 }

@@ -77,4 +77,7 @@ public class Widget {
 
     /// Gives the widget keyboard focus.
     public func grabFocus() { gtk_widget_grab_focus(widget) }
+
+    /// Whether the widget has the keyboard focus.
+    public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
 }
