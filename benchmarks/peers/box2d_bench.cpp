@@ -66,6 +66,13 @@ double cradle() {
     return (now_seconds() - start) / steps;
 }
 
+// Steps FRAMES frames of 1/60 s and returns seconds per frame.
+double timeFrames(b2World &world) {
+    const double start = now_seconds();
+    for (int f = 0; f < FRAMES; f++) world.Step(float(FRAME), 8, 3);
+    return (now_seconds() - start) / FRAMES;
+}
+
 double pit(int count) {
     b2World world(metres(0, -GRAVITY));
     world.SetAllowSleeping(false);  /* every engine simulates every frame */
@@ -89,9 +96,7 @@ double pit(int count) {
         ball->CreateFixture(&fixture);
         balls.push_back(ball);
     }
-    const double start = now_seconds();
-    for (int f = 0; f < FRAMES; f++) world.Step(float(FRAME), 8, 3);
-    const double seconds = (now_seconds() - start) / FRAMES;
+    const double seconds = timeFrames(world);
     // The same check `tactile` prints for its own pits, in points.
     std::vector<double> xs(count), ys(count);
     for (int i = 0; i < count; i++) {
@@ -134,9 +139,7 @@ double pyramid() {
             starts.push_back(box->GetPosition());
         }
     }
-    const double start = now_seconds();
-    for (int f = 0; f < FRAMES; f++) world.Step(float(FRAME), 8, 3);
-    const double seconds = (now_seconds() - start) / FRAMES;
+    const double seconds = timeFrames(world);
     double moved = 0;
     for (size_t i = 0; i < boxes.size(); i++) {
         moved = std::max(moved, double((boxes[i]->GetPosition() - starts[i]).Length()) / kScale);

@@ -43,6 +43,13 @@ static double cradle(void) {
     return seconds;
 }
 
+/* Steps FRAMES frames of 1/60 s and returns seconds per frame. */
+static double time_frames(cpSpace *space) {
+    double start = now_seconds();
+    for (int f = 0; f < FRAMES; f++) cpSpaceStep(space, FRAME);
+    return (now_seconds() - start) / FRAMES;
+}
+
 static double pit(int count) {
     cpSpace *space = cpSpaceNew();
     cpSpaceSetGravity(space, cpv(0, -GRAVITY));
@@ -62,9 +69,7 @@ static double pit(int count) {
         cpShapeSetFriction(shape, 0.5);
         balls[i] = ball;
     }
-    double start = now_seconds();
-    for (int f = 0; f < FRAMES; f++) cpSpaceStep(space, FRAME);
-    double seconds = (now_seconds() - start) / FRAMES;
+    double seconds = time_frames(space);
     /* The same check `tactile` prints for its own pits. */
     double *xs = malloc(sizeof(double) * count), *ys = malloc(sizeof(double) * count);
     for (int i = 0; i < count; i++) {
@@ -104,9 +109,7 @@ static double pyramid(void) {
             starts[count++] = cpv(x, y);
         }
     }
-    double start = now_seconds();
-    for (int f = 0; f < FRAMES; f++) cpSpaceStep(space, FRAME);
-    double seconds = (now_seconds() - start) / FRAMES;
+    double seconds = time_frames(space);
     double moved = 0;
     for (int i = 0; i < count; i++) {
         double d = cpvdist(cpBodyGetPosition(boxes[i]), starts[i]);

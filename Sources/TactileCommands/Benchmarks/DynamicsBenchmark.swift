@@ -181,12 +181,7 @@ enum DynamicsBenchmark {
                     size: Size(width: 2 * radii[i], height: 2 * radii[i]),
                     collisionBoundsType: .ellipse)
             }
-            let collision = CollisionBehavior(items: balls)
-            collision.translatesReferenceBoundsIntoBoundary = true
-            try animator.addBehavior(collision)
-            try animator.addBehavior(GravityBehavior(items: balls))
-            try animator.addBehavior(
-                DynamicItemBehavior(items: balls, properties: .init(friction: 0.5)))
+            try dropInBox(balls, friction: 0.5, animator)
             let (seconds, timing) = timeFrames(animator)
             let top = balls.map(\.center.y).min()!
             let escaped = balls.filter {
@@ -219,12 +214,7 @@ enum DynamicsBenchmark {
                             center: Point(x: x, y: y), size: Size(width: size, height: size)))
                 }
             }
-            let collision = CollisionBehavior(items: boxes)
-            collision.translatesReferenceBoundsIntoBoundary = true
-            try animator.addBehavior(collision)
-            try animator.addBehavior(GravityBehavior(items: boxes))
-            try animator.addBehavior(
-                DynamicItemBehavior(items: boxes, properties: .init(friction: 0.6)))
+            try dropInBox(boxes, friction: 0.6, animator)
             let starts = boxes.map(\.center)
             let (seconds, timing) = timeFrames(animator)
             let drift = boxes.last!.center.distance(to: starts.last!)
@@ -237,6 +227,19 @@ enum DynamicsBenchmark {
                 "\(boxes.count) boxes: \(settings), \(timing); in 2 s the top box moved \(String(format: "%.2f", drift)) points, the most any box moved \(String(format: "%.2f", largest)) points, largest tilt \(String(format: "%.2f", tilt))°: the pyramid \(verdict)"
             )
         } catch { throw .usage(error.message) }
+    }
+
+    /// Items that collide with each other and the reference bounds, under gravity, with a
+    /// friction: how every 1/60 s scene is set up.
+    static func dropInBox(
+        _ items: [DynamicItem], friction: Double, _ animator: DynamicAnimator
+    ) throws(DynamicsError) {
+        let collision = CollisionBehavior(items: items)
+        collision.translatesReferenceBoundsIntoBoundary = true
+        try animator.addBehavior(collision)
+        try animator.addBehavior(GravityBehavior(items: items))
+        try animator.addBehavior(
+            DynamicItemBehavior(items: items, properties: .init(friction: friction)))
     }
 
     /// Our settings, as the notes print them.

@@ -18,13 +18,12 @@ extension World {
     }
 
     /// Moves shapes to their bodies and recomputes their bounds, swept along the motion until
-    /// the next detection; notes each body's velocities and slack for the drift check.
+    /// the next detection; notes each body's velocities and drift limit for the drift check.
     mutating func updateShapes() {
         let h = self.h * Double(detectionInterval)
+        let slack = reuseSlack
         for i in bodies.indices {
             let b = bodies[i]
-            let slack = b.isDynamic && detectionInterval > 1 ? 0.5 * World.contactMargin : 0
-            bodies[i].slack = slack
             bodies[i].drift = 0
             bodies[i].detectedVelocity = b.velocity
             bodies[i].detectedAngularVelocity = b.angularVelocity
@@ -43,7 +42,7 @@ extension World {
             var pad = World.contactMargin
             if bodies[i].isDynamic {
                 motion = bodies[i].velocity * h
-                pad += abs(bodies[i].angularVelocity) * shapes[s].reach * h + bodies[i].slack
+                pad += abs(bodies[i].angularVelocity) * shapes[s].reach * h + slack
             }
             var lo: Vec2
             var hi: Vec2
@@ -212,7 +211,7 @@ extension World {
         let reach =
             ((vB - vA).length + wA * shapes[a].reach + wB * shapes[b].reach) * h
             * Double(detectionInterval)
-        return reach + World.contactMargin + bodies[i].slack + bodies[j].slack
+        return reach + World.contactMargin + (movesA ? reuseSlack : 0) + (movesB ? reuseSlack : 0)
     }
 
     mutating func collide(_ a: Int, _ b: Int) {

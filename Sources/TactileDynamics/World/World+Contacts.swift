@@ -437,30 +437,6 @@ extension World {
         }
     }
 
-    /// Sets what contact `k`'s points ask for from their separations as just prepared.
-    @inline(__always)
-    mutating func measurePreparedContact(_ k: Int) {
-        let invH = 1 / h
-        var pushes = false
-        for point in 0..<contacts[k].pointCount {
-            let s = point == 0 ? contacts[k].preparedSeparation0 : contacts[k].preparedSeparation1
-            let push =
-                min(max(0, -(s + contactSlop)) * contactBaumgarte, maximumContactCorrection) * invH
-            if push > 0 {
-                fastestPush = max(fastestPush, push)
-                pushes = true
-            }
-            if point == 0 {
-                contacts[k].bias0 = s > 0 ? -s * invH : 0
-                contacts[k].push0 = push
-            } else {
-                contacts[k].bias1 = s > 0 ? -s * invH : 0
-                contacts[k].push1 = push
-            }
-        }
-        if pushes { pushing.append(k) }
-    }
-
     /// Measures contact `k` again, from how far its bodies moved and turned since the contacts
     /// were prepared (with the anchors and normal as prepared; contacts between round surfaces
     /// exactly), and sets what each point asks for: the approach speed a gap still allows (so
@@ -469,33 +445,29 @@ extension World {
     /// pushed out (see `pushContactsApart`).
     @inline(__always)
     mutating func measureContact(_ k: Int) {
-        let invH = 1 / h
-        let slop = contactSlop
-        let fraction = contactBaumgarte
-        let most = maximumContactCorrection
         let i = contacts[k].bodyA
         let j = contacts[k].bodyB
         let turnA = bodies[i].angle - bodies[i].originAngle
         let turnB = bodies[j].angle - bodies[j].originAngle
         // Between round surfaces the normal turns as the bodies roll past each other, and a
         // face turns with its body: measured exactly (from the same features) then.
-        if contacts[k].kind == .points || abs(turnA) > 0.02 || abs(turnB) > 0.02 {
-            if !contactsJustPrepared { prepareContact(k) }
-            measurePreparedContact(k)
-            return
-        }
+        let exact = contacts[k].kind == .points || abs(turnA) > 0.02 || abs(turnB) > 0.02
+        if exact && !contactsJustPrepared { prepareContact(k) }
         let n = contacts[k].normal
         let moveA = bodies[i].position - bodies[i].origin
         let moveB = bodies[j].position - bodies[j].origin
+        let invH = 1 / h
         var pushes = false
         for point in 0..<contacts[k].pointCount {
-            let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
-            let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
-            let prepared =
-                point == 0 ? contacts[k].preparedSeparation0 : contacts[k].preparedSeparation1
-            let s = prepared + (moveB + cross(turnB, rb) - moveA - cross(turnA, ra)).dot(n)
+            var s = point == 0 ? contacts[k].preparedSeparation0 : contacts[k].preparedSeparation1
+            if !exact {
+                let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
+                let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
+                s += (moveB + cross(turnB, rb) - moveA - cross(turnA, ra)).dot(n)
+            }
             let bias = s > 0 ? -s * invH : 0
-            let push = min(max(0, -(s + slop)) * fraction, most) * invH
+            let push =
+                min(max(0, -(s + contactSlop)) * contactBaumgarte, maximumContactCorrection) * invH
             if push > 0 {
                 fastestPush = max(fastestPush, push)
                 pushes = true

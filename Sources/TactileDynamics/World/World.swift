@@ -45,8 +45,6 @@ struct Body {
     var detectedAngularVelocity = 0.0
     var drift = 0.0
     var driftLimit = 0.0
-    /// Extra distance its contacts' margins allow for while they are reused, points.
-    var slack = 0.0
 }
 
 /// One collision shape on a body: a circle or a convex polygon (a segment is a two-vertex
@@ -315,6 +313,9 @@ struct World {
         if 2 * reach <= reuseDistance { return 2 * frame }
         return frame
     }
+    /// Extra distance each moving body's contact margins allow for while contacts are reused
+    /// (half the detection margin), points.
+    var reuseSlack: Double { detectionInterval > 1 ? 0.5 * World.contactMargin : 0 }
     /// The most any body may move while contacts serve longer than a frame, points.
     var reuseDistance = 2.0
     /// Whether final separations are measured for collision callbacks.
