@@ -1,15 +1,4 @@
-/// A deterministic random number generator (SplitMix64) so tests replay exactly.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import TactileCore
 
-    /// Creates a generator; the same seed always gives the same sequence.
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The tests' deterministic random number generator: TactileCore's, so tests replay exactly.
+public typealias SeededGenerator = SeededRandom

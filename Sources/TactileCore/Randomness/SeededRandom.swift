@@ -1,7 +1,7 @@
-/// A deterministic random number generator (SplitMix64): the same seed gives the same puzzle.
+/// A deterministic random number generator (SplitMix64): the same seed always gives the same
+/// sequence, so a run (a test, a picture, a documented example) replays exactly.
 ///
-/// For reproducible pictures, tests and documentation only; answers meant to stay secret
-/// come from ``SecureRandom``.
+/// Not for secrets: a puzzle's answer, for one, comes from a cryptographic source.
 public struct SeededRandom: RandomNumberGenerator, Hashable, Sendable {
     private var state: UInt64
 
