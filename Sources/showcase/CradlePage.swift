@@ -109,11 +109,8 @@ func makeCradlePage() -> Widget {
                 "Run",
                 Box(.horizontal, spacing: 6, [pause, Button("Reset") { view.reset() }])),
         ])
-    controls.setMinimumSize(width: 330)
-    controls.expandsHorizontally = false
-    let stage = Box(.vertical, spacing: 6, [canvas, energy, hint, message])
-    let page = Box(.horizontal, spacing: 12, [controls, stage])
-    page.setMargins(12)
+    let page = pageLayout(
+        controls: controls, controlsWidth: 330, stage: [canvas, energy, hint, message])
     refresh()
     return page
 }

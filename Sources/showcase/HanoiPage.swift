@@ -116,13 +116,8 @@ func makeHanoiPage() -> Widget {
             Section("Speed", Box(.vertical, spacing: 4, [speedRow, speedLabel])),
             Section("By hand", Box(.vertical, spacing: 6, [manual, tools])),
         ])
-    controls.setMinimumSize(width: 330)
-    // Sliders ask to expand; that must not widen the column at the puzzle's expense.
-    controls.expandsHorizontally = false
-    // The status sits under the puzzle, so its changing length never resizes the puzzle.
-    let stage = Box(.vertical, spacing: 6, [canvas, status, message, keys])
-    let page = Box(.horizontal, spacing: 12, [controls, stage])
-    page.setMargins(12)
+    let page = pageLayout(
+        controls: controls, controlsWidth: 330, stage: [canvas, status, message, keys])
     refresh()
     return page
 }

@@ -8,3 +8,15 @@ func registerPages(in app: ShowcaseApplication) {
     app.addPage(name: "puzzle", title: "Puzzle captcha", build: makePuzzlePage)
     app.addPage(name: "about", title: "About", build: makeAboutPage)
 }
+
+/// A component page's two columns: its controls on the left, at least `controlsWidth` wide and
+/// never widened by the sliders in them (which ask to expand) at the component's expense; the
+/// component on the right with its status lines under it, so their changing length never
+/// resizes the component.
+func pageLayout(controls: Widget, controlsWidth: Int, stage: [Widget]) -> Box {
+    controls.setMinimumSize(width: controlsWidth)
+    controls.expandsHorizontally = false
+    let page = Box(.horizontal, spacing: 12, [controls, Box(.vertical, spacing: 6, stage)])
+    page.setMargins(12)
+    return page
+}

@@ -96,17 +96,13 @@ private final class PatternPage {
         let controls = Box(
             .vertical, spacing: 10,
             [Section("Pattern", actions), Section("Options", options), storeLabel])
-        controls.setMinimumSize(width: 300)
-        controls.expandsHorizontally = false
         // A label, not a tooltip: always in view, no hovering needed.
         let keys = Label(
             "Drag across the dots · arrows move the ring, Space selects, Enter finishes, Esc clears"
         )
         keys.wraps = true
-        let stage = Box(.vertical, spacing: 6, [canvas, status, detail, keys])
-        let page = Box(.horizontal, spacing: 12, [controls, stage])
-        page.setMargins(12)
-        root = page
+        root = pageLayout(
+            controls: controls, controlsWidth: 300, stage: [canvas, status, detail, keys])
     }
 
     // MARK: - Tasks

@@ -233,15 +233,11 @@ func makePuzzlePage() -> Widget {
                     ])),
             Section("Pass token", Box(.vertical, spacing: 6, [tokenLabel, redeem])),
         ])
-    controls.setMinimumSize(width: 300)
-    controls.expandsHorizontally = false
     // A label, not a tooltip: always in view, no hovering needed.
     let keys = Label(
         "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit")
     keys.wraps = true
-    let stage = Box(.vertical, spacing: 6, [canvas, status, keys])
-    let page = Box(.horizontal, spacing: 12, [controls, stage])
-    page.setMargins(12)
+    let page = pageLayout(controls: controls, controlsWidth: 300, stage: [canvas, status, keys])
     newPuzzle()
     return page
 }

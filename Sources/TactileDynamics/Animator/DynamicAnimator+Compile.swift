@@ -411,16 +411,25 @@ extension DynamicAnimator {
         world.shapes.append(shape)
     }
 
-    func addWall(
-        _ world: inout World, _ rect: Rect, boundary: Int, bit: UInt64, participant: UInt32
-    ) {
+    /// A boundary's shape on the static frame, its `count` vertices to be added next.
+    func boundaryShape(
+        _ world: World, count: Int, boundary: Int, bit: UInt64, participant: UInt32
+    ) -> Shape {
         var shape = Shape()
         shape.body = 0
         shape.boundary = boundary
         shape.boundaryBits = bit
         shape.participant = participant
         shape.first = world.localVertices.count
-        shape.count = 4
+        shape.count = count
+        return shape
+    }
+
+    func addWall(
+        _ world: inout World, _ rect: Rect, boundary: Int, bit: UInt64, participant: UInt32
+    ) {
+        let shape = boundaryShape(
+            world, count: 4, boundary: boundary, bit: bit, participant: participant)
         let corners = [
             Vec2(rect.minX, rect.minY), Vec2(rect.maxX, rect.minY), Vec2(rect.maxX, rect.maxY),
             Vec2(rect.minX, rect.maxY),
@@ -436,13 +445,8 @@ extension DynamicAnimator {
     func addSegment(
         _ world: inout World, _ a: Vec2, _ b: Vec2, boundary: Int, bit: UInt64, participant: UInt32
     ) {
-        var shape = Shape()
-        shape.body = 0
-        shape.boundary = boundary
-        shape.boundaryBits = bit
-        shape.participant = participant
-        shape.first = world.localVertices.count
-        shape.count = 2
+        let shape = boundaryShape(
+            world, count: 2, boundary: boundary, bit: bit, participant: participant)
         let e = b - a
         let n = Vec2(e.y, -e.x) * (1 / e.length)
         world.localVertices.append(a)
