@@ -6,14 +6,29 @@ public enum Tactile {
     static let commands:
         [(
             name: String, summary: String,
-            run: @Sendable ([String], CommandOutput) throws(CommandFailure) -> Void
+            run: @Sendable (CommandContext) throws(CommandFailure) -> Void
         )] = [
-            ("hanoi", "Solve and count Tower of Hanoi moves", HanoiCommand.run),
-            ("cradle", "Simulate Newton's cradle", CradleCommand.run),
-            ("pattern", "Count, set and check gesture patterns", PatternCommand.run),
-            ("puzzle", "Generate and check puzzle slider captchas", PuzzleCommand.run),
-            ("render", "Draw a component to a PNG or an animated GIF", RenderCommand.run),
-            ("bench", "Measure speed against peers (use a release build)", BenchCommand.run),
+            (
+                "hanoi", "Solve and count Tower of Hanoi moves",
+                { c throws(CommandFailure) in try HanoiCommand.run(c.arguments, output: c.output) }
+            ),
+            (
+                "cradle", "Simulate Newton's cradle",
+                { c throws(CommandFailure) in try CradleCommand.run(c.arguments, output: c.output) }
+            ),
+            ("pattern", "Count, set, check, change and remove gesture patterns", PatternCommand.run),
+            (
+                "puzzle", "Generate and check puzzle slider captchas",
+                { c throws(CommandFailure) in try PuzzleCommand.run(c.arguments, output: c.output) }
+            ),
+            (
+                "render", "Draw a component to a PNG or an animated GIF",
+                { c throws(CommandFailure) in try RenderCommand.run(c.arguments, output: c.output) }
+            ),
+            (
+                "bench", "Measure speed against peers (use a release build)",
+                { c throws(CommandFailure) in try BenchCommand.run(c.arguments, output: c.output) }
+            ),
         ]
 
     static var help: String {
@@ -28,42 +43,68 @@ public enum Tactile {
         }
         lines.append("")
         lines.append(
-            "Exit codes: 0 success, 1 negative answer, 2 bad usage or input, 3 locked out, 4 damaged store."
+            "Exit codes: 0 success, 1 negative answer, 2 bad usage or input (or output that could not"
         )
+        lines.append("be written), 3 locked out or rate-limited, 4 damaged or unreadable store.")
         return lines.joined(separator: "\n")
     }
 
     /// Runs a command line (without the program name) and returns the exit code.
-    public static func run(_ arguments: [String], output: CommandOutput, errors: CommandOutput)
-        -> Int32
-    {
-        defer {
-            output.flush()
-            errors.flush()
-        }
+    ///
+    /// - Parameters:
+    ///   - arguments: The arguments after the program name.
+    ///   - input: Where `-` arguments are read from.
+    ///   - output: Standard output; if writing it fails the exit code says so (2).
+    ///   - errors: Standard error; messages there have control characters escaped.
+    public static func run(
+        _ arguments: [String], input: CommandInput = CommandInput(), output: CommandOutput,
+        errors: CommandOutput
+    ) -> Int32 {
+        defer { errors.flush() }
         guard let name = arguments.first else {
             errors.line(help)
             return ExitCode.usage.rawValue
         }
         if name == "--help" || name == "-h" || name == "help" {
             output.line(help)
-            return ExitCode.success.rawValue
+            return finish(ExitCode.success, command: "tactile", output: output, errors: errors)
         }
         guard let command = commands.first(where: { $0.name == name }) else {
             errors.line(
-                "tactile: unknown command \"\(name)\"; commands: \(commands.map(\.name).joined(separator: ", "))"
+                "tactile: unknown command \(TerminalText.quoted(name)); commands: \(commands.map(\.name).joined(separator: ", "))"
             )
             return ExitCode.usage.rawValue
         }
+        let context = CommandContext(
+            arguments: Array(arguments.dropFirst()), input: input, output: output)
         do {
-            try command.run(Array(arguments.dropFirst()), output)
-            return ExitCode.success.rawValue
+            try command.run(context)
+            return finish(.success, command: "tactile \(name)", output: output, errors: errors)
         } catch {
             output.flush()
-            errors.line("tactile \(name): \(error.message)")
+            errors.line("tactile \(name): \(TerminalText.escaped(error.message))")
             return error.code.rawValue
         }
     }
+
+    /// Flushes standard output; a failed write turns success into exit code 2 with the reason.
+    private static func finish(
+        _ code: ExitCode, command: String, output: CommandOutput, errors: CommandOutput
+    ) -> Int32 {
+        output.flush()
+        if let reason = output.failureReason {
+            errors.line("\(command): cannot write the output: \(reason)")
+            return ExitCode.usage.rawValue
+        }
+        return code.rawValue
+    }
+}
+
+/// What a command is run with: its arguments, and where it reads and writes.
+struct CommandContext {
+    var arguments: [String]
+    var input: CommandInput
+    var output: CommandOutput
 }
 
 /// Runs a sub-command chosen by the first argument from a table.
@@ -85,7 +126,7 @@ func dispatch(
         return
     }
     guard let entry = table.first(where: { $0.name == first }) else {
-        throw .usage("unknown sub-command \"\(first)\"; one of: \(names)")
+        throw .usage("unknown sub-command \(TerminalText.quoted(first)); one of: \(names)")
     }
     let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), spec: entry.spec)
     if parsed.wantsHelp {

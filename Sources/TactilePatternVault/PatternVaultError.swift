@@ -15,6 +15,9 @@ public enum PatternVaultError: Error, Hashable, Sendable, CustomStringConvertibl
     case unreadable(path: String, reason: String)
     /// The store could not be written; nothing was verified or changed.
     case unwritable(path: String, reason: String)
+    /// The path cannot hold a store: it names a directory, a FIFO, a symbolic link, or a
+    /// file in a folder that does not exist. Nothing was read, checked or changed.
+    case unusablePath(path: String, reason: String)
     /// The pattern is not acceptable input (too short, wrong grid); not counted as an attempt.
     case invalidPattern(PatternError)
     /// Argon2id failed, usually for lack of memory; nothing was verified.
@@ -35,6 +38,8 @@ public enum PatternVaultError: Error, Hashable, Sendable, CustomStringConvertibl
             "cannot read the pattern store \(path): \(reason)"
         case .unwritable(let path, let reason):
             "cannot write the pattern store \(path): \(reason); nothing was checked or changed"
+        case .unusablePath(let path, let reason):
+            "\(path) cannot be a pattern store: it \(reason); nothing was checked or changed"
         case .invalidPattern(let error):
             error.message
         case .hashingFailed:

@@ -5,12 +5,13 @@ import TactileCore
 /// Writes an animated GIF, one frame at a time, through giflib.
 ///
 /// Each frame gets its own 256-colour palette from giflib's median-cut quantiser; the file
-/// loops forever. The file is written under a temporary name and renamed into place when
-/// ``finish()`` succeeds, so a failed export never leaves half a file behind.
+/// loops forever. The file is written through an ``AtomicFile`` (a temporary file created
+/// exclusively, never through a symbolic link) and renamed into place when ``finish()``
+/// succeeds, so a failed export never leaves half a file behind.
 public final class GIFWriter {
     private var file: UnsafeMutablePointer<GifFileType>?
     private let path: String
-    private let temporaryPath: String
+    private let output: AtomicFile
     /// Frame width in pixels.
     public let width: Int
     /// Frame height in pixels.
@@ -32,23 +33,25 @@ public final class GIFWriter {
                 path: path, reason: "frame size \(width)×\(height) is outside 1…65535")
         }
         self.path = path
-        self.temporaryPath = path + ".partial-\(getpid())"
         self.width = width
         self.height = height
+        do { output = try AtomicFile(path: path) } catch {
+            throw ImageFileError(path: path, reason: error.reason)
+        }
         let count = width * height
         red = [UInt8](repeating: 0, count: count)
         green = red
         blue = red
         indices = red
-        // Created with the usual permissions (0666 less the umask); giflib closes the descriptor.
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        // giflib closes the descriptor it is given: it gets a duplicate, and the atomic file
+        // keeps its own for the final flush and rename.
+        let descriptor = dup(output.fileDescriptor)
         guard descriptor >= 0 else {
             throw ImageFileError(path: path, reason: String(cString: strerror(errno)))
         }
         var error: Int32 = 0
         guard let file = EGifOpenFileHandle(descriptor, &error) else {
             close(descriptor)
-            unlink(temporaryPath)
             throw ImageFileError(path: path, reason: Self.message(error))
         }
         self.file = file
@@ -128,13 +131,11 @@ public final class GIFWriter {
         self.file = nil
         var error: Int32 = 0
         guard EGifCloseFile(file, &error) == GIF_OK else {
-            unlink(temporaryPath)
+            output.discard()
             throw ImageFileError(path: path, reason: Self.message(error))
         }
-        guard rename(temporaryPath, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
-            throw ImageFileError(path: path, reason: reason)
+        do { try output.commit() } catch {
+            throw ImageFileError(path: path, reason: error.reason)
         }
     }
 
@@ -143,7 +144,7 @@ public final class GIFWriter {
         self.file = nil
         var error: Int32 = 0
         EGifCloseFile(file, &error)
-        unlink(temporaryPath)
+        output.discard()
     }
 
     private static func message(_ code: Int32) -> String {

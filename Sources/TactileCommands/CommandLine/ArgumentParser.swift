@@ -70,7 +70,8 @@ struct ArgumentParser {
                 guard spec.options.contains(where: { $0.name == name }) else {
                     let known = spec.options.map { "--\($0.name)" } + ["--help"]
                     throw .usage(
-                        "unknown option --\(name); accepted: \(known.joined(separator: ", "))")
+                        "unknown option \(TerminalText.quoted("--" + name)); accepted: \(known.joined(separator: ", "))"
+                    )
                 }
                 if value == nil {
                     i += 1
@@ -95,7 +96,7 @@ struct ArgumentParser {
         }
         if parsed.positionals.count > spec.positionals.count {
             throw .usage(
-                "unexpected argument \"\(parsed.positionals[spec.positionals.count])\"; usage: \(spec.usage)"
+                "unexpected argument \(TerminalText.quoted(parsed.positionals[spec.positionals.count])); usage: \(spec.usage)"
             )
         }
         return parsed
@@ -103,6 +104,10 @@ struct ArgumentParser {
 }
 
 /// Parsing of numbers with messages that name the value and the accepted range.
+///
+/// Numbers are plain decimals as a person writes them: an optional sign, digits, a decimal
+/// point and an exponent (`-12`, `0.5`, `1e3`). Hexadecimal (`0x10`), `inf`, `nan` and
+/// digit separators are refused, so a value never means something other than it reads.
 enum ValueParser {
     static func integer<T: FixedWidthInteger>(
         _ text: String, name: String, in range: ClosedRange<T>
@@ -110,8 +115,12 @@ enum ValueParser {
         throws(CommandFailure) -> T
     {
         let accepted = "\(name) must be a whole number \(range.lowerBound)…\(range.upperBound)"
-        guard let value = T(text.trimmingCharacters(in: .whitespaces)) else {
-            throw .usage("\(accepted), got \"\(text)\"")
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard isDecimal(trimmed, allowingFraction: false) else {
+            throw .usage("\(accepted), got \(TerminalText.quoted(text))")
+        }
+        guard let value = T(trimmed) else {
+            throw .usage("\(accepted), got \(TerminalText.quoted(text)) (out of range)")
         }
         guard range.contains(value) else { throw .usage("\(accepted), got \(value)") }
         return value
@@ -122,10 +131,15 @@ enum ValueParser {
     {
         let accepted =
             "\(name) must be a number \(format(range.lowerBound))…\(format(range.upperBound))"
-        guard let value = Double(text.trimmingCharacters(in: .whitespaces)), value.isFinite else {
-            throw .usage("\(accepted), got \"\(text)\"")
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard isDecimal(trimmed, allowingFraction: true), let value = Double(trimmed),
+            value.isFinite
+        else {
+            throw .usage("\(accepted), got \(TerminalText.quoted(text))")
         }
-        guard range.contains(value) else { throw .usage("\(accepted), got \(text)") }
+        guard range.contains(value) else {
+            throw .usage("\(accepted), got \(TerminalText.quoted(trimmed))")
+        }
         return value
     }
 
@@ -134,9 +148,37 @@ enum ValueParser {
     {
         guard choices.contains(text) else {
             throw .usage(
-                "\(name) must be one of \(choices.joined(separator: ", ")), got \"\(text)\"")
+                "\(name) must be one of \(choices.joined(separator: ", ")), got \(TerminalText.quoted(text))"
+            )
         }
         return text
+    }
+
+    /// Whether `text` is `[+-]digits` or, with fractions, `[+-](digits[.digits]|.digits)[e[+-]digits]`.
+    static func isDecimal(_ text: String, allowingFraction: Bool) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            bytes = bytes.dropFirst()
+        }
+        func digits() -> Int {
+            let count = bytes.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        var mantissa = digits()
+        if allowingFraction, bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if allowingFraction, let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     static func format(_ x: Double) -> String {

@@ -4,7 +4,8 @@ public enum ExitCode: Int32, Sendable {
     case success = 0
     /// A negative answer: a wrong pattern, a failed check.
     case negative = 1
-    /// Bad usage or input; the message is on standard error.
+    /// Bad usage or input, or output that could not be written; the message is on
+    /// standard error.
     case usage = 2
     /// Locked out or rate-limited.
     case locked = 3
@@ -24,6 +25,11 @@ public struct CommandFailure: Error, Sendable, CustomStringConvertible {
 
     /// Bad usage or input.
     public static func usage(_ message: String) -> CommandFailure {
+        CommandFailure(.usage, message)
+    }
+
+    /// The output could not be written (a full disk, a closed pipe).
+    static func outputFailed(_ message: String) -> CommandFailure {
         CommandFailure(.usage, message)
     }
 

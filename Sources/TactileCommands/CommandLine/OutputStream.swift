@@ -3,33 +3,47 @@ import Foundation
 /// Where a command writes: standard output and error, or memory in tests.
 ///
 /// Writes are buffered and flushed in large blocks, so printing a billion moves costs
-/// little more than formatting them.
+/// little more than formatting them. A write that fails (a full disk, a closed pipe) is
+/// remembered in ``failure`` and everything after it is dropped: a command that streams
+/// checks ``checkWritable()`` and stops, and the program exits non-zero with the reason.
 public final class CommandOutput {
-    private let write: (UnsafeRawBufferPointer) -> Void
+    private let send: (UnsafeRawBufferPointer) -> Int32?
     private var buffer: [UInt8] = []
     private let capacity = 1 << 16
 
+    /// The `errno` of the first failed write, or `nil` while every write has succeeded.
+    public private(set) var failure: Int32?
+
     /// An output that appends to a file descriptor.
     public init(fileDescriptor: Int32) {
-        write = { bytes in
+        send = { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Foundation.write(
                     fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written <= 0 {
-                    if written < 0 && errno == EINTR { continue }
-                    return
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
                 }
+                if written == 0 { return EIO }
                 offset += written
             }
+            return nil
         }
         buffer.reserveCapacity(capacity)
     }
 
     /// An output that collects text in memory, read with ``text``.
-    public init() {
+    ///
+    /// - Parameter limit: The most bytes kept; a write past it fails as a full disk would
+    ///   (`ENOSPC`), so tests can see how a command copes.
+    public init(limit: Int = .max) {
         let storage = Storage()
-        write = { storage.bytes.append(contentsOf: $0) }
+        send = { bytes in
+            guard storage.bytes.count + bytes.count <= limit else { return ENOSPC }
+            storage.bytes.append(contentsOf: bytes)
+            return nil
+        }
         self.storage = storage
     }
 
@@ -42,18 +56,29 @@ public final class CommandOutput {
         return String(decoding: storage?.bytes ?? [], as: UTF8.self)
     }
 
+    /// Why writing failed, such as "No space left on device"; `nil` when it has not.
+    public var failureReason: String? { failure.map { String(cString: strerror($0)) } }
+
+    /// Flushes, then throws when a write has failed, so a long stream stops at once.
+    func checkWritable() throws(CommandFailure) {
+        flush()
+        if let failureReason {
+            throw .outputFailed("cannot write the output: \(failureReason)")
+        }
+    }
+
     /// Writes text as is.
     public func write(_ text: String) {
         var text = text
         text.withUTF8 { buffer.append(contentsOf: $0) }
-        if buffer.count >= capacity { flush() }
+        flushIfFull()
     }
 
     /// Writes text and a newline.
     public func line(_ text: String) {
         write(text)
         buffer.append(10)
-        if buffer.count >= capacity { flush() }
+        flushIfFull()
     }
 
     /// Writes the decimal digits of a number, without allocating.
@@ -74,15 +99,28 @@ public final class CommandOutput {
             } while n > 0
             buffer.append(contentsOf: d[(20 - count)...])
         }
+        flushIfFull()
     }
 
     /// Writes one ASCII byte.
-    public func write(byte: UInt8) { buffer.append(byte) }
+    public func write(byte: UInt8) {
+        buffer.append(byte)
+        flushIfFull()
+    }
 
-    /// Sends buffered bytes on.
+    /// Whether the last write failed; a streaming loop tests this after every item.
+    public var hasFailed: Bool { failure != nil }
+
+    @inline(__always) private func flushIfFull() {
+        if buffer.count >= capacity { flush() }
+    }
+
+    /// Sends buffered bytes on; after a failure they are dropped.
     public func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { write($0) }
+        if failure == nil {
+            failure = buffer.withUnsafeBytes { send($0) }
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -57,30 +57,10 @@ enum HanoiCommand {
         let p = try pegs(parsed)
         let format = try ValueParser.choice(
             parsed.option("format") ?? "text", name: "--format", from: ["text", "csv"])
-        let start: HanoiPosition
-        let goal: HanoiPosition
-        do throws(HanoiError) {
-            start =
-                try parsed.option("from").map { text throws(HanoiError) in
-                    try HanoiPosition(state: text, pegCount: p)
-                } ?? HanoiPosition(disks: n, pegs: p, allOn: 0)
-            if let text = parsed.option("to") {
-                if text.count == 1 {
-                    guard let peg = HanoiPeg.index(of: text.first!), peg < p else {
-                        throw HanoiError(
-                            "--to \"\(text)\" must be a peg letter A…\(HanoiPeg.letter(p - 1)) or a state of \(n) letters"
-                        )
-                    }
-                    goal = HanoiPosition(disks: n, pegs: p, allOn: peg)
-                } else {
-                    goal = try HanoiPosition(state: text, pegCount: p)
-                }
-            } else {
-                goal = HanoiPosition(disks: n, pegs: p, allOn: p - 1)
-            }
-        } catch {
-            throw .usage(error.message)
-        }
+        let start = try position(parsed, "from", pegs: p) ?? HanoiPosition(disks: n, pegs: p, allOn: 0)
+        let goal =
+            try position(parsed, "to", pegs: p, allowingPeg: n)
+            ?? HanoiPosition(disks: n, pegs: p, allOn: p - 1)
         guard start.diskCount == n else {
             throw .usage("--from \"\(start)\" has \(start.diskCount) letters but <disks> is \(n)")
         }
@@ -93,32 +73,63 @@ enum HanoiCommand {
         }
         let letters = (0..<p).map { UInt8(65 + $0) }
         var k: UInt64 = 0
-        if format == "csv" {
-            output.line("move,disk,from,to")
-            plan.forEachMove { move in
+        // Output streams: a closed pipe or a full disk stops the loop at the next move.
+        let isCSV = format == "csv"
+        if isCSV { output.line("move,disk,from,to") }
+        do {
+            try plan.forEachMove { move in
                 k += 1
-                output.write(k)
-                output.write(byte: 44)
-                output.write(UInt64(move.disk))
-                output.write(byte: 44)
-                output.write(byte: letters[move.from])
-                output.write(byte: 44)
-                output.write(byte: letters[move.to])
+                if isCSV {
+                    output.write(k)
+                    output.write(byte: 44)
+                    output.write(UInt64(move.disk))
+                    output.write(byte: 44)
+                    output.write(byte: letters[move.from])
+                    output.write(byte: 44)
+                    output.write(byte: letters[move.to])
+                } else {
+                    output.write("Move ")
+                    output.write(k)
+                    output.write(": disk ")
+                    output.write(UInt64(move.disk))
+                    output.write(" from ")
+                    output.write(byte: letters[move.from])
+                    output.write(" to ")
+                    output.write(byte: letters[move.to])
+                }
                 output.write(byte: 10)
+                if output.hasFailed { throw OutputStopped() }
             }
-        } else {
-            plan.forEachMove { move in
-                k += 1
-                output.write("Move ")
-                output.write(k)
-                output.write(": disk ")
-                output.write(UInt64(move.disk))
-                output.write(" from ")
-                output.write(byte: letters[move.from])
-                output.write(" to ")
-                output.write(byte: letters[move.to])
-                output.write(byte: 10)
+        } catch {}
+        try output.checkWritable()
+    }
+
+    /// Stops a stream whose output failed; the failure itself is in the output.
+    private struct OutputStopped: Error {}
+
+    /// A `--from`/`--to` position: a state of peg letters, or (for `--to`) a single peg
+    /// letter meaning all `allowingPeg` disks there; `nil` when the option is absent.
+    static func position(
+        _ parsed: ArgumentParser.Parsed, _ option: String, pegs p: Int, allowingPeg disks: Int? = nil
+    ) throws(CommandFailure) -> HanoiPosition? {
+        guard let text = parsed.option(option) else { return nil }
+        guard !text.isEmpty else {
+            throw .usage(
+                "--\(option) needs a state (one peg letter A…\(HanoiPeg.letter(p - 1)) per disk)\(disks == nil ? "" : " or a peg letter")"
+            )
+        }
+        do throws(HanoiError) {
+            if let disks, text.count == 1 {
+                guard let peg = HanoiPeg.index(of: text.first!), peg < p else {
+                    throw HanoiError(
+                        "\(TerminalText.quoted(text)) must be a peg letter A…\(HanoiPeg.letter(p - 1)) or a state of \(disks) letters"
+                    )
+                }
+                return HanoiPosition(disks: disks, pegs: p, allOn: peg)
             }
+            return try HanoiPosition(state: text, pegCount: p)
+        } catch {
+            throw .usage("--\(option): \(error.message)")
         }
     }
 

@@ -4,7 +4,7 @@ import TactileCrypto
 import TactilePatternLock
 import TactilePatternVault
 
-/// `tactile pattern count|set|check`.
+/// `tactile pattern count|set|check|change|remove|status`.
 ///
 /// Nothing here prints the pattern or anything derived from it: messages name the store,
 /// counts and waits only.
@@ -30,46 +30,77 @@ enum PatternCommand {
             "A move may pass only over dots already selected (a drag adds any others itself).",
         ])
 
+    static let storeOption = ArgumentParser.Option(
+        name: "store", valueName: "FILE",
+        help: "The pattern store (mode 0600); never a symbolic link, a FIFO or a directory.")
+
+    static let patternHelp =
+        "Dots numbered 1…N² row by row, joined by -, such as 1-5-9-6; - reads it from standard input."
+
     static let setSpec = ArgumentParser.Spec(
-        usage: "tactile pattern set --store FILE <pattern>",
-        summary: "Create a store holding a salted Argon2id hash of a 3×3 pattern.",
-        positionals: [
-            (
-                "<pattern>",
-                "Dots 1…9 row by row, joined by -, such as 1-5-9-6; at least \(PatternLimits.defaultMinimumLength) dots."
-            )
-        ],
+        usage: "tactile pattern set --store FILE [--grid N] <pattern|->",
+        summary: "Create a store holding a salted Argon2id hash of a pattern.",
+        positionals: [("<pattern|->", patternHelp)],
         options: [
             .init(
                 name: "store", valueName: "FILE",
-                help: "The store to create (mode 0600); it must not exist yet.")
+                help: "The store to create (mode 0600); it must not exist yet."),
+            .init(
+                name: "grid", valueName: "N",
+                help:
+                    "Dots per side, \(PatternLimits.gridSizes.lowerBound)…\(PatternLimits.gridSizes.upperBound). Default 3."
+            ),
         ],
         details: [
-            "A dot passed over on the way is added, as a drag would: 1-3-6-9 is 1-2-3-6-9.",
-            "The pattern itself is never written, printed or logged.",
+            "At least \(PatternLimits.defaultMinimumLength) dots. A dot passed over on the way is added, as a drag would: 1-3-6-9 is 1-2-3-6-9.",
+            "The pattern itself is never written, printed or logged. Use - to keep it out of ps.",
         ])
 
     static let checkSpec = ArgumentParser.Spec(
-        usage: "tactile pattern check --store FILE <pattern>",
+        usage: "tactile pattern check --store FILE <pattern|->",
         summary: "Check a pattern against a store, with attempt throttling kept in the store.",
-        positionals: [("<pattern>", "Dots numbered row by row, joined by -, such as 1-5-9-6.")],
-        options: [.init(name: "store", valueName: "FILE", help: "The store made by pattern set.")],
+        positionals: [("<pattern|->", patternHelp)],
+        options: [storeOption],
         details: [
             "Exit codes: 0 match; 1 wrong pattern (says how many tries remain before a wait);",
             "2 invalid input or no store; 3 locked out (says the seconds left); 4 damaged store.",
             "Waits after consecutive failures: 30 s at 5, and from 10 on (doubling every 10 from 30, one day from 140).",
         ])
 
-    static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
+    static let changeSpec = ArgumentParser.Spec(
+        usage: "tactile pattern change --store FILE <old|-> <new|->",
+        summary: "Replace the pattern, given the current one (a wrong one counts as an attempt).",
+        positionals: [
+            ("<old|->", "The current pattern; - reads it from standard input."),
+            ("<new|->", "The new pattern, on the same grid; - reads the next line."),
+        ],
+        options: [storeOption],
+        details: ["Exit codes as for check; 0 means the pattern was changed."])
+
+    static let removeSpec = ArgumentParser.Spec(
+        usage: "tactile pattern remove --store FILE <pattern|->",
+        summary: "Delete the store, given the current pattern (a wrong one counts as an attempt).",
+        positionals: [("<pattern|->", patternHelp)],
+        options: [storeOption],
+        details: ["Exit codes as for check; 0 means the store was removed."])
+
+    static let statusSpec = ArgumentParser.Spec(
+        usage: "tactile pattern status --store FILE",
+        summary:
+            "Say whether a pattern is set, on which grid, the failures in a row and any wait.",
+        options: [storeOption],
+        details: ["Exit codes: 0 a pattern is set; 1 none is set; 4 damaged store."])
+
+    static func run(_ context: CommandContext) throws(CommandFailure) {
         try run(
-            arguments, output: output, clock: { Date().timeIntervalSince1970 },
-            cost: PatternVault.recommendedCost)
+            context.arguments, input: context.input, output: context.output,
+            clock: { Date().timeIntervalSince1970 }, cost: PatternVault.recommendedCost)
     }
 
     /// The command with its clock (seconds since 1970) and hashing cost given, for tests.
     static func run(
-        _ arguments: [String], output: CommandOutput, clock: @escaping @Sendable () -> Double,
-        cost: Argon2idCost
+        _ arguments: [String], input: CommandInput = CommandInput(text: ""),
+        output: CommandOutput, clock: @escaping @Sendable () -> Double, cost: Argon2idCost
     ) throws(CommandFailure) {
         func vault(_ parsed: ArgumentParser.Parsed) throws(CommandFailure) -> PatternVault {
             guard let path = parsed.option("store") else {
@@ -78,22 +109,32 @@ enum PatternCommand {
             guard !path.isEmpty else { throw .usage("--store needs a file name") }
             return PatternVault(path: path, cost: cost, clock: clock)
         }
+        typealias Action = (PatternSession) throws(CommandFailure) -> Void
+        func entry(_ name: String, _ spec: ArgumentParser.Spec, _ action: @escaping Action)
+            -> (
+                name: String, spec: ArgumentParser.Spec,
+                run: (ArgumentParser.Parsed, CommandOutput) throws(CommandFailure) -> Void
+            )
+        {
+            (
+                name, spec,
+                { parsed, output throws(CommandFailure) in
+                    try action(
+                        PatternSession(
+                            parsed: parsed, vault: try vault(parsed), input: input,
+                            output: output))
+                }
+            )
+        }
         try dispatch(
             arguments, command: "pattern",
             [
                 ("count", countSpec, count),
-                (
-                    "set", setSpec,
-                    { parsed, output throws(CommandFailure) in
-                        try set(parsed, vault: try vault(parsed), output: output)
-                    }
-                ),
-                (
-                    "check", checkSpec,
-                    { parsed, output throws(CommandFailure) in
-                        try check(parsed, vault: try vault(parsed), output: output)
-                    }
-                ),
+                entry("set", setSpec, set),
+                entry("check", checkSpec, check),
+                entry("change", changeSpec, change),
+                entry("remove", removeSpec, remove),
+                entry("status", statusSpec, status),
             ],
             output: output)
     }
@@ -132,35 +173,106 @@ enum PatternCommand {
         output.write(byte: 10)
     }
 
-    static func set(
-        _ parsed: ArgumentParser.Parsed, vault: PatternVault, output: CommandOutput
-    ) throws(CommandFailure) {
-        let pattern = try parse(parsed.positionals[0], grid: .standard)
+    /// What a store sub-command works with.
+    struct PatternSession {
+        var parsed: ArgumentParser.Parsed
+        var vault: PatternVault
+        var input: CommandInput
+        var output: CommandOutput
+
+        /// The pattern in positional argument `index`, or the next line of standard input
+        /// for `-`, parsed for `grid`.
+        func pattern(_ index: Int, grid: PatternGrid) throws(CommandFailure) -> Pattern {
+            var text = parsed.positionals[index]
+            let name = parsed.positionals.count > 1 ? "pattern \(index + 1)" : "the pattern"
+            if text == "-" {
+                guard let line = try input.readLine(name: name) else {
+                    throw .usage("\(name): standard input ended before a pattern was read")
+                }
+                text = line
+            }
+            return try PatternCommand.parse(text, grid: grid)
+        }
+
+        /// The store's status; a missing store is bad input naming how to create one.
+        func requireStatus() throws(CommandFailure) -> PatternVaultStatus {
+            let status = try vaultResult { () throws(PatternVaultError) in try vault.status() }
+            guard let status else {
+                throw .usage(
+                    "no pattern is set: \(vault.path) does not exist; create it with tactile pattern set --store \(vault.path) <pattern>"
+                )
+            }
+            return status
+        }
+    }
+
+    static func set(_ session: PatternSession) throws(CommandFailure) {
+        let size =
+            try session.parsed.option("grid").map { text throws(CommandFailure) in
+                try ValueParser.integer(text, name: "--grid", in: PatternLimits.gridSizes)
+            } ?? PatternGrid.standard.size
+        let grid = try patternResult { () throws(PatternError) in try PatternGrid(size: size) }
+        let pattern = try session.pattern(0, grid: grid)
+        let vault = session.vault
         try vaultResult { () throws(PatternVaultError) in
             if try vault.status() != nil { throw .alreadyEnrolled(path: vault.path) }
             try vault.enroll(pattern)
         }
-        output.line(
+        session.output.line(
             "Pattern set in \(vault.path): \(pattern.grid), at least \(PatternLimits.defaultMinimumLength) dots, Argon2id \(describe(vault.cost))."
         )
     }
 
-    static func check(
-        _ parsed: ArgumentParser.Parsed, vault: PatternVault, output: CommandOutput
-    ) throws(CommandFailure) {
+    static func check(_ session: PatternSession) throws(CommandFailure) {
+        let status = try session.requireStatus()
+        let pattern = try session.pattern(0, grid: status.grid)
+        let verdict = try vaultResult { () throws(PatternVaultError) in
+            try session.vault.verify(pattern)
+        }
+        try report(verdict, status: status)
+        session.output.line("Pattern accepted.")
+    }
+
+    static func change(_ session: PatternSession) throws(CommandFailure) {
+        let status = try session.requireStatus()
+        let old = try session.pattern(0, grid: status.grid)
+        let new = try session.pattern(1, grid: status.grid)
+        let verdict = try vaultResult { () throws(PatternVaultError) in
+            try session.vault.change(from: old, to: new)
+        }
+        try report(verdict, status: status)
+        session.output.line("Pattern changed in \(session.vault.path).")
+    }
+
+    static func remove(_ session: PatternSession) throws(CommandFailure) {
+        let status = try session.requireStatus()
+        let pattern = try session.pattern(0, grid: status.grid)
+        let verdict = try vaultResult { () throws(PatternVaultError) in
+            try session.vault.remove(pattern)
+        }
+        try report(verdict, status: status)
+        session.output.line("Pattern removed: \(session.vault.path) is deleted.")
+    }
+
+    static func status(_ session: PatternSession) throws(CommandFailure) {
+        let vault = session.vault
         let status = try vaultResult { () throws(PatternVaultError) in try vault.status() }
         guard let status else {
-            throw .usage(
-                "no pattern is set: \(vault.path) does not exist; create it with tactile pattern set --store \(vault.path) <pattern>"
-            )
+            throw CommandFailure(.negative, "no pattern is set: \(vault.path) does not exist")
         }
-        let pattern = try parse(parsed.positionals[0], grid: status.grid)
-        let verdict = try vaultResult { () throws(PatternVaultError) in
-            try vault.verify(pattern)
-        }
+        let wait = status.lockoutRemaining.map { "locked for \(seconds($0)) s" } ?? "not locked"
+        session.output.line(
+            "Pattern set in \(vault.path): \(status.grid), at least \(status.minimumLength) dots, Argon2id \(describe(status.cost)); \(status.failures) wrong in a row, \(wait)."
+        )
+    }
+
+    /// Turns anything but an accepted verdict into the command's failure.
+    static func report(_ verdict: PatternVerification, status: PatternVaultStatus)
+        throws(CommandFailure)
+    {
         switch verdict {
         case .accepted:
-            output.line("Pattern accepted.")
+            return
         case .rejected(let failures, let wait, let attempts):
             let counted = "\(failures) wrong in a row"
             if wait > 0 {
@@ -217,7 +329,7 @@ enum PatternCommand {
             switch error {
             case .invalidPattern(let problem):
                 throw .usage("invalid pattern: \(problem.message)")
-            case .notEnrolled, .alreadyEnrolled:
+            case .notEnrolled, .alreadyEnrolled, .unusablePath:
                 throw .usage(error.message)
             case .damaged, .unsupportedVersion, .unreadable, .unwritable, .hashingFailed:
                 throw CommandFailure(.damagedStore, error.message)

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCairo
 import TactileCore
 import TactilePuzzle
 import TactilePuzzleVerifier
@@ -18,10 +19,14 @@ enum PuzzleCommand {
             .init(name: "out", valueName: "DIR", help: "Where the images and challenge go."),
             .init(
                 name: "image", valueName: "FILE",
-                help: "A JPEG or PNG to cut from (scaled to fill 640x360). Default: drawn."),
+                help:
+                    "A picture to cut from, scaled to fill 640x360; \(ImageLoader.limitsDescription). Default: drawn."
+            ),
             .init(
                 name: "shape", valueName: "SHAPE",
-                help: "classic, circle, square, or svg:FILE (SVG path data). Default classic."),
+                help:
+                    "classic, circle, square, or svg:FILE (SVG path data, at most \(FileAccess.describe(bytes: svgFileLimit)) and \(SVGPathLimits.maximumSegments) segments). Default classic."
+            ),
             .init(
                 name: "axis", valueName: "AXIS",
                 help: "horizontal, vertical or free. Default horizontal."),
@@ -31,6 +36,8 @@ enum PuzzleCommand {
         ],
         details: [
             "The puzzle can be checked once within \(formatSeconds(VerifierPolicy().puzzleLifetime)).",
+            "An SVG shape must enclose an area: at the piece's size it must cover at least",
+            "\(Int(PuzzleOptions.minimumShapeCoverage * 100)) % of the piece's square. Output files are replaced atomically, never through a symbolic link.",
             "Exit codes: 0 written, 2 bad input, 3 too many puzzles requested, 4 damaged state.",
         ])
 
@@ -49,7 +56,9 @@ enum PuzzleCommand {
                 help: "Top edge, in background pixels (needed for a free puzzle)."),
             .init(
                 name: "track", valueName: "FILE",
-                help: "The drag as JSON [{\"x\":…,\"y\":…,\"t\":ms}, …], piece positions."),
+                help:
+                    "The drag as JSON [{\"x\":…,\"y\":…,\"t\":ms}, …], piece positions; at most \(FileAccess.describe(bytes: DragTrack.maximumBytes)) and \(DragTrack.maximumSamples) samples."
+            ),
         ],
         details: [
             "Each puzzle is checked once, pass or fail. A check without a human-looking track fails.",
@@ -126,19 +135,30 @@ enum PuzzleCommand {
                 "too many puzzles requested; try again in \(formatSeconds(refusal.until - now()))")
         }
 
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let files: [(name: String, bytes: [UInt8])]
+        do {
+            files = [
+                ("background.png", PNGEncoder.encode(puzzle.background)),
+                ("piece.png", PNGEncoder.encode(puzzle.piece)),
+                ("challenge.json", Array(try encoder.encode(challenge))),
+            ]
+        } catch {
+            throw .usage("cannot encode the challenge: \(error)")
+        }
         do {
             try FileManager.default.createDirectory(
                 atPath: outDirectory, withIntermediateDirectories: true)
-            try Data(PNGEncoder.encode(puzzle.background)).write(
-                to: URL(fileURLWithPath: outDirectory + "/background.png"))
-            try Data(PNGEncoder.encode(puzzle.piece)).write(
-                to: URL(fileURLWithPath: outDirectory + "/piece.png"))
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try encoder.encode(challenge).write(
-                to: URL(fileURLWithPath: outDirectory + "/challenge.json"))
         } catch {
-            throw .usage("cannot write to --out \(outDirectory): \(error.localizedDescription)")
+            throw .usage("cannot create --out \(outDirectory): \(error.localizedDescription)")
+        }
+        for file in files {
+            do throws(FileAccessError) {
+                try FileAccess.write(file.bytes, to: outDirectory + "/" + file.name)
+            } catch {
+                throw .usage("--out: \(error)")
+            }
         }
         output.line(
             "\(outDirectory)/background.png \(challenge.imageWidth)x\(challenge.imageHeight)")
@@ -158,10 +178,12 @@ enum PuzzleCommand {
                     "--shape must be one of classic, circle, square, svg:FILE, got \"\(text)\"")
             }
             let path = String(text.dropFirst(4))
-            guard let data = FileManager.default.contents(atPath: path),
-                let svg = String(data: data, encoding: .utf8)
-            else {
-                throw .usage("--shape svg:\(path): cannot read the file")
+            let data: [UInt8]
+            do { data = try FileAccess.read(path: path, limit: svgFileLimit) } catch {
+                throw .usage("--shape svg:\(error)")
+            }
+            guard let svg = String(validating: data, as: UTF8.self) else {
+                throw .usage("--shape svg:\(path): the file is not UTF-8 text")
             }
             do {
                 return try PuzzleShape.svg(svg.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -170,6 +192,9 @@ enum PuzzleCommand {
             }
         }
     }
+
+    /// The largest SVG shape file read.
+    static let svgFileLimit = 64 << 10
 
     // MARK: - check
 
@@ -206,6 +231,12 @@ enum PuzzleCommand {
             throw failure
         case .success(.passed(let token)):
             output.line(token)
+            output.flush()
+            if let reason = output.failureReason {
+                throw .outputFailed(
+                    "passed, but the token could not be written (\(reason)); the puzzle is used up, so make a new one"
+                )
+            }
         case .success(.failed(let reason)):
             throw CommandFailure(.negative, "check failed: \(reason)")
         case .success(.limited(let until)):
@@ -214,36 +245,14 @@ enum PuzzleCommand {
         }
     }
 
-    /// The largest track accepted, in samples.
-    static let maximumTrackSamples = 10_000
-
-    /// One sample as the track file spells it: piece position in pixels, time in ms.
-    struct TrackSample: Decodable {
-        var x: Double
-        var y: Double
-        var t: Double
-    }
-
     static func readTrack(_ path: String) throws(CommandFailure) -> [PuzzleTrackPoint] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw .usage("--track \(path): cannot read the file")
+        let bytes: [UInt8]
+        do { bytes = try FileAccess.read(path: path, limit: DragTrack.maximumBytes) } catch {
+            throw .usage("--track: \(error)")
         }
-        let samples: [TrackSample]
-        do {
-            samples = try JSONDecoder().decode([TrackSample].self, from: data)
-        } catch {
-            throw .usage(
-                "--track \(path): expected a JSON array of {\"x\":…,\"y\":…,\"t\":ms} objects")
+        do { return try DragTrack.decode(bytes) } catch {
+            throw .usage("--track \(path): \(error)")
         }
-        guard samples.count <= maximumTrackSamples else {
-            throw .usage(
-                "--track \(path): at most \(maximumTrackSamples) samples, got \(samples.count)")
-        }
-        guard samples.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.t.isFinite }) else {
-            throw .usage("--track \(path): every x, y and t must be a finite number")
-        }
-        let start = samples.first?.t ?? 0
-        return samples.map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000) }
     }
 
     // MARK: - Helpers

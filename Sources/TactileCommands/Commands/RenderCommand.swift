@@ -1,3 +1,4 @@
+import Foundation
 import TactileCairo
 import TactileCore
 import TactileHanoi
@@ -28,7 +29,17 @@ enum RenderCommand {
             .init(
                 name: "seconds", valueName: "S",
                 help: "PNG: the moment drawn; GIF: the length. 0…600."),
+        ],
+        details: [
+            "A GIF has \(Int(framesPerSecond)) frames a second and at most \(maximumGIFPixelFrames.formatted()) pixels over all",
+            "its frames (width × height × frames; 640x400 for 19 s). The file is replaced",
+            "atomically and never written through a symbolic link.",
         ])
+
+    /// GIF frames per second.
+    static let framesPerSecond = 20.0
+    /// The most pixels a GIF may hold over all its frames: 100 million.
+    static let maximumGIFPixelFrames = 100_000_000
 
     static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
         let parsed = try ArgumentParser.parse(arguments, spec: spec)
@@ -46,11 +57,22 @@ enum RenderCommand {
         let seconds = try parsed.option("seconds").map { text throws(CommandFailure) in
             try ValueParser.number(text, name: "--seconds", in: 0...600)
         }
+        let isGIF = lowered.hasSuffix(".gif")
         let scene = try makeScene(name)
+        if isGIF {
+            let length = seconds ?? scene.length
+            let frames = max(1, Int((length * Self.framesPerSecond).rounded()))
+            guard width * height * frames <= Self.maximumGIFPixelFrames else {
+                throw .usage(
+                    "a \(width)x\(height) GIF of \(ValueParser.format(length)) s has \((width * height * frames).formatted()) pixels over its \(frames) frames; at most \(Self.maximumGIFPixelFrames.formatted()) are allowed (shorten --seconds or shrink --size)"
+                )
+            }
+        }
         let recorder = ComponentRecorder(component: scene.component, width: width, height: height)
         do {
-            if lowered.hasSuffix(".gif") {
-                try recorder.recordGIF(to: out, seconds: seconds ?? scene.length)
+            if isGIF {
+                try recorder.recordGIF(
+                    to: out, seconds: seconds ?? scene.length, framesPerSecond: Self.framesPerSecond)
             } else {
                 scene.component.advance(to: 0)
                 recorder.advance(from: 0, to: seconds ?? scene.still)

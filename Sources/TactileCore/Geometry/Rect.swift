@@ -63,6 +63,17 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The smallest rectangle containing both.
+    /// The overlap of two rectangles, or `nil` when they do not overlap (touching edges give
+    /// an empty rectangle).
+    public func intersection(_ r: Rect) -> Rect? {
+        let x0 = max(minX, r.minX)
+        let y0 = max(minY, r.minY)
+        let x1 = min(maxX, r.maxX)
+        let y1 = min(maxY, r.maxY)
+        guard x0 <= x1, y0 <= y1 else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     public func union(_ r: Rect) -> Rect {
         Rect(
             corner: Point(x: min(minX, r.minX), y: min(minY, r.minY)),

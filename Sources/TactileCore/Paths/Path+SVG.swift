@@ -15,8 +15,9 @@ extension Path {
     ///
     /// - Parameter data: The path data, for example `"M10 10 h 80 v 80 h -80 Z"`.
     /// - Throws: ``SVGPathError`` at the first place the data breaks the grammar: data that
-    ///   does not begin with `M` or `m`, a command missing numbers, a stray character, or a
-    ///   number too large for a `Double`. SVG renderers draw up to the error; this
+    ///   does not begin with `M` or `m`, a command missing numbers, a stray character, a
+    ///   number beyond ±``SVGPathLimits/maximumMagnitude``, or more than
+    ///   ``SVGPathLimits/maximumSegments`` segments. SVG renderers draw up to the error; this
     ///   initializer draws nothing.
     public init(svgPathData data: String) throws(SVGPathError) {
         var parser = SVGPathParser(data)

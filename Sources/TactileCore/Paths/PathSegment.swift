@@ -202,8 +202,13 @@ private func secondDifference(_ p0: Point, _ p1: Point, _ p2: Point) -> Double {
 
 /// The real roots of a t² + b t + c = 0, or of b t + c = 0 when a is zero.
 ///
-/// Uses the cancellation-free form q = −(b + sign(b)·√disc)/2, roots q/a and c/q.
+/// The coefficients are first divided by the largest of their magnitudes (which leaves the
+/// roots unchanged), so b² − 4ac cannot overflow however large the control points are.
+/// Then the cancellation-free form q = −(b + sign(b)·√disc)/2 gives the roots q/a and c/q.
 private func quadraticRoots(_ a: Double, _ b: Double, _ c: Double) -> [Double] {
+    let scale = max(abs(a), abs(b), abs(c))
+    guard scale > 0, scale.isFinite else { return [] }
+    let (a, b, c) = (a / scale, b / scale, c / scale)
     if a == 0 {
         return b == 0 ? [] : [-c / b]
     }

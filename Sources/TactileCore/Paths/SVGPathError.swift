@@ -1,3 +1,12 @@
+/// The limits every SVG path is read within, so that no data can make the path's geometry
+/// overflow or its drawing take unbounded time.
+public enum SVGPathLimits {
+    /// The largest magnitude of any number: 1,000,000,000.
+    public static let maximumMagnitude = 1e9
+    /// The most segments (lines, curves, arcs each count as one per drawn piece).
+    public static let maximumSegments = 10_000
+}
+
 /// A mistake in SVG path data: what the parser expected, and where.
 ///
 /// The description reads like `expected a number at offset 12`.
@@ -12,8 +21,10 @@ public struct SVGPathError: Error, Hashable, Sendable, CustomStringConvertible {
         case commandOrNumber
         /// A number.
         case number
-        /// A number small enough to be a finite `Double`.
+        /// A number within ±``SVGPathLimits/maximumMagnitude``.
         case finiteNumber
+        /// The end of the data: it already has ``SVGPathLimits/maximumSegments`` segments.
+        case end
         /// An arc flag, `0` or `1`.
         case flag
 
@@ -23,7 +34,8 @@ public struct SVGPathError: Error, Hashable, Sendable, CustomStringConvertible {
             case .command: "a command letter"
             case .commandOrNumber: "a command letter or a number"
             case .number: "a number"
-            case .finiteNumber: "a number within the range of Double"
+            case .finiteNumber: "a number within ±1,000,000,000"
+            case .end: "the end of the data (at most 10,000 segments)"
             case .flag: "an arc flag (0 or 1)"
             }
         }

@@ -35,6 +35,9 @@ struct SVGPathParser {
         while true {
             skipWhitespace()
             guard let byte = peek() else { break }
+            guard path.elements.count <= SVGPathLimits.maximumSegments else {
+                throw SVGPathError(offset: position, expected: .end)
+            }
             if let command = Command(byte) {
                 position += 1
                 try perform(command, isRepeat: false)
@@ -259,7 +262,7 @@ struct SVGPathParser {
             if skipDigits() == 0 { position = mantissaEnd }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
+        guard let value = Double(text), abs(value) <= SVGPathLimits.maximumMagnitude else {
             throw SVGPathError(offset: start, expected: .finiteNumber)
         }
         return value

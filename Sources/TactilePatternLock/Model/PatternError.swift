@@ -1,10 +1,10 @@
 /// Input the pattern model cannot accept, with a message naming the problem and what is
 /// accepted.
 ///
-/// Messages never repeat a dot of a pattern that could be valid: a repeated dot is named by
-/// its position in the input, not by its number, so an error message cannot leak part of a
-/// real pattern. Values that can never be part of a pattern (out of range, not a number) are
-/// named as given.
+/// Messages never repeat a dot of a pattern that could be valid: a repeated dot or a
+/// mistyped item (`2x`, `1,2,3`, which may hold real dots) is named by its position in the
+/// input, not by its text, so an error message cannot leak part of a real pattern. Only a
+/// number that can never be a dot (out of range) is named as given.
 public enum PatternError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The grid size is outside ``PatternLimits/gridSizes``.
     case gridSizeOutOfRange(Int)
@@ -16,7 +16,8 @@ public enum PatternError: Error, Hashable, Sendable, CustomStringConvertible {
     case clearDelayOutOfRange(Double)
     /// No dots were given.
     case empty
-    /// An item of the written form is not a whole number; `position` counts from 1.
+    /// An item of the written form is not a whole number; `position` counts from 1. The
+    /// message names the position only.
     case notADotNumber(String, position: Int)
     /// A dot number is outside 1…N².
     case dotOutOfRange(Int, dotCount: Int)
@@ -41,7 +42,9 @@ public enum PatternError: Error, Hashable, Sendable, CustomStringConvertible {
         case .empty:
             "a pattern needs at least one dot, written like 1-5-9-6"
         case .notADotNumber(let text, let position):
-            "item \(position) \"\(text)\" is not a dot number; write dots like 1-5-9-6"
+            text.isEmpty
+                ? "item \(position) is empty; write dots like 1-5-9-6"
+                : "item \(position) is not a dot number; write dots like 1-5-9-6"
         case .dotOutOfRange(let dot, let dotCount):
             "dot \(dot) is out of range; dots are numbered 1…\(dotCount) on this grid"
         case .repeatedDot(let position):

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 
 /// Where an app keeps its pattern store: the user's state directory, as the XDG Base
 /// Directory specification defines it.
@@ -24,8 +25,8 @@ public enum PatternStoreLocation {
     /// Creates the directory holding `path` (and missing parents) with mode 0700, so only
     /// the user can list or replace the store.
     public static func makeDirectory(for path: String) throws(PatternVaultError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        guard !directory.isEmpty else { return }
+        let directory = FileAccess.parentDirectory(of: path)
+        guard directory != ".", directory != "/" else { return }
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true,

@@ -102,6 +102,11 @@ struct PatternStoreRecord: Hashable, Sendable {
         guard waitEnd.isFinite, waitEnd >= 0 else {
             throw damaged("the wait end is not a time")
         }
+        // A wait exists only after enough failures to earn one; anything else was not
+        // written by the vault.
+        guard waitEnd == 0 || PatternThrottle.wait(afterFailures: failures) > 0 else {
+            throw damaged("a wait is recorded after \(failures) failures, which earn none")
+        }
     }
 
     init(

@@ -54,7 +54,7 @@ public enum PuzzleGenerator {
         let pieceSize = Size(width: Double(side), height: Double(side))
         let (hole, start) = placeHole(options: options, side: side, using: &random)
         let holeFrame = Rect(origin: hole, size: pieceSize)
-        let mask = ShapeMask(path: options.shape.path(in: holeFrame))
+        let mask = ShapeMask(path: options.shape.path(in: holeFrame), within: holeFrame)
 
         var background = picture
         var decoys: [(shape: PuzzleShape, frame: Rect)] = []
@@ -68,7 +68,8 @@ public enum PuzzleGenerator {
             taken.append(frame)
             decoys.append((shape, frame))
             options.treatment.apply(
-                to: &background, mask: ShapeMask(path: shape.path(in: frame)), using: &random)
+                to: &background, mask: ShapeMask(path: shape.path(in: frame), within: frame),
+                using: &random)
         }
         options.treatment.apply(to: &background, mask: mask, using: &random)
 

@@ -1,3 +1,4 @@
+import TactileCore
 import TactilePuzzle
 
 /// What kind of puzzle to generate.
@@ -8,6 +9,9 @@ public struct PuzzleOptions: Hashable, Sendable {
     public static let heightRange = 120...2048
     /// Accepted numbers of decoy holes.
     public static let decoyRange = 0...2
+    /// The least share of the piece's square a shape must cover at the piece's size: a
+    /// shape below it (an open line, windings that cancel, a sliver) cuts no usable piece.
+    public static let minimumShapeCoverage = 0.2
 
     /// The picture's width in pixels.
     public var width: Int
@@ -64,6 +68,33 @@ public struct PuzzleOptions: Hashable, Sendable {
         guard (16...max(16, limit)).contains(side) else {
             throw PuzzleGenerationError(
                 "piece side must be 16…\(max(16, limit)) pixels for a \(width)×\(height) picture, got \(side)"
+            )
+        }
+        try Self.validate(shape, side: side)
+    }
+
+    /// Checks that a shape cuts a usable piece of `side` pixels: its outline has finite
+    /// bounds with some width and height, and its mask covers at least
+    /// ``minimumShapeCoverage`` of the piece's square.
+    public static func validate(_ shape: PuzzleShape, side: Int) throws(PuzzleGenerationError) {
+        let frame = Rect(x: 0, y: 0, width: Double(side), height: Double(side))
+        if case .custom(let path) = shape {
+            let bounds = path.bounds
+            guard bounds.width.isFinite, bounds.height.isFinite, bounds.width > 0,
+                bounds.height > 0
+            else {
+                throw PuzzleGenerationError("the shape encloses no area (its outline is a line or a point)")
+            }
+        }
+        let outline = shape.path(in: frame)
+        guard outline.bounds.width.isFinite, outline.bounds.height.isFinite else {
+            throw PuzzleGenerationError("the shape cannot be scaled to the piece (its outline is too small)")
+        }
+        let coverage = ShapeMask(path: outline, within: frame)
+            .coverage(ofBoxWidth: side, height: side)
+        guard coverage >= minimumShapeCoverage else {
+            throw PuzzleGenerationError(
+                "the shape covers \(Int((coverage * 100).rounded())) % of the piece's square at \(side)×\(side) pixels; at least \(Int(minimumShapeCoverage * 100)) % is needed (is it closed, with windings that do not cancel?)"
             )
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactileCrypto
 
 /// Why the store in a state directory cannot be used.
@@ -23,12 +24,18 @@ public struct VerifierStore: Sendable {
     /// The directory.
     public let directory: String
 
+    /// The largest `state.json` read (16 MiB); a larger one is refused as damaged.
+    public static let stateLimit = 16 << 20
+
     /// Opens (creating if needed, mode 0700) a state directory.
     public init(directory: String) throws(VerifierStoreError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw VerifierStoreError("\(directory) exists and is not a directory")
+        var info = stat()
+        if lstat(directory, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw VerifierStoreError(
+                    info.st_mode & S_IFMT == S_IFLNK
+                        ? "\(directory) is a symbolic link; give the state directory itself"
+                        : "\(directory) exists and is not a directory")
             }
         } else {
             do {
@@ -52,50 +59,63 @@ public struct VerifierStore: Sendable {
         policy: VerifierPolicy = VerifierPolicy(),
         _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lock >= 0 else {
-            throw VerifierStoreError("cannot open \(lockPath): \(String(cString: strerror(errno)))")
-        }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else {
-                throw VerifierStoreError(
-                    "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
+        let outcome: Result<R, any Error> = try FileAccess.withExclusiveLock(
+            lockPath, failure: { VerifierStoreError($0.description) }
+        ) { () throws(VerifierStoreError) in
+            let key = try loadOrCreateKey()
+            let state = try loadState()
+            guard var verifier = PuzzleVerifier(key: key, policy: policy, state: state) else {
+                throw VerifierStoreError("\(keyPath) does not hold a 32-byte key")
+            }
+            do {
+                let result = try body(&verifier)
+                try save(verifier.state)
+                return .success(result)
+            } catch {
+                return .failure(error)
             }
         }
-        let key = try loadOrCreateKey()
-        let state = try loadState()
-        guard var verifier = PuzzleVerifier(key: key, policy: policy, state: state) else {
-            throw VerifierStoreError("\(keyPath) does not hold a 32-byte key")
-        }
-        let result = try body(&verifier)
-        try save(verifier.state)
-        return result
+        return try outcome.get()
     }
 
     private func loadOrCreateKey() throws(VerifierStoreError) -> [UInt8] {
-        if let data = FileManager.default.contents(atPath: keyPath) {
+        do {
+            let data = try FileAccess.read(
+                path: keyPath, limit: TokenSigner.keyLength, followsSymbolicLinks: false)
             guard data.count == TokenSigner.keyLength else {
                 throw VerifierStoreError(
                     "\(keyPath) is damaged: \(data.count) bytes, expected \(TokenSigner.keyLength)")
             }
-            return Array(data)
-        }
-        guard !FileManager.default.fileExists(atPath: keyPath) else {
-            throw VerifierStoreError("\(keyPath) exists but cannot be read")
+            return data
+        } catch let error as FileAccessError {
+            guard error.kind == .notFound else {
+                if case .tooLarge = error.kind {
+                    throw VerifierStoreError(
+                        "\(keyPath) is damaged: more than \(TokenSigner.keyLength) bytes")
+                }
+                throw VerifierStoreError(error.description)
+            }
+        } catch let error as VerifierStoreError {
+            throw error
+        } catch {
+            throw VerifierStoreError("\(error)")
         }
         let key = Sodium.randomBytes(TokenSigner.keyLength)
-        try writeAtomically(Data(key), to: keyPath)
+        try writeAtomically(key, to: keyPath)
         return key
     }
 
     private func loadState() throws(VerifierStoreError) -> VerifierState {
-        guard FileManager.default.fileExists(atPath: statePath) else { return VerifierState() }
-        guard let data = FileManager.default.contents(atPath: statePath) else {
-            throw VerifierStoreError("\(statePath) exists but cannot be read")
+        let data: [UInt8]
+        do {
+            data = try FileAccess.read(
+                path: statePath, limit: Self.stateLimit, followsSymbolicLinks: false)
+        } catch {
+            if error.kind == .notFound { return VerifierState() }
+            throw VerifierStoreError("\(error.description); it was left untouched")
         }
         do {
-            return try JSONDecoder().decode(VerifierState.self, from: data)
+            return try JSONDecoder().decode(VerifierState.self, from: Data(data))
         } catch {
             throw VerifierStoreError("\(statePath) is damaged and was left untouched: \(error)")
         }
@@ -108,39 +128,13 @@ public struct VerifierStore: Sendable {
         do { data = try encoder.encode(state) } catch {
             throw VerifierStoreError("cannot encode the state: \(error)")
         }
-        try writeAtomically(data, to: statePath)
+        try writeAtomically(Array(data), to: statePath)
     }
 
-    /// Writes a temporary file (mode 0600), flushes it, renames it over `path` and flushes
-    /// the directory, so a reader sees either the old file or the whole new one.
-    private func writeAtomically(_ data: Data, to path: String) throws(VerifierStoreError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            throw VerifierStoreError(
-                "cannot write \(temporary): \(String(cString: strerror(errno)))")
-        }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { return false }
-                offset += n
-            }
-            return true
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written, synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw VerifierStoreError("cannot write \(path): \(reason)")
-        }
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+    /// Replaces a file of the store atomically, mode 0600.
+    private func writeAtomically(_ bytes: [UInt8], to path: String) throws(VerifierStoreError) {
+        do { try FileAccess.write(bytes, to: path, permissions: 0o600) } catch {
+            throw VerifierStoreError(error.description)
         }
     }
 }

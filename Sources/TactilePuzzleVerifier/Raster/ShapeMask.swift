@@ -23,10 +23,26 @@ public struct ShapeMask: Hashable, Sendable {
     /// Inside samples per pixel, 0…``samplesPerPixel``, row by row.
     public private(set) var counts: [UInt8]
 
-    /// Rasterizes a path (pixel coordinates).
-    public init(path: Path) {
-        let bounds = path.bounds
-        guard bounds.width.isFinite, bounds.height.isFinite, !path.isEmpty else {
+    /// The largest coordinate a mask's edge may have, in pixels: 2³⁰.
+    public static let coordinateLimit = Double(1 << 30)
+    /// The most pixels a mask covers: 2²⁶ (8192 × 8192).
+    public static let pixelLimit = 1 << 26
+
+    /// Rasterizes a path (pixel coordinates), over its bounds or the part of them inside
+    /// `region`.
+    ///
+    /// A path whose bounds are not finite, or whose covered region reaches past
+    /// ±``coordinateLimit`` or holds more than ``pixelLimit`` pixels, gives an empty mask:
+    /// clip with `region` to rasterize part of a large path.
+    public init(path: Path, within region: Rect? = nil) {
+        var bounds = path.bounds
+        if let region { bounds = bounds.intersection(region) ?? .zero }
+        let limit = Self.coordinateLimit
+        guard !path.isEmpty, bounds.minX.isFinite, bounds.minY.isFinite, bounds.maxX.isFinite,
+            bounds.maxY.isFinite, bounds.minX >= -limit, bounds.minY >= -limit,
+            bounds.maxX <= limit, bounds.maxY <= limit,
+            (bounds.width + 2) * (bounds.height + 2) <= Double(Self.pixelLimit)
+        else {
             originX = 0
             originY = 0
             width = 0
@@ -40,6 +56,14 @@ public struct ShapeMask: Hashable, Sendable {
         height = Int(bounds.maxY.rounded(.up)) - originY
         counts = [UInt8](repeating: 0, count: width * height)
         rasterize(path.flattened(tolerance: 0.01))
+    }
+
+    /// Inside samples over all pixels as a share of all samples of a `width × height` box,
+    /// 0…1.
+    public func coverage(ofBoxWidth boxWidth: Int, height boxHeight: Int) -> Double {
+        guard boxWidth > 0, boxHeight > 0 else { return 0 }
+        let inside = counts.reduce(0) { $0 + Int($1) }
+        return Double(inside) / Double(boxWidth * boxHeight * Self.samplesPerPixel)
     }
 
     /// The count at a pixel in image coordinates; 0 outside the mask.
@@ -79,8 +103,12 @@ public struct ShapeMask: Hashable, Sendable {
         /// `Path.contains` counts crossings).
         func sampleRows(_ e: (a: Point, b: Point)) -> Range<Int> {
             let (low, high) = e.a.y < e.b.y ? (e.a.y, e.b.y) : (e.b.y, e.a.y)
-            var first = max(0, Int(((low - Double(originY)) * n - 0.5).rounded(.up)) - 1)
-            var end = min(rows, Int(((high - Double(originY)) * n - 0.5).rounded(.up)) + 1)
+            // Clamped before conversion: an edge may reach far outside the mask.
+            func row(_ y: Double) -> Int {
+                clampedIndex((y - Double(originY)) * n - 0.5, upper: rows)
+            }
+            var first = max(0, row(low) - 1)
+            var end = min(rows, row(high) + 1)
             while first < end, sampleY(first) < low { first += 1 }
             while end > first, sampleY(end - 1) >= high { end -= 1 }
             return first..<end
@@ -117,11 +145,12 @@ public struct ShapeMask: Hashable, Sendable {
                         guard winding != 0 else { continue }
                         // Sample column k sits at originX + (k + ½)/n; count those strictly
                         // inside.
+                        // Clamped to just outside the mask: an edge may reach far beyond it.
                         let start = (list[index].x - Double(originX)) * n - 0.5
                         let end = (list[index + 1].x - Double(originX)) * n - 0.5
-                        var k = max(0, Int(start.rounded(.up)))
+                        var k = max(0, clampedIndex(start, upper: columns))
                         if Double(k) == start { k += 1 }
-                        let last = min(columns - 1, Int(end.rounded(.up)) - 1)
+                        let last = min(columns - 1, clampedIndex(end, upper: columns) - 1)
                         guard k <= last else { continue }
                         // The pixels at the span's ends get some of their samples, those
                         // between all of theirs.
@@ -142,4 +171,12 @@ public struct ShapeMask: Hashable, Sendable {
             }
         }
     }
+}
+
+/// `value` rounded up to a whole number, held within −2…`upper` + 2 (not a number gives −2),
+/// so that converting it to `Int` cannot trap.
+private func clampedIndex(_ value: Double, upper: Int) -> Int {
+    guard value > -2 else { return -2 }
+    guard value < Double(upper) + 2 else { return upper + 2 }
+    return Int(value.rounded(.up))
 }
