@@ -73,7 +73,11 @@ let testTargets: [Target] = [
     .testTarget(
         name: "TactileCairoTests",
         dependencies: ["TactileCairo", "TactileHanoi", "TestSupport"]),
-    .testTarget(name: "TactileCommandsTests", dependencies: ["TactileCommands", "TestSupport"]),
+    .testTarget(
+        name: "TactileCommandsTests",
+        dependencies: [
+            "TactileCommands", "TactileCairo", "TactileCore", "TactileCrypto", "TestSupport",
+        ]),
     .testTarget(name: "TactileDynamicsTests", dependencies: ["TactileDynamics", "TestSupport"]),
     .testTarget(
         name: "TactileCradleTests",

@@ -16,7 +16,10 @@ public enum Tactile {
                 "cradle", "Simulate Newton's cradle",
                 { c throws(CommandFailure) in try CradleCommand.run(c.arguments, output: c.output) }
             ),
-            ("pattern", "Count, set, check, change and remove gesture patterns", PatternCommand.run),
+            (
+                "pattern", "Count, set, check, change and remove gesture patterns",
+                PatternCommand.run
+            ),
             (
                 "puzzle", "Generate and check puzzle slider captchas",
                 { c throws(CommandFailure) in try PuzzleCommand.run(c.arguments, output: c.output) }

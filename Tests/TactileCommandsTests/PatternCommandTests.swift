@@ -76,7 +76,7 @@ import Testing
         (["count", "--min-length", "10"], "--min-length must be a whole number 1…9, got 10"),
         (["count", "--grid", "2", "--min-length", "5"], "--min-length must be a whole number 1…4"),
         (["set", "1-2-3-6"], "missing --store FILE"),
-        (["check", "--store", "x"], "missing <pattern>"),
+        (["check", "--store", "x"], "missing <pattern|->"),
         (["frobnicate"], "unknown sub-command \"frobnicate\""),
     ])
     func badUsageExitsTwo(arguments: [String], message: String) {

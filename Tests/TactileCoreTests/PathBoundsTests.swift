@@ -82,6 +82,28 @@ struct PathBoundsTests {
         #expect(bounds.minY <= sampled.minY && bounds.maxY >= sampled.maxY)
     }
 
+    /// Control points near 1e160 once overflowed the extremum maths (b² − 4ac), so the bounds
+    /// stopped at the end points. The true extent is checked against dense sampling of the
+    /// curve: y(t) = 3(1−t)²t·c1 + 3(1−t)t²·c2 peaks inside.
+    @Test(arguments: [1.0, 1e100, 1e160, 1e300])
+    func hugeCurvesKeepTheirTrueExtent(scale: Double) {
+        var path = Path()
+        path.move(to: Point(x: 0, y: 0))
+        path.addCurve(
+            to: Point(x: 10, y: 0), control1: Point(x: 0, y: scale),
+            control2: Point(x: 10, y: 2 * scale))
+        var peak = 0.0
+        for i in 0...100_000 {
+            let t = Double(i) / 100_000
+            let u = 1 - t
+            peak = max(peak, 3 * u * u * t * scale + 3 * u * t * t * 2 * scale)
+        }
+        let bounds = path.bounds
+        #expect(bounds.maxY.isFinite)
+        #expect(abs(bounds.maxY - peak) <= 1e-9 * peak, "\(bounds.maxY) vs \(peak)")
+        #expect(bounds.maxY >= peak * (1 - 1e-12), "the bounds hold every sampled point")
+    }
+
     @Test func moveToPointsCountEvenWhenNothingIsDrawnFromThem() {
         var path = Path()
         path.move(to: Point(x: 0, y: 0))

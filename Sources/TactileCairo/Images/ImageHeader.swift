@@ -7,6 +7,7 @@ public struct ImageHeader: Hashable, Sendable {
     public enum Format: String, Hashable, Sendable {
         case png
         case jpeg
+        case gif
     }
 
     /// The format.
@@ -16,13 +17,15 @@ public struct ImageHeader: Hashable, Sendable {
     /// Height in pixels.
     public var height: Int
 
-    /// Reads the header of a PNG (its IHDR chunk) or a JPEG (its first start-of-frame
-    /// segment); `nil` for anything else or a header that is cut short or claims no pixels.
+    /// Reads the header of a PNG (its IHDR chunk), a JPEG (its first start-of-frame
+    /// segment) or a GIF (its logical screen); `nil` for anything else or a header that is cut short or claims no pixels.
     public init?(_ bytes: [UInt8]) {
         if let png = Self.png(bytes) {
             self = png
         } else if let jpeg = Self.jpeg(bytes) {
             self = jpeg
+        } else if let gif = Self.gif(bytes) {
+            self = gif
         } else {
             return nil
         }
@@ -47,6 +50,16 @@ public struct ImageHeader: Hashable, Sendable {
         else { return nil }
         return ImageHeader(
             format: .png, width: bigEndian(bytes, 16, 4), height: bigEndian(bytes, 20, 4))
+    }
+
+    /// "GIF87a" or "GIF89a", then the logical screen's width and height, little-endian.
+    private static func gif(_ bytes: [UInt8]) -> ImageHeader? {
+        guard bytes.count >= 10, Array(bytes[0..<3]) == Array("GIF".utf8),
+            Array(bytes[3..<6]) == Array("87a".utf8) || Array(bytes[3..<6]) == Array("89a".utf8)
+        else { return nil }
+        return ImageHeader(
+            format: .gif, width: Int(bytes[6]) | Int(bytes[7]) << 8,
+            height: Int(bytes[8]) | Int(bytes[9]) << 8)
     }
 
     /// Walks the marker segments after SOI up to the first SOFn (C0…CF but C4, C8, CC),

@@ -1,7 +1,7 @@
 import CPixbuf
 import TactileCore
 
-/// Decodes PNG and JPEG files into bitmaps, within limits checked before decoding.
+/// Decodes PNG, JPEG and GIF files into bitmaps, within limits checked before decoding.
 ///
 /// The file is read through ``FileAccess`` (a regular file of at most ``maximumFileBytes``),
 /// its header gives the format and the size, and only a picture of at most
@@ -14,13 +14,13 @@ public enum ImageLoader {
 
     /// What the limits say, for help texts.
     public static var limitsDescription: String {
-        "PNG or JPEG, at most \(FileAccess.describe(bytes: maximumFileBytes)) and 16,777,216 pixels (such as 4096x4096)"
+        "PNG, JPEG or GIF, at most \(FileAccess.describe(bytes: maximumFileBytes)) and 16,777,216 pixels (such as 4096x4096)"
     }
 
     /// Reads and decodes an image file.
     ///
     /// - Throws: ``ImageFileError`` naming the file and the reason: unreadable, over a limit,
-    ///   not PNG or JPEG, or gdk-pixbuf's decoding error.
+    ///   not PNG, JPEG or GIF, or gdk-pixbuf's decoding error.
     public static func load(path: String) throws(ImageFileError) -> Bitmap {
         let bytes: [UInt8]
         do { bytes = try FileAccess.read(path: path, limit: maximumFileBytes) } catch {
@@ -29,12 +29,12 @@ public enum ImageLoader {
         return try decode(bytes, name: path)
     }
 
-    /// Decodes the bytes of a PNG or JPEG file.
+    /// Decodes the bytes of a PNG, JPEG or GIF file (a GIF's first frame).
     ///
     /// - Parameter name: What messages call the image (its path).
     public static func decode(_ bytes: [UInt8], name: String) throws(ImageFileError) -> Bitmap {
         guard let header = ImageHeader(bytes) else {
-            throw ImageFileError(path: name, reason: "not a PNG or JPEG image")
+            throw ImageFileError(path: name, reason: "not a PNG, JPEG or GIF image")
         }
         guard header.width <= maximumPixels / header.height else {
             throw ImageFileError(

@@ -29,7 +29,8 @@ extension ImageSurface {
                 surface,
                 { closure, data, length in
                     let sink = Unmanaged<Sink>.fromOpaque(closure!).takeUnretainedValue()
-                    sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                    sink.bytes.append(
+                        contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
                     return CAIRO_STATUS_SUCCESS
                 }, Unmanaged.passUnretained(sink).toOpaque())
         }

@@ -70,7 +70,7 @@ struct ArgumentParser {
                 guard spec.options.contains(where: { $0.name == name }) else {
                     let known = spec.options.map { "--\($0.name)" } + ["--help"]
                     throw .usage(
-                        "unknown option \(TerminalText.quoted("--" + name)); accepted: \(known.joined(separator: ", "))"
+                        "unknown option --\(TerminalText.shown(name)); accepted: \(known.joined(separator: ", "))"
                     )
                 }
                 if value == nil {
@@ -137,9 +137,8 @@ enum ValueParser {
         else {
             throw .usage("\(accepted), got \(TerminalText.quoted(text))")
         }
-        guard range.contains(value) else {
-            throw .usage("\(accepted), got \(TerminalText.quoted(trimmed))")
-        }
+        // A decimal by now, so it is shown as written.
+        guard range.contains(value) else { throw .usage("\(accepted), got \(trimmed)") }
         return value
     }
 

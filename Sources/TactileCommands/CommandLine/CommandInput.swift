@@ -45,7 +45,8 @@ public final class CommandInput {
                 return String(decoding: line, as: UTF8.self)
             }
             guard buffer.count <= Self.lineLimit else {
-                throw .usage("\(name) from standard input: a line is longer than \(Self.lineLimit) bytes")
+                throw .usage(
+                    "\(name) from standard input: a line is longer than \(Self.lineLimit) bytes")
             }
             if isAtEnd {
                 guard !buffer.isEmpty else { return nil }

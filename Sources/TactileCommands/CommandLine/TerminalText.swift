@@ -22,12 +22,13 @@ enum TerminalText {
         return result
     }
 
-    /// A value for a message: escaped, quoted, and shortened past ``valueLimit`` characters.
-    static func quoted(_ value: String) -> String {
-        let shown =
-            value.count > valueLimit ? String(value.prefix(valueLimit)) + "…" : value
-        return "\"" + escaped(shown) + "\""
+    /// A value for a message: escaped, and shortened past ``valueLimit`` characters.
+    static func shown(_ value: String) -> String {
+        escaped(value.count > valueLimit ? String(value.prefix(valueLimit)) + "…" : value)
     }
+
+    /// A value for a message, as ``shown(_:)`` and in quotes.
+    static func quoted(_ value: String) -> String { "\"" + shown(value) + "\"" }
 
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

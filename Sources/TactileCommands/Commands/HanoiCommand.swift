@@ -57,7 +57,8 @@ enum HanoiCommand {
         let p = try pegs(parsed)
         let format = try ValueParser.choice(
             parsed.option("format") ?? "text", name: "--format", from: ["text", "csv"])
-        let start = try position(parsed, "from", pegs: p) ?? HanoiPosition(disks: n, pegs: p, allOn: 0)
+        let start =
+            try position(parsed, "from", pegs: p) ?? HanoiPosition(disks: n, pegs: p, allOn: 0)
         let goal =
             try position(parsed, "to", pegs: p, allowingPeg: n)
             ?? HanoiPosition(disks: n, pegs: p, allOn: p - 1)
@@ -110,7 +111,8 @@ enum HanoiCommand {
     /// A `--from`/`--to` position: a state of peg letters, or (for `--to`) a single peg
     /// letter meaning all `allowingPeg` disks there; `nil` when the option is absent.
     static func position(
-        _ parsed: ArgumentParser.Parsed, _ option: String, pegs p: Int, allowingPeg disks: Int? = nil
+        _ parsed: ArgumentParser.Parsed, _ option: String, pegs p: Int,
+        allowingPeg disks: Int? = nil
     ) throws(CommandFailure) -> HanoiPosition? {
         guard let text = parsed.option(option) else { return nil }
         guard !text.isEmpty else {

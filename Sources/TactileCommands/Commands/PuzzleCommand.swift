@@ -91,6 +91,14 @@ enum PuzzleCommand {
             try ValueParser.integer(text, name: "--seed", in: 0...UInt64.max)
         }
         let options = PuzzleOptions(shape: shape, axis: axis)
+        // Refuse unusable outputs before a puzzle is registered and counted.
+        for name in outputNames {
+            do throws(FileAccessError) {
+                try FileAccess.checkTarget(outDirectory + "/" + name)
+            } catch {
+                throw .usage("--out: \(error)")
+            }
+        }
         var secure = SecureRandom()
         let source: PictureSource =
             if let image = parsed.option("image") {
@@ -166,6 +174,9 @@ enum PuzzleCommand {
         output.line("\(outDirectory)/challenge.json")
         output.line(challenge.id)
     }
+
+    /// The files `new` writes to `--out`.
+    static let outputNames = ["background.png", "piece.png", "challenge.json"]
 
     static func shape(_ text: String) throws(CommandFailure) -> PuzzleShape {
         switch text {

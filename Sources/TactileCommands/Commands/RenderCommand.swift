@@ -72,7 +72,8 @@ enum RenderCommand {
         do {
             if isGIF {
                 try recorder.recordGIF(
-                    to: out, seconds: seconds ?? scene.length, framesPerSecond: Self.framesPerSecond)
+                    to: out, seconds: seconds ?? scene.length, framesPerSecond: Self.framesPerSecond
+                )
             } else {
                 scene.component.advance(to: 0)
                 recorder.advance(from: 0, to: seconds ?? scene.still)

@@ -92,8 +92,11 @@ public enum FileAccess {
         try file.commit()
     }
 
-    /// Checks that `path` is absent or a regular file, not a symbolic link.
-    static func checkTarget(_ path: String, operation: String) throws(FileAccessError) {
+    /// Checks that `path` is absent or a regular file, not a symbolic link: that a write
+    /// to it would be accepted.
+    public static func checkTarget(_ path: String, operation: String = "write")
+        throws(FileAccessError)
+    {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return }

@@ -83,12 +83,14 @@ public struct PuzzleOptions: Hashable, Sendable {
             guard bounds.width.isFinite, bounds.height.isFinite, bounds.width > 0,
                 bounds.height > 0
             else {
-                throw PuzzleGenerationError("the shape encloses no area (its outline is a line or a point)")
+                throw PuzzleGenerationError(
+                    "the shape encloses no area (its outline is a line or a point)")
             }
         }
         let outline = shape.path(in: frame)
         guard outline.bounds.width.isFinite, outline.bounds.height.isFinite else {
-            throw PuzzleGenerationError("the shape cannot be scaled to the piece (its outline is too small)")
+            throw PuzzleGenerationError(
+                "the shape cannot be scaled to the piece (its outline is too small)")
         }
         let coverage = ShapeMask(path: outline, within: frame)
             .coverage(ofBoxWidth: side, height: side)

@@ -25,7 +25,8 @@ public enum DragTrack {
     /// - Throws: ``DragTrackError`` naming the limit or what is malformed.
     public static func decode(_ bytes: [UInt8]) throws(DragTrackError) -> [PuzzleTrackPoint] {
         guard bytes.count <= maximumBytes else {
-            throw .tooLarge("at most \(FileAccess.describe(bytes: maximumBytes)), got \(bytes.count) bytes")
+            throw .tooLarge(
+                "at most \(FileAccess.describe(bytes: maximumBytes)), got \(bytes.count) bytes")
         }
         // Each sample opens one object: count them before the decoder builds anything.
         let objects = bytes.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) }

@@ -1,0 +1,32 @@
+import Foundation
+
+/// A fresh directory for one test's files, removed when the value goes away.
+public final class ScratchDirectory: @unchecked Sendable {
+    /// The directory's absolute path.
+    public let path: String
+
+    /// Creates `…/tactile-<label>-<UUID>` in the temporary directory.
+    public init(_ label: String = "test") {
+        path =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("tactile-\(label)-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// `path/name`.
+    public func file(_ name: String) -> String { path + "/" + name }
+
+    /// Writes text to `name` and returns its path.
+    @discardableResult
+    public func write(_ text: String, to name: String) throws -> String {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file(name)))
+        return file(name)
+    }
+
+    /// The bytes of `name`, or `nil` when it cannot be read.
+    public func contents(_ name: String) -> [UInt8]? {
+        FileManager.default.contents(atPath: file(name)).map(Array.init)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
