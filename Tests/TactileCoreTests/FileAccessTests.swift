@@ -93,18 +93,19 @@ import Testing
         let link = scratch.file("lock")
         #expect(symlink(target, link) == 0)
         struct Failure: Error, Equatable { var error: FileAccessError }
+        let wrap = { (error: FileAccessError) in Failure(error: error) }
         #expect(
             throws: Failure(
                 error: FileAccessError(path: link, kind: .symbolicLink, operation: "lock"))
         ) {
-            try FileAccess.withExclusiveLock(link, failure: { Failure(error: $0) }) {
+            try FileAccess.withExclusiveLock(link, failure: wrap) {
                 () throws(Failure) in
                 Issue.record("ran under a lock through a link")
             }
         }
-        let taken = try FileAccess.withExclusiveLock(
-            scratch.file("real.lock"), failure: { Failure(error: $0) }
-        ) { () throws(Failure) in 42 }
+        let taken = try FileAccess.withExclusiveLock(scratch.file("real.lock"), failure: wrap) {
+            () throws(Failure) in 42
+        }
         #expect(taken == 42)
     }
 }

@@ -3,7 +3,7 @@ import TactileCore
 
 /// Decodes PNG, JPEG and GIF files into bitmaps, within limits checked before decoding.
 ///
-/// The file is read through ``FileAccess`` (a regular file of at most ``maximumFileBytes``),
+/// The file is read through `FileAccess` (a regular file of at most ``maximumFileBytes``),
 /// its header gives the format and the size, and only a picture of at most
 /// ``maximumPixels`` is handed to gdk-pixbuf, through a loader for that one format.
 public enum ImageLoader {
@@ -31,7 +31,9 @@ public enum ImageLoader {
 
     /// Decodes the bytes of a PNG, JPEG or GIF file (a GIF's first frame).
     ///
-    /// - Parameter name: What messages call the image (its path).
+    /// - Parameters:
+    ///   - bytes: The file's contents.
+    ///   - name: What messages call the image (its path).
     public static func decode(_ bytes: [UInt8], name: String) throws(ImageFileError) -> Bitmap {
         guard let header = ImageHeader(bytes) else {
             throw ImageFileError(path: name, reason: "not a PNG, JPEG or GIF image")

@@ -5,7 +5,7 @@ import TactileCore
 /// Writes an animated GIF, one frame at a time, through giflib.
 ///
 /// Each frame gets its own 256-colour palette from giflib's median-cut quantiser; the file
-/// loops forever. The file is written through an ``AtomicFile`` (a temporary file created
+/// loops forever. The file is written through an `AtomicFile` (a temporary file created
 /// exclusively, never through a symbolic link) and renamed into place when ``finish()``
 /// succeeds, so a failed export never leaves half a file behind.
 public final class GIFWriter {

@@ -12,7 +12,7 @@ public struct ImageFileError: Error, CustomStringConvertible {
 
 extension ImageSurface {
     /// Writes the surface as a PNG file, atomically and never through a symbolic link
-    /// (see ``FileAccess``).
+    /// (see `FileAccess`).
     public func writePNG(to path: String) throws(ImageFileError) {
         let bytes = try pngData(name: path)
         do { try FileAccess.write(bytes, to: path) } catch {

@@ -1,7 +1,7 @@
 import Foundation
 import TactileCore
 
-/// The file operations behind a pattern store, through ``FileAccess``: bounded reads that
+/// The file operations behind a pattern store, through `FileAccess`: bounded reads that
 /// never follow a link, atomic writes with mode 0600, and an exclusive lock so concurrent
 /// checks cannot lose a counted failure.
 struct PatternStoreFile {

@@ -59,8 +59,9 @@ public struct VerifierStore: Sendable {
         policy: VerifierPolicy = VerifierPolicy(),
         _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
+        let refusal = { (error: FileAccessError) in VerifierStoreError(error.description) }
         let outcome: Result<R, any Error> = try FileAccess.withExclusiveLock(
-            lockPath, failure: { VerifierStoreError($0.description) }
+            lockPath, failure: refusal
         ) { () throws(VerifierStoreError) in
             let key = try loadOrCreateKey()
             let state = try loadState()
