@@ -42,6 +42,10 @@ let adapterTargets: [Target] = [
     .target(
         name: "TactilePuzzleVerifier",
         dependencies: ["TactileCore", "TactilePuzzle", "TactileCairo", "TactileCrypto"]),
+    // Attacks on the captcha (gap finders of the kind bots use), for tests and the bench only.
+    .target(
+        name: "TactilePuzzleSolvers",
+        dependencies: ["TactileCore", "TactilePuzzle", "TactilePuzzleVerifier"]),
 ]
 
 // MARK: - Programs
@@ -52,7 +56,7 @@ let programTargets: [Target] = [
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics", "TactileCradle",
             "TactilePatternLock", "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier",
-            "TactileCrypto",
+            "TactileCrypto", "TactilePuzzleSolvers",
         ]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
     .executableTarget(
@@ -87,7 +91,10 @@ let testTargets: [Target] = [
         dependencies: ["TactilePatternLock", "TactilePatternVault", "TestSupport"]),
     .testTarget(
         name: "TactilePuzzleTests",
-        dependencies: ["TactilePuzzle", "TactilePuzzleVerifier", "TactileCairo", "TestSupport"]),
+        dependencies: [
+            "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleSolvers", "TactileCairo",
+            "TactileCrypto", "TestSupport",
+        ]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
 ]
 

@@ -1,5 +1,6 @@
 import Foundation
 import TactileCore
+import TactileCrypto
 import TactileGTK
 import TactilePuzzle
 import TactilePuzzleVerifier

@@ -1,7 +1,9 @@
 import Foundation
 import TactileCairo
 import TactileCore
+import TactileCrypto
 import TactilePuzzle
+import TactilePuzzleSolvers
 import TactilePuzzleVerifier
 import Testing
 

@@ -1,7 +1,9 @@
 import Foundation
 import TactileCairo
 import TactileCore
+import TactileCrypto
 import TactilePuzzle
+import TactilePuzzleSolvers
 import TactilePuzzleVerifier
 
 /// `tactile bench puzzle`: puzzle generation with PNG encoding, checks, and how often an

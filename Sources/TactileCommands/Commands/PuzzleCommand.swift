@@ -1,6 +1,7 @@
 import Foundation
 import TactileCairo
 import TactileCore
+import TactileCrypto
 import TactilePuzzle
 import TactilePuzzleVerifier
 

@@ -40,7 +40,7 @@ public struct HoleTreatment: Hashable, Sendable {
         darkening: 0.5, edgeSoftness: 0, edgeFloor: 1, blurRadius: 0, noise: 0)
 
     /// The default: 55 % darker, growing over 10 px from 15 % of that at the edge, a 3-pixel
-    /// blur and ±16 levels of grain in 4-pixel mottles. Against ``GapFinder`` it brings the
+    /// blur and ±16 levels of grain in 4-pixel mottles. Against the gap finder of `tactile bench puzzle` it brings the
     /// hit rate from every puzzle to about half (see `tactile bench puzzle`), while the
     /// shape stays easy to see.
     public static let standard = HoleTreatment(

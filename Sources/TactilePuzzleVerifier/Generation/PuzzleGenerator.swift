@@ -38,7 +38,7 @@ public enum PuzzleGenerator {
     /// - Parameters:
     ///   - picture: The picture; use ``PictureSource`` to load or draw one.
     ///   - options: Shape, axis, decoys, treatment.
-    ///   - random: Chooses positions, decoys and grain. Use ``SecureRandom`` when the
+    ///   - random: Chooses positions, decoys and grain. Use `SecureRandom` (TactileCrypto) when the
     ///     answer must be unpredictable.
     /// - Throws: ``PuzzleGenerationError`` for invalid options or a picture of the wrong size.
     public static func generate(

@@ -1,14 +1,13 @@
-import TactileCrypto
-
 /// Random numbers from the operating system's secure source (through libsodium), read in
 /// blocks so that drawing many small numbers stays cheap.
-public struct SecureRandom: RandomNumberGenerator {
+public struct SecureRandom: RandomNumberGenerator, Sendable {
     private var block: [UInt64] = []
     private var index = 0
 
     /// Creates a generator.
     public init() {}
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         if index == block.count {
             let bytes = Sodium.randomBytes(32 * 8)
