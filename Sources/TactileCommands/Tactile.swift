@@ -21,8 +21,10 @@ public enum Tactile {
                 PatternCommand.run
             ),
             (
-                "puzzle", "Generate and check puzzle slider captchas",
-                { c throws(CommandFailure) in try PuzzleCommand.run(c.arguments, output: c.output) }
+                "puzzle", "Generate, check and redeem puzzle slider captchas",
+                { c throws(CommandFailure) in
+                    try PuzzleCommand.run(c.arguments, input: c.input, output: c.output)
+                }
             ),
             (
                 "render", "Draw a component to a PNG or an animated GIF",

@@ -18,6 +18,7 @@ func makePuzzlePage() -> Widget {
     var puzzleID: String?
     var token: String?
     var lockedUntil: Double?
+    var lastVerdict = ClientVerdict.passed
 
     let view = PuzzleView(
         content: .prepared(
@@ -57,7 +58,12 @@ func makePuzzlePage() -> Widget {
         switch view.state {
         case .idle, .dragging: status.text = "Drag the piece into the gap"
         case .verified: status.text = "Verified"
-        case .failed: status.text = "Not quite — here is a new puzzle"
+        case .failed:
+            // What a client may know: expired, or not passed; never which rule failed.
+            status.text =
+                lastVerdict == .expired
+                ? "That puzzle had expired — here is a fresh one"
+                : "Not passed — try again with this new puzzle"
         case .locked: status.text = "Locked out"
         }
     }
@@ -126,12 +132,14 @@ func makePuzzlePage() -> Widget {
     view.verification = .deferred { result in
         guard let id = puzzleID else { return .failed }
         puzzleID = nil
-        // The answer is the verifier's; on a pass the piece may snap to it.
-        let answer = verifier.state.pending[id].map { Point(x: $0.answerX, y: $0.answerY) }
-        switch verifier.check(id: id, attempt: PuzzleAttempt(result), client: client, now: now()) {
-        case .passed(let issued):
-            token = issued
-            return .passed(snapTo: answer)
+        let outcome = verifier.check(
+            id: id, attempt: PuzzleAttempt(result), client: client, now: now())
+        lastVerdict = outcome.clientVerdict
+        switch outcome {
+        case .passed(let receipt):
+            token = receipt.token
+            // The hole's place comes with the pass, so the piece can snap into it.
+            return .passed(snapTo: receipt.holePosition)
         case .failed:
             return .failed
         case .limited(let until):

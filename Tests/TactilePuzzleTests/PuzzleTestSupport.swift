@@ -1,30 +1,17 @@
 import Foundation
 import TactileCore
 import TactilePuzzle
+import TactilePuzzleSolvers
 import TactilePuzzleVerifier
 import Testing
 
-/// A drag a hand could make: eases in and out (minimum jerk) over `duration` seconds,
-/// sampled about every 16 ms with jitter, wobbling across the slider.
+/// A drag a hand could make (`HumanDrag`): from rest, a primary reach, corrections until the
+/// piece is within a few pixels of `end`, a sideways drift, events at 60–144 Hz.
 func humanTrack(
-    from start: Point, to end: Point, duration: Double = 0.9, seed: UInt64 = 1
+    from start: Point, to end: Point, axis: PuzzleAxis = .horizontal, seed: UInt64 = 1
 ) -> [PuzzleTrackPoint] {
     var random = SeededRandom(seed: seed)
-    var points: [PuzzleTrackPoint] = []
-    var time = 0.0
-    let count = Int(duration / 0.016)
-    for i in 0...count {
-        let u = Double(i) / Double(count)
-        let s = u * u * u * (10 - 15 * u + 6 * u * u)
-        let wobble = 1.5 * sin(Double(i) * 0.4) + Double.random(in: -0.5...0.5, using: &random)
-        points.append(
-            PuzzleTrackPoint(
-                x: start.x + (end.x - start.x) * s, y: start.y + (end.y - start.y) * s + wobble,
-                time: time))
-        time += 0.016 + Double.random(in: -0.003...0.003, using: &random)
-    }
-    points[points.count - 1].x = end.x
-    return points
+    return HumanDrag.track(from: start, to: end, axis: axis, using: &random)
 }
 
 /// A 640×360 classic puzzle from a drawn picture, positions from a seed.
@@ -40,9 +27,10 @@ func makePuzzle(
         using: &random)
 }
 
-/// A verifier with a fixed key.
+/// A verifier with a fixed key and seeded ids and nonces.
 func makeVerifier(policy: VerifierPolicy = VerifierPolicy()) -> PuzzleVerifier {
-    PuzzleVerifier(key: [UInt8](repeating: 42, count: 32), policy: policy)!
+    PuzzleVerifier(
+        key: [UInt8](repeating: 42, count: 32), policy: policy, random: SeededRandom(seed: 7))!
 }
 
 /// Records an issue unless the outcome is a pass.

@@ -1,9 +1,10 @@
 import Foundation
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TestSupport
 import Testing
+
+@testable import TactilePuzzleVerifier
 
 /// The verifying side: single checks, expiry, tolerance in width fractions, rate limits,
 /// lockout, bounded memory and single-use tokens.
@@ -26,10 +27,12 @@ import Testing
         #expect(challenge.expiresAt == 1120)
         let first = verifier.check(
             id: challenge.id, attempt: attempt(puzzle), client: "a", now: 1010)
-        guard case .passed(let token) = first else {
+        guard case .passed(let receipt) = first else {
             Issue.record("true answer failed: \(first)")
             return
         }
+        let token = receipt.token
+        #expect(receipt.holePosition == puzzle.holePosition)
         #expect(try verifier.validateToken(token, now: 1011).puzzleID == challenge.id)
         let second = verifier.check(
             id: challenge.id, attempt: attempt(puzzle), client: "a", now: 1012)
@@ -98,12 +101,13 @@ import Testing
         let outcome = verifier.check(
             id: id, attempt: PuzzleAttempt(position: end, displayWidth: 640, track: straight),
             client: "a", now: 1)
-        #expect(outcome == .failed(.machineLike(.tooFewSamples(count: 3, minimum: 8))))
+        #expect(outcome == .failed(.machineLike(.tooFewSamples(count: 3, minimum: 12))))
         let id2 = try verifier.register(puzzle, client: "a", now: 2).id
         #expect(
             verifier.check(
                 id: id2, attempt: PuzzleAttempt(position: end, displayWidth: 640, track: []),
-                client: "a", now: 3) == .failed(.machineLike(.tooFewSamples(count: 0, minimum: 8))))
+                client: "a", now: 3) == .failed(.machineLike(.tooFewSamples(count: 0, minimum: 12)))
+        )
     }
 
     @Test func checksAreRateLimitedPerClient() throws {
@@ -205,8 +209,8 @@ import Testing
                 position: puzzle.holePosition, displayWidth: 640,
                 track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition)),
             client: "a", now: now)
-        guard case .passed(let token) = outcome else { throw TokenError.malformed }
-        return token
+        guard case .passed(let receipt) = outcome else { throw TokenError.malformed }
+        return receipt.token
     }
 
     @Test func genuineTokenRedeemsOnceWithinItsLifetime() throws {
@@ -214,7 +218,8 @@ import Testing
         let token = try passToken(&verifier)
         let claims = try verifier.validateToken(token, now: 101)
         #expect(claims.expiresAt == 280)
-        #expect(claims.clientDigest == PuzzleVerifier.digest("a"))
+        #expect(claims.clientDigest == verifier.digest("a"))
+        #expect(claims.clientDigest.count == 16)
         // Validating does not consume; redeeming does.
         _ = try verifier.validateToken(token, now: 102)
         _ = try verifier.redeemToken(token, now: 103)

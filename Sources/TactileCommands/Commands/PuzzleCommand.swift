@@ -5,7 +5,7 @@ import TactileCrypto
 import TactilePuzzle
 import TactilePuzzleVerifier
 
-/// `tactile puzzle new|check`: the verifying side of the puzzle captcha, with its state in a
+/// `tactile puzzle new|check|redeem`: the verifying side of the puzzle captcha, with its state in a
 /// directory between runs.
 enum PuzzleCommand {
     static let newSpec = ArgumentParser.Spec(
@@ -33,13 +33,16 @@ enum PuzzleCommand {
                 help: "horizontal, vertical or free. Default horizontal."),
             .init(
                 name: "seed", valueName: "N",
-                help: "Make the picture and the answer reproducible (tests, docs only)."),
+                help:
+                    "Make the drawn picture reproducible; the hole's place is always secret and random."
+            ),
         ],
         details: [
             "The puzzle can be checked once within \(formatSeconds(VerifierPolicy().puzzleLifetime)).",
             "An SVG shape must enclose an area: at the piece's size it must cover at least",
             "\(Int(PuzzleOptions.minimumShapeCoverage * 100)) % of the piece's square. Output files are replaced atomically, never through a symbolic link.",
-            "Exit codes: 0 written, 2 bad input, 3 too many puzzles requested, 4 damaged state.",
+            "Exit codes: 0 written, 2 bad input, 3 rate-limited or locked out, 4 damaged or",
+            "unusable state (any alteration, a missing key or state, a mode open to others).",
         ])
 
     static let checkSpec = ArgumentParser.Spec(
@@ -63,14 +66,38 @@ enum PuzzleCommand {
         ],
         details: [
             "Each puzzle is checked once, pass or fail. A check without a human-looking track fails.",
-            "Exit codes: 0 passed (token on stdout), 1 failed, unknown, expired or already checked,",
-            "2 bad input, 3 rate-limited or locked out, 4 damaged state.",
+            "Like any client, the caller learns only: passed, expired (make a new puzzle), not",
+            "passed, or rate-limited. Which rule failed, with its figures, goes to DIR/verifier.log.",
+            "Exit codes: 0 passed (token on stdout), 1 expired or not passed, 2 bad input,",
+            "3 rate-limited or locked out, 4 damaged or unusable state.",
         ])
 
-    static func run(_ arguments: [String], output: CommandOutput) throws(CommandFailure) {
+    static let redeemSpec = ArgumentParser.Spec(
+        usage: "tactile puzzle redeem --state DIR <token|->",
+        summary: "Redeem a pass token once: print its claims, and refuse it ever after.",
+        positionals: [("<token|->", "The token check printed; - reads it from standard input.")],
+        options: [
+            .init(name: "state", valueName: "DIR", help: "The state directory used by new.")
+        ],
+        details: [
+            "Exit codes: 0 redeemed (claims on stdout); 1 forged, altered, expired or already",
+            "redeemed; 2 bad input; 4 damaged or unusable state.",
+        ])
+
+    static func run(
+        _ arguments: [String], input: CommandInput = CommandInput(text: ""), output: CommandOutput
+    ) throws(CommandFailure) {
         try dispatch(
             arguments, command: "puzzle",
-            [("new", newSpec, makePuzzle), ("check", checkSpec, check)], output: output)
+            [
+                ("new", newSpec, makePuzzle), ("check", checkSpec, check),
+                (
+                    "redeem", redeemSpec,
+                    { parsed, output throws(CommandFailure) in
+                        try redeem(parsed, output: output, input: input)
+                    }
+                ),
+            ], output: output)
     }
 
     /// The client name rate limits and tokens are kept under: the local user.
@@ -113,22 +140,17 @@ enum PuzzleCommand {
         } catch {
             throw .usage("cannot read --image \(error)")
         }
+        // The hole's place always comes from the secure source, whatever --seed says.
         let puzzle: GeneratedPuzzle
         do throws(PuzzleGenerationError) {
-            if let seed {
-                var random = SeededRandom(seed: seed ^ 0x5EED)
-                puzzle = try PuzzleGenerator.generate(
-                    picture: picture, options: options, using: &random)
-            } else {
-                puzzle = try PuzzleGenerator.generate(
-                    picture: picture, options: options, using: &secure)
-            }
+            puzzle = try PuzzleGenerator.generate(
+                picture: picture, options: options, using: &secure)
         } catch {
             throw .usage(error.message)
         }
 
         let registered: Result<PuzzleChallenge, IssueRefusal> = try withStore(stateDirectory) {
-            verifier in
+            verifier, _ in
             do throws(IssueRefusal) {
                 return .success(try verifier.register(puzzle, client: client, now: now()))
             } catch {
@@ -141,7 +163,7 @@ enum PuzzleCommand {
         case .failure(let refusal):
             throw CommandFailure(
                 .locked,
-                "too many puzzles requested; try again in \(formatSeconds(refusal.until - now()))")
+                "rate-limited; try again in \(formatSeconds(refusal.until - now()))")
         }
 
         let encoder = JSONEncoder()
@@ -227,8 +249,8 @@ enum PuzzleCommand {
         }
 
         let outcome: Result<CheckOutcome, CommandFailure> = try withStore(stateDirectory) {
-            verifier in
-            let pending = verifier.state.pending[id]
+            verifier, store in
+            let pending = verifier.pendingPuzzle(id: id)
             if let axis = pending?.axis, axis != .horizontal, y == nil {
                 return .failure(.usage("--y is needed for a \(axis.rawValue) puzzle"))
             }
@@ -236,26 +258,77 @@ enum PuzzleCommand {
             let attempt = PuzzleAttempt(
                 position: Point(x: x, y: y ?? 0),
                 displayWidth: Double(pending?.imageWidth ?? 1), track: track ?? [])
-            return .success(verifier.check(id: id, attempt: attempt, client: client, now: now()))
+            let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now())
+            // The operator learns what failed; the caller, below, only the verdict.
+            let detail: String =
+                switch outcome {
+                case .passed: "passed"
+                case .failed(let failure): "\(failure.clientVerdict.rawValue): \(failure)"
+                case .limited: "rate-limited"
+                }
+            try? store.log(
+                "\(Date().ISO8601Format()) check puzzle=\(id.prefix(8)) client=\(verifier.digest(client)) \(detail)"
+            )
+            return .success(outcome)
         }
         switch outcome {
         case .failure(let failure):
             throw failure
-        case .success(.passed(let token)):
-            output.line(token)
+        case .success(.passed(let receipt)):
+            output.line(receipt.token)
             output.flush()
             if let reason = output.failureReason {
                 throw .outputFailed(
                     "passed, but the token could not be written (\(reason)); the puzzle is used up, so make a new one"
                 )
             }
-        case .success(.failed(let reason)):
-            throw CommandFailure(.negative, "check failed: \(reason)")
+        case .success(.failed(let failure)):
+            throw CommandFailure(
+                .negative,
+                failure.clientVerdict == .expired
+                    ? "expired: the puzzle is gone (expired or already checked); make a new one"
+                    : "not passed; make a new puzzle and try again")
         case .success(.limited(let until)):
             throw CommandFailure(
-                .locked, "rate-limited or locked out; try again in \(formatSeconds(until - now()))")
+                .locked, "rate-limited; try again in \(formatSeconds(until - now()))")
         }
     }
+
+    // MARK: - redeem
+
+    static func redeem(_ parsed: ArgumentParser.Parsed, output: CommandOutput, input: CommandInput)
+        throws(CommandFailure)
+    {
+        let stateDirectory = try required(parsed, "state")
+        var token = parsed.positionals[0]
+        if token == "-" {
+            guard let line = try input.readLine(name: "the token") else {
+                throw .usage("the token: standard input ended before a token was read")
+            }
+            token = line.trimmingCharacters(in: .whitespaces)
+        }
+        let result: Result<TokenClaims, TokenError> = try withStore(stateDirectory) { verifier, _ in
+            do throws(TokenError) {
+                return .success(try verifier.redeemToken(token, now: now()))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let claims):
+            func time(_ seconds: Double) -> String {
+                Date(timeIntervalSince1970: seconds).ISO8601Format()
+            }
+            output.line("puzzle \(claims.puzzleID)")
+            output.line("client \(claims.clientDigest)")
+            output.line("issued \(time(claims.issuedAt))")
+            output.line("expires \(time(claims.expiresAt))")
+        case .failure(let error):
+            throw CommandFailure(.negative, "token refused: \(error)")
+        }
+    }
+
+    // MARK: - Tracks
 
     static func readTrack(_ path: String) throws(CommandFailure) -> [PuzzleTrackPoint] {
         let bytes: [UInt8]
@@ -280,17 +353,17 @@ enum PuzzleCommand {
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 
-    /// Runs `body` on the verifier stored in `directory`, saving afterwards; a store that
-    /// cannot be read fails closed with exit code 4.
+    /// Runs `body` on the verifier stored in `directory`, saving afterwards; a path that
+    /// cannot be a state directory is bad input (2), a store that cannot be trusted fails
+    /// closed (4).
     static func withStore<R>(
-        _ directory: String, _ body: (inout PuzzleVerifier) -> R
+        _ directory: String, _ body: (inout PuzzleVerifier, VerifierStore) -> R
     ) throws(CommandFailure) -> R {
         do {
-            return try VerifierStore(directory: directory).withVerifier { verifier in
-                body(&verifier)
-            }
+            let store = try VerifierStore(directory: directory)
+            return try store.withVerifier { verifier in body(&verifier, store) }
         } catch let error as VerifierStoreError {
-            throw CommandFailure(.damagedStore, error.message)
+            throw CommandFailure(error.isBadPath ? .usage : .damagedStore, error.message)
         } catch {
             throw CommandFailure(.damagedStore, "\(error)")
         }

@@ -146,6 +146,36 @@ public enum FileAccess {
         syncDirectory(parentDirectory(of: path))
     }
 
+    /// Appends `line` and a newline to a log file (mode 0600, created if needed, never
+    /// through a link). A file that has reached `limit` bytes is first renamed to
+    /// `<path>.1`, replacing an older one, so a log never grows without bound.
+    public static func appendLine(_ line: String, to path: String, rotatingAt limit: Int)
+        throws(FileAccessError)
+    {
+        func failure(_ kind: FileAccessError.Kind) -> FileAccessError {
+            FileAccessError(path: path, kind: kind, operation: "append to")
+        }
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= limit {
+            try checkTarget(path + ".1", operation: "append to")
+            guard rename(path, path + ".1") == 0 else { throw failure(.system(errno: errno)) }
+        }
+        let descriptor = open(
+            path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failure(openFailure(path: path, errno: errno)) }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &info) == 0 else { throw failure(.system(errno: errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw failure(.notRegularFile) }
+        let bytes = Array((line + "\n").utf8)
+        // One write call, so lines from processes that append at once do not interleave.
+        let written = bytes.withUnsafeBytes {
+            Foundation.write(descriptor, $0.baseAddress!, $0.count)
+        }
+        guard written == bytes.count else {
+            throw failure(.system(errno: written < 0 ? errno : EIO))
+        }
+    }
+
     // MARK: - Locking
 
     /// Runs `body` holding an exclusive `flock` lock on `lockPath` (created with mode 0600,

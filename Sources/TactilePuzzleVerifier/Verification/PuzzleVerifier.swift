@@ -3,14 +3,48 @@ import TactileCore
 import TactileCrypto
 import TactilePuzzle
 
+/// What a pass gives the caller: the token, and where the hole is so the piece can snap.
+public struct PassReceipt: Hashable, Sendable {
+    /// The single-use pass token.
+    public var token: String
+    /// The hole's top-left corner in background pixels, known only after a pass.
+    public var holePosition: Point
+}
+
 /// The result of checking an attempt.
+///
+/// The cases carry what the operator may know; a client may learn only ``clientVerdict``.
 public enum CheckOutcome: Hashable, Sendable {
-    /// Passed; the token proves it, once, within the token lifetime.
-    case passed(token: String)
-    /// Failed, and why (for the operator's logs; tell the user only that it failed).
+    /// Passed; the receipt's token proves it, once, within the token lifetime.
+    case passed(PassReceipt)
+    /// Failed, and why (for the operator's logs and metrics; the client learns only
+    /// ``clientVerdict``).
     case failed(CheckFailure)
     /// Refused without looking: rate-limited or locked out until the given time.
     case limited(until: Double)
+
+    /// What the client may be told.
+    public var clientVerdict: ClientVerdict {
+        switch self {
+        case .passed: .passed
+        case .failed(let failure): failure.clientVerdict
+        case .limited: .rateLimited
+        }
+    }
+}
+
+/// The only outcomes a client (a person or the widget) is told: whether it passed, and if
+/// not, whether to fetch a fresh puzzle, try again, or wait. Which rule failed is never
+/// among them.
+public enum ClientVerdict: String, Hashable, Sendable, CaseIterable {
+    /// Passed.
+    case passed
+    /// The puzzle is gone (expired, already checked, or evicted): ask for a fresh one.
+    case expired
+    /// Not passed: try again with a new puzzle.
+    case notPassed = "not-passed"
+    /// Too many attempts: wait before trying again.
+    case rateLimited = "rate-limited"
 }
 
 /// Why a check failed.
@@ -28,6 +62,27 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
     /// The attempt's numbers make no sense.
     case invalidAttempt(String)
 
+    /// What the client is told of this failure.
+    public var clientVerdict: ClientVerdict {
+        switch self {
+        case .unknownPuzzle, .expired: .expired
+        case .wrongClient, .wrongPosition, .machineLike, .invalidAttempt: .notPassed
+        }
+    }
+
+    /// The rule that failed, for metrics: a short stable name.
+    public var rule: String {
+        switch self {
+        case .unknownPuzzle: "unknown-puzzle"
+        case .expired: "expired"
+        case .wrongClient: "wrong-client"
+        case .wrongPosition: "wrong-position"
+        case .machineLike(let violation): violation.rule
+        case .invalidAttempt: "invalid-attempt"
+        }
+    }
+
+    /// The rule with its figures, for the operator's log.
     public var description: String {
         switch self {
         case .unknownPuzzle: "unknown puzzle (never issued, already checked, or evicted)"
@@ -49,37 +104,90 @@ public struct IssueRefusal: Error, Hashable, Sendable {
     public init(until: Double) { self.until = until }
 }
 
+/// What a caller may know of a puzzle waiting for its check: never its answer.
+public struct PendingPuzzle: Hashable, Sendable {
+    /// How the piece may move.
+    public var axis: PuzzleAxis
+    /// The background's size in pixels.
+    public var imageWidth: Int
+    /// The background's height in pixels.
+    public var imageHeight: Int
+    /// When it stops being accepted, seconds since 1970.
+    public var expiresAt: Double
+}
+
 /// The verifying side of the captcha: issues puzzles, keeps their answers, checks each once,
 /// and signs single-use pass tokens.
 ///
 /// A value: every operation takes the time (`now`, seconds since 1970) and returns or
 /// mutates, so tests replay exactly and the CLI can load, act and save. Memory stays
-/// bounded by the ``VerifierPolicy``.
+/// bounded by the ``VerifierPolicy``. What it remembers (answers, rate limits, redeemed
+/// tokens) stays inside: callers learn a puzzle's public facts through ``pendingPuzzle(id:)``
+/// and a check's outcome through ``CheckOutcome``.
+///
+/// Puzzle ids and token nonces come from the random number generator given at creation
+/// (the system's secure source by default; a seeded one in tests). The secret key is split
+/// by purpose: one derived key signs tokens, another keys the client digests tokens carry.
 public struct PuzzleVerifier: Sendable {
     /// The limits in force.
     public var policy: VerifierPolicy
     /// What is remembered.
-    public private(set) var state: VerifierState
+    private(set) var state: VerifierState
     private let signer: TokenSigner
+    private let clientKey: [UInt8]
+    private var random: any RandomNumberGenerator & Sendable
 
     /// Creates a verifier.
     ///
     /// - Parameters:
-    ///   - key: 32 secret random bytes for signing tokens.
+    ///   - key: 32 secret random bytes.
     ///   - policy: Limits.
-    ///   - state: A state saved earlier, or a fresh one.
+    ///   - random: Where puzzle ids and token nonces come from.
+    /// - Returns: `nil` when the key is not 32 bytes.
     public init?(
         key: [UInt8], policy: VerifierPolicy = VerifierPolicy(),
-        state: VerifierState = VerifierState()
+        random: some RandomNumberGenerator & Sendable = SecureRandom()
     ) {
-        guard let signer = TokenSigner(key: key) else { return nil }
+        self.init(key: key, policy: policy, state: VerifierState(), random: random)
+    }
+
+    init?(
+        key: [UInt8], policy: VerifierPolicy, state: VerifierState,
+        random: some RandomNumberGenerator & Sendable = SecureRandom()
+    ) {
+        guard key.count == TokenSigner.keyLength,
+            let signer = TokenSigner(key: Self.derive(key, purpose: "token"))
+        else { return nil }
         self.signer = signer
+        clientKey = Self.derive(key, purpose: "client")
         self.policy = policy
         self.state = state
+        self.random = random
+    }
+
+    /// A key for one purpose, derived from the secret with HMAC-SHA-256 so that no two
+    /// uses share a key.
+    static func derive(_ key: [UInt8], purpose: String) -> [UInt8] {
+        Sodium.hmacSHA256(Array("tactile.verifier.\(purpose).v1".utf8), key: key)
     }
 
     /// The number of puzzles waiting for a check.
     public var pendingCount: Int { state.pending.count }
+
+    /// The public facts of a puzzle waiting for its check, or `nil` when there is none.
+    public func pendingPuzzle(id: String) -> PendingPuzzle? {
+        state.pending[id].map {
+            PendingPuzzle(
+                axis: $0.axis, imageWidth: $0.imageWidth, imageHeight: $0.imageHeight,
+                expiresAt: $0.expiresAt)
+        }
+    }
+
+    private mutating func randomHex(bytes count: Int) -> String {
+        var bytes = [UInt8](repeating: 0, count: count)
+        for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: random.next()) }
+        return Hex.encode(bytes)
+    }
 
     // MARK: - Issuing
 
@@ -102,9 +210,10 @@ public struct PuzzleVerifier: Sendable {
 
         removeExpired(now: now)
         while state.pending.count >= max(1, policy.maximumPending) { evictOldest() }
-        let id = Hex.encode(Sodium.randomBytes(16))
+        let id = randomHex(bytes: 16)
         let pending = VerifierState.Pending(
             id: id, answerX: puzzle.holePosition.x, answerY: puzzle.holePosition.y,
+            startX: puzzle.startPosition.x, startY: puzzle.startPosition.y,
             imageWidth: puzzle.background.width, imageHeight: puzzle.background.height,
             axis: puzzle.axis, client: client, issuedAt: now,
             expiresAt: now + policy.puzzleLifetime)
@@ -136,16 +245,19 @@ public struct PuzzleVerifier: Sendable {
         record.checks.append(now)
 
         let failure = judge(puzzle, attempt: attempt, client: client, now: now)
-        guard let failure else {
+        if let puzzle, failure == nil {
             record.failures = 0
-            return .passed(token: makeToken(puzzleID: id, client: client, now: now))
+            return .passed(
+                PassReceipt(
+                    token: makeToken(puzzleID: id, client: client, now: now),
+                    holePosition: Point(x: puzzle.answerX, y: puzzle.answerY)))
         }
         record.failures += 1
         if record.failures >= policy.failuresBeforeLockout {
             record.lockedUntil = now + policy.lockoutDuration
             record.failures = 0
         }
-        return .failed(failure)
+        return .failed(failure ?? .unknownPuzzle)
     }
 
     private func judge(
@@ -171,9 +283,10 @@ public struct PuzzleVerifier: Sendable {
         if attempt.track.isEmpty, !policy.requiresTrack {
             return inPlace ? nil : .wrongPosition
         }
+        let start = Point(x: puzzle.startX / scale, y: puzzle.startY / scale)
         if let violation = policy.trajectory.violation(
-            in: attempt.track, release: attempt.position, displayWidth: width, axis: puzzle.axis,
-            inputMethod: attempt.inputMethod)
+            in: attempt.track, release: attempt.position, start: start, displayWidth: width,
+            axis: puzzle.axis, inputMethod: attempt.inputMethod)
         {
             return .machineLike(violation)
         }
@@ -191,11 +304,12 @@ public struct PuzzleVerifier: Sendable {
 
     // MARK: - Tokens
 
-    private func makeToken(puzzleID: String, client: String, now: Double) -> String {
-        signer.sign(
+    private mutating func makeToken(puzzleID: String, client: String, now: Double) -> String {
+        let nonce = randomHex(bytes: 16)
+        return signer.sign(
             TokenClaims(
-                puzzleID: puzzleID, clientDigest: Self.digest(client), issuedAt: now,
-                expiresAt: now + policy.tokenLifetime, nonce: Hex.encode(Sodium.randomBytes(16))))
+                puzzleID: puzzleID, clientDigest: digest(client), issuedAt: now,
+                expiresAt: now + policy.tokenLifetime, nonce: nonce))
     }
 
     /// The claims of a genuine, unexpired, unredeemed token; does not consume it.
@@ -222,17 +336,23 @@ public struct PuzzleVerifier: Sendable {
         return claims
     }
 
-    /// The digest tokens carry instead of the client's name.
-    public static func digest(_ client: String) -> String {
-        Hex.encode(Array(Sodium.sha256(Array(client.utf8)).prefix(8)))
+    /// The digest tokens carry instead of the client's name: keyed (HMAC-SHA-256 under a
+    /// key derived from the secret), so it cannot be reversed by trying names.
+    public func digest(_ client: String) -> String {
+        Hex.encode(Array(Sodium.hmacSHA256(Array(client.utf8), key: clientKey).prefix(8)))
     }
 
     // MARK: - Bounds
 
+    /// Drops times outside the window and caps what a clock set back would stretch: a
+    /// time in the future counts as now, and a lockout never lasts longer from now than a
+    /// whole lockout.
     private func prune(_ record: inout VerifierState.Client, now: Double) {
         let since = now - policy.window
-        record.checks.removeAll { $0 <= since }
-        record.requests.removeAll { $0 <= since }
+        record.checks = record.checks.filter { $0 > since }.map { min($0, now) }
+        record.requests = record.requests.filter { $0 > since }.map { min($0, now) }
+        record.lockedUntil = min(record.lockedUntil, now + policy.lockoutDuration)
+        record.lastSeen = min(record.lastSeen, now)
     }
 
     private mutating func store(_ record: VerifierState.Client, for client: String, now: Double) {

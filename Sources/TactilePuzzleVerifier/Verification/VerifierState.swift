@@ -1,55 +1,95 @@
+import TactileCrypto
 import TactilePuzzle
 
-/// Everything the verifying side remembers between calls, and persists in the CLI.
+/// Everything the verifying side remembers between calls, and persists in a store.
 ///
-/// Answers live here and nowhere else. All collections are bounded by the
-/// ``VerifierPolicy``.
-public struct VerifierState: Codable, Hashable, Sendable {
+/// Answers live here and nowhere else, so the type is internal: callers see a puzzle
+/// through ``PendingPuzzle`` and an attempt through ``CheckOutcome``. All collections are
+/// bounded by the ``VerifierPolicy``.
+struct VerifierState: Codable, Hashable, Sendable {
     /// A puzzle waiting for its single check.
-    public struct Pending: Codable, Hashable, Sendable {
+    struct Pending: Codable, Hashable, Sendable {
         /// The puzzle's identifier.
-        public var id: String
+        var id: String
         /// The hole's top-left corner in background pixels: the answer.
-        public var answerX: Double
+        var answerX: Double
         /// The hole's top edge in background pixels.
-        public var answerY: Double
+        var answerY: Double
+        /// Where the piece starts, in background pixels.
+        var startX: Double
+        /// The piece's starting top edge, in background pixels.
+        var startY: Double
         /// The background's width in pixels.
-        public var imageWidth: Int
+        var imageWidth: Int
         /// The background's height in pixels.
-        public var imageHeight: Int
+        var imageHeight: Int
         /// How the piece may move.
-        public var axis: PuzzleAxis
+        var axis: PuzzleAxis
         /// Who asked for it.
-        public var client: String
+        var client: String
         /// When it was issued, seconds since 1970.
-        public var issuedAt: Double
+        var issuedAt: Double
         /// When it stops being accepted, seconds since 1970.
-        public var expiresAt: Double
+        var expiresAt: Double
     }
 
     /// What is known about one client.
-    public struct Client: Codable, Hashable, Sendable {
+    struct Client: Codable, Hashable, Sendable {
         /// Times of recent checks, within the window.
-        public var checks: [Double] = []
+        var checks: [Double] = []
         /// Times of recent puzzle requests, within the window.
-        public var requests: [Double] = []
+        var requests: [Double] = []
         /// Failed checks in a row.
-        public var failures = 0
+        var failures = 0
         /// Until when the client is locked out, or 0.
-        public var lockedUntil = 0.0
+        var lockedUntil = 0.0
         /// The last time the client did anything.
-        public var lastSeen = 0.0
+        var lastSeen = 0.0
     }
 
     /// Puzzles by id.
-    public var pending: [String: Pending] = [:]
+    var pending: [String: Pending] = [:]
     /// Ids in the order they were issued (may hold ids already checked).
-    public var issueOrder: [String] = []
+    var issueOrder: [String] = []
     /// Clients by name.
-    public var clients: [String: Client] = [:]
+    var clients: [String: Client] = [:]
     /// Redeemed token nonces, with the time each token expires.
-    public var redeemed: [String: Double] = [:]
+    var redeemed: [String: Double] = [:]
 
     /// Creates an empty state.
-    public init() {}
+    init() {}
+
+    /// The first value no verifier could have written, or `nil` when all are plausible.
+    ///
+    /// The store authenticates the state, so this only matters for a state that was
+    /// forged with the key; it keeps even that from lifting a limit with a negative count
+    /// or a time that is not a number.
+    func implausibility() -> String? {
+        func time(_ t: Double) -> Bool { t.isFinite && t >= 0 }
+        for (id, puzzle) in pending {
+            guard id == puzzle.id, Hex.isHex(id, count: 32) else {
+                return "a puzzle id is malformed"
+            }
+            guard
+                [puzzle.answerX, puzzle.answerY, puzzle.startX, puzzle.startY]
+                    .allSatisfy({ $0.isFinite && abs($0) <= 1e6 })
+            else { return "a puzzle position is not a pixel position" }
+            guard (1...1 << 16).contains(puzzle.imageWidth),
+                (1...1 << 16).contains(puzzle.imageHeight)
+            else { return "a puzzle's image size is out of range" }
+            guard time(puzzle.issuedAt), time(puzzle.expiresAt), puzzle.issuedAt <= puzzle.expiresAt
+            else { return "a puzzle's times are not times" }
+        }
+        for client in clients.values {
+            guard client.failures >= 0 else { return "a failure count is negative" }
+            guard
+                (client.checks + client.requests + [client.lockedUntil, client.lastSeen])
+                    .allSatisfy(time)
+            else { return "a client's times are not times" }
+        }
+        guard redeemed.values.allSatisfy(time),
+            redeemed.keys.allSatisfy({ Hex.isHex($0, count: 32) })
+        else { return "a redeemed token is malformed" }
+        return nil
+    }
 }

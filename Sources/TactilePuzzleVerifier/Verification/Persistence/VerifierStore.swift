@@ -6,26 +6,47 @@ import TactileCrypto
 public struct VerifierStoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, naming the file.
     public var message: String
+    /// Whether the path given cannot be a state directory at all (it is a file, a symbolic
+    /// link, or in a folder that does not exist), rather than a store that is damaged.
+    public var isBadPath: Bool
 
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, isBadPath: Bool = false) {
+        self.message = message
+        self.isBadPath = isBadPath
+    }
 
     public var description: String { message }
 }
 
-/// A verifier kept in a directory between runs: `key` (the token key, 32 bytes, mode 0600,
-/// made on first use), `state.json` (pending puzzles and client records, mode 0600) and
-/// `lock` (serialises processes).
+/// A verifier kept in a directory between runs, authenticated and failing closed.
 ///
-/// Writes are atomic: a temporary file is written, flushed to disk with `fsync`, renamed
-/// over the old one, and the directory is flushed. A key or state that cannot be read or
-/// decoded stops everything (fails closed) rather than starting afresh.
+/// The directory (mode 0700, owned by the user) holds:
+/// - `key` (mode 0600, 72 bytes): the magic `TPZKEY01`, a 32-byte secret, and the SHA-256 of
+///   both, so a damaged key is told from a good one;
+/// - `state.json` (mode 0600): a header line `TPZSTATE1 <mac>` and the state as JSON, the MAC
+///   being HMAC-SHA-256 under a key derived from the secret, over everything after the
+///   header line;
+/// - `lock`, which serialises processes, and `verifier.log`, the operator's log.
+///
+/// Both files are made together on first use and never again: a key without a state, a
+/// state without a key, a flipped bit or a truncation anywhere, a file or the directory
+/// readable or writable by others, or a value no verifier writes — each stops the store
+/// with an error naming the problem (exit 4 in the CLI), and nothing is ever regenerated
+/// silently. Limits therefore cannot be lifted by editing a number or deleting a file.
+/// Writes are atomic (`FileAccess`).
 public struct VerifierStore: Sendable {
     /// The directory.
     public let directory: String
 
     /// The largest `state.json` read (16 MiB); a larger one is refused as damaged.
     public static let stateLimit = 16 << 20
+    /// The size at which `verifier.log` is moved to `verifier.log.1` and started afresh.
+    public static let logLimit = 1 << 20
+
+    static let keyMagic = Array("TPZKEY01".utf8)
+    static let stateMagic = "TPZSTATE1"
+    static let keyFileLength = 8 + 32 + 32
 
     /// Opens (creating if needed, mode 0700) a state directory.
     public init(directory: String) throws(VerifierStoreError) {
@@ -35,15 +56,21 @@ public struct VerifierStore: Sendable {
                 throw VerifierStoreError(
                     info.st_mode & S_IFMT == S_IFLNK
                         ? "\(directory) is a symbolic link; give the state directory itself"
-                        : "\(directory) exists and is not a directory")
+                        : "\(directory) exists and is not a directory", isBadPath: true)
             }
         } else {
+            guard errno == ENOENT else {
+                throw VerifierStoreError(
+                    "cannot use \(directory): \(String(cString: strerror(errno)))", isBadPath: true)
+            }
             do {
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true,
                     attributes: [.posixPermissions: 0o700])
             } catch {
-                throw VerifierStoreError("cannot create state directory \(directory): \(error)")
+                throw VerifierStoreError(
+                    "cannot create state directory \(directory): \(error.localizedDescription)",
+                    isBadPath: true)
             }
         }
         self.directory = directory
@@ -52,25 +79,34 @@ public struct VerifierStore: Sendable {
     private var keyPath: String { directory + "/key" }
     private var statePath: String { directory + "/state.json" }
     private var lockPath: String { directory + "/lock" }
+    /// The operator's log: one line per check, with the rule that failed and its figures.
+    public var logPath: String { directory + "/verifier.log" }
 
     /// Loads the verifier under an exclusive lock, runs `body`, and saves the state
     /// atomically if `body` returns normally.
+    ///
+    /// - Parameters:
+    ///   - policy: The limits.
+    ///   - random: Where the verifier draws puzzle ids and token nonces.
+    ///   - body: The work on the verifier.
     public func withVerifier<R>(
         policy: VerifierPolicy = VerifierPolicy(),
+        random: some RandomNumberGenerator & Sendable = SecureRandom(),
         _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
         let refusal = { (error: FileAccessError) in VerifierStoreError(error.description) }
         let outcome: Result<R, any Error> = try FileAccess.withExclusiveLock(
             lockPath, failure: refusal
         ) { () throws(VerifierStoreError) in
-            let key = try loadOrCreateKey()
-            let state = try loadState()
-            guard var verifier = PuzzleVerifier(key: key, policy: policy, state: state) else {
-                throw VerifierStoreError("\(keyPath) does not hold a 32-byte key")
-            }
+            try checkPrivate(directory, kind: "directory", mode: 0o700)
+            let (secret, state) = try load()
+            guard
+                var verifier = PuzzleVerifier(
+                    key: secret, policy: policy, state: state, random: random)
+            else { throw VerifierStoreError("\(keyPath) does not hold a 32-byte key") }
             do {
                 let result = try body(&verifier)
-                try save(verifier.state)
+                try save(verifier.state, secret: secret)
                 return .success(result)
             } catch {
                 return .failure(error)
@@ -79,63 +115,135 @@ public struct VerifierStore: Sendable {
         return try outcome.get()
     }
 
-    private func loadOrCreateKey() throws(VerifierStoreError) -> [UInt8] {
-        do {
-            let data = try FileAccess.read(
-                path: keyPath, limit: TokenSigner.keyLength, followsSymbolicLinks: false)
-            guard data.count == TokenSigner.keyLength else {
-                throw VerifierStoreError(
-                    "\(keyPath) is damaged: \(data.count) bytes, expected \(TokenSigner.keyLength)")
-            }
-            return data
-        } catch let error as FileAccessError {
-            guard error.kind == .notFound else {
-                if case .tooLarge = error.kind {
-                    throw VerifierStoreError(
-                        "\(keyPath) is damaged: more than \(TokenSigner.keyLength) bytes")
-                }
-                throw VerifierStoreError(error.description)
-            }
-        } catch let error as VerifierStoreError {
-            throw error
-        } catch {
-            throw VerifierStoreError("\(error)")
-        }
-        let key = Sodium.randomBytes(TokenSigner.keyLength)
-        try writeAtomically(key, to: keyPath)
-        return key
-    }
-
-    private func loadState() throws(VerifierStoreError) -> VerifierState {
-        let data: [UInt8]
-        do {
-            data = try FileAccess.read(
-                path: statePath, limit: Self.stateLimit, followsSymbolicLinks: false)
-        } catch {
-            if error.kind == .notFound { return VerifierState() }
-            throw VerifierStoreError("\(error.description); it was left untouched")
-        }
-        do {
-            return try JSONDecoder().decode(VerifierState.self, from: Data(data))
-        } catch {
-            throw VerifierStoreError("\(statePath) is damaged and was left untouched: \(error)")
+    /// Appends a line to the operator's log (mode 0600), moving a full log aside first.
+    public func log(_ line: String) throws(VerifierStoreError) {
+        do { try FileAccess.appendLine(line, to: logPath, rotatingAt: Self.logLimit) } catch {
+            throw VerifierStoreError(error.description)
         }
     }
 
-    private func save(_ state: VerifierState) throws(VerifierStoreError) {
+    // MARK: - Loading
+
+    private func load() throws(VerifierStoreError) -> ([UInt8], VerifierState) {
+        let keyBytes = try readIfPresent(keyPath, limit: Self.keyFileLength)
+        let stateBytes = try readIfPresent(statePath, limit: Self.stateLimit)
+        switch (keyBytes, stateBytes) {
+        case (nil, nil):
+            // A new directory: make both, key first. Nothing else creates either.
+            let secret = Sodium.randomBytes(32)
+            try write(Self.keyMagic + secret + Sodium.sha256(Self.keyMagic + secret), to: keyPath)
+            try save(VerifierState(), secret: secret)
+            return (secret, VerifierState())
+        case (nil, .some):
+            throw damaged(
+                "\(keyPath) is missing but \(statePath) exists; refusing to start afresh (that would lift every limit)"
+            )
+        case (.some, nil):
+            throw damaged(
+                "\(statePath) is missing but \(keyPath) exists; refusing to start afresh (that would lift every limit)"
+            )
+        case (.some(let key), .some(let state)):
+            let secret = try decodeKey(key)
+            return (secret, try decodeState(state, secret: secret))
+        }
+    }
+
+    private func decodeKey(_ bytes: [UInt8]) throws(VerifierStoreError) -> [UInt8] {
+        guard bytes.count == Self.keyFileLength, Array(bytes[0..<8]) == Self.keyMagic else {
+            throw damaged("\(keyPath) is damaged: not a verifier key (\(bytes.count) bytes)")
+        }
+        let secret = Array(bytes[8..<40])
+        guard Sodium.constantTimeEquals(Sodium.sha256(Self.keyMagic + secret), Array(bytes[40...]))
+        else { throw damaged("\(keyPath) is damaged: its checksum does not match") }
+        return secret
+    }
+
+    private func decodeState(_ bytes: [UInt8], secret: [UInt8]) throws(VerifierStoreError)
+        -> VerifierState
+    {
+        let headerLength = Self.stateMagic.utf8.count + 1 + 64 + 1
+        guard bytes.count > headerLength,
+            String(decoding: bytes[0..<Self.stateMagic.utf8.count + 1], as: UTF8.self)
+                == Self.stateMagic + " ",
+            bytes[headerLength - 1] == 10,
+            let tag = Hex.decode(
+                String(decoding: bytes[(headerLength - 65)..<(headerLength - 1)], as: UTF8.self))
+        else { throw damaged("\(statePath) is damaged: its header is not TPZSTATE1 <mac>") }
+        let body = Array(bytes[headerLength...])
+        guard Sodium.verifyHMACSHA256(tag, message: body, key: Self.stateKey(secret)) else {
+            throw damaged("\(statePath) failed its authentication check (altered or damaged)")
+        }
+        let state: VerifierState
+        do { state = try JSONDecoder().decode(VerifierState.self, from: Data(body)) } catch {
+            throw damaged("\(statePath) is authentic but cannot be decoded: \(error)")
+        }
+        if let problem = state.implausibility() {
+            throw damaged("\(statePath) holds values no verifier writes: \(problem)")
+        }
+        return state
+    }
+
+    private static func stateKey(_ secret: [UInt8]) -> [UInt8] {
+        PuzzleVerifier.derive(secret, purpose: "state")
+    }
+
+    // MARK: - Saving
+
+    private func save(_ state: VerifierState, secret: [UInt8]) throws(VerifierStoreError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let data: Data
-        do { data = try encoder.encode(state) } catch {
+        let body: [UInt8]
+        do { body = Array(try encoder.encode(state)) } catch {
             throw VerifierStoreError("cannot encode the state: \(error)")
         }
-        try writeAtomically(Array(data), to: statePath)
+        let tag = Sodium.hmacSHA256(body, key: Self.stateKey(secret))
+        try write(Array("\(Self.stateMagic) \(Hex.encode(tag))\n".utf8) + body, to: statePath)
     }
 
-    /// Replaces a file of the store atomically, mode 0600.
-    private func writeAtomically(_ bytes: [UInt8], to path: String) throws(VerifierStoreError) {
+    private func write(_ bytes: [UInt8], to path: String) throws(VerifierStoreError) {
         do { try FileAccess.write(bytes, to: path, permissions: 0o600) } catch {
             throw VerifierStoreError(error.description)
         }
     }
+
+    // MARK: - Checks
+
+    /// The file's bytes, or `nil` when it does not exist; a file that is not private to
+    /// the user fails closed.
+    private func readIfPresent(_ path: String, limit: Int) throws(VerifierStoreError) -> [UInt8]? {
+        do {
+            let bytes = try FileAccess.read(path: path, limit: limit, followsSymbolicLinks: false)
+            try checkPrivate(path, kind: "file", mode: 0o600)
+            return bytes
+        } catch let error as FileAccessError {
+            if error.kind == .notFound { return nil }
+            if case .tooLarge = error.kind { throw damaged("\(path) is damaged: \(error.reason)") }
+            throw damaged(error.description)
+        } catch let error as VerifierStoreError {
+            throw error
+        } catch {
+            throw damaged("\(error)")
+        }
+    }
+
+    /// Refuses a file or directory that others may read or write, or that another user owns.
+    private func checkPrivate(_ path: String, kind: String, mode: mode_t) throws(VerifierStoreError)
+    {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw damaged("cannot examine \(path): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_uid == geteuid() else {
+            throw damaged(
+                "\(path) belongs to another user (uid \(info.st_uid)); refusing to use it")
+        }
+        let permissions = info.st_mode & 0o777
+        guard permissions & 0o077 == 0 else {
+            throw damaged(
+                "the \(kind) \(path) is accessible to others (mode \(String(permissions, radix: 8))); it must be \(String(mode, radix: 8)): run chmod \(String(mode, radix: 8)) \(path) once you have checked it"
+            )
+        }
+    }
+
+    private func damaged(_ message: String) -> VerifierStoreError { VerifierStoreError(message) }
 }

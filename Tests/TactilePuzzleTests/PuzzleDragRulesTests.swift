@@ -1,0 +1,87 @@
+import Foundation
+import TactileCore
+import TactilePuzzle
+import TactilePuzzleSolvers
+import TactilePuzzleVerifier
+import TestSupport
+import Testing
+
+/// The trajectory rules against varied human-like drags (few may be turned away) and
+/// against every kind of scripted drag seen in attacks (none may pass).
+@Suite struct PuzzleDragRulesTests {
+    let rules = TrajectoryRules()
+
+    /// A drag from a random start to a random hole along `axis`, at 640 px width, with the
+    /// release where the drag ended (on the slider's axis) and the verdict of the rules.
+    func judge(
+        _ make: (Point, Point, inout SeededGenerator) -> [PuzzleTrackPoint], axis: PuzzleAxis,
+        seed: UInt64
+    ) -> TrajectoryViolation? {
+        var random = SeededGenerator(seed: seed)
+        // Vertical sliders run down a tall picture (640 wide, 480 high); the others across.
+        let start =
+            axis == .vertical
+            ? Point(
+                x: Double.random(in: 100...540, using: &random),
+                y: Double.random(in: 0...30, using: &random))
+            : Point(
+                x: Double.random(in: 0...40, using: &random),
+                y: Double.random(in: 20...260, using: &random))
+        let target =
+            switch axis {
+            case .horizontal: Point(x: Double.random(in: 200...540, using: &random), y: start.y)
+            case .vertical: Point(x: start.x, y: Double.random(in: 180...380, using: &random))
+            case .free:
+                Point(
+                    x: Double.random(in: 200...540, using: &random),
+                    y: Double.random(in: 20...260, using: &random))
+            }
+        let track = make(start, target, &random)
+        guard let last = track.last else { return .tooFewSamples(count: 0, minimum: 1) }
+        let release =
+            switch axis {
+            case .horizontal: Point(x: last.x, y: start.y)
+            case .vertical: Point(x: start.x, y: last.y)
+            case .free: last.position
+            }
+        return rules.violation(
+            in: track, release: release, start: start, displayWidth: 640, axis: axis,
+            inputMethod: .pointer)
+    }
+
+    @Test(arguments: [PuzzleAxis.horizontal, .vertical, .free])
+    func fewHumanDragsAreTurnedAway(axis: PuzzleAxis) {
+        let count = 2000
+        var rejected: [String: Int] = [:]
+        for seed in 0..<UInt64(count) {
+            if let violation = judge(
+                { HumanDrag.track(from: $0, to: $1, axis: axis, using: &$2) }, axis: axis,
+                seed: seed)
+            {
+                rejected[violation.rule, default: 0] += 1
+            }
+        }
+        let rate = Double(rejected.values.reduce(0, +)) / Double(count)
+        #expect(rate <= 0.03, "\(axis): \(rate * 100) % turned away: \(rejected)")
+        print(
+            "human drags, \(axis): \(String(format: "%.2f", rate * 100)) % turned away \(rejected)")
+    }
+
+    @Test(arguments: ScriptedDrag.allCases)
+    func everyScriptedDragIsTurnedAway(kind: ScriptedDrag) {
+        var passed = 0
+        var rules: [String: Int] = [:]
+        for seed in 0..<200 as Range<UInt64> {
+            if let violation = judge(
+                { kind.track(from: $0, to: $1, axis: .horizontal, using: &$2) }, axis: .horizontal,
+                seed: seed)
+            {
+                rules[violation.rule, default: 0] += 1
+            } else {
+                passed += 1
+            }
+        }
+        #expect(passed == 0, "\(kind): \(passed) of 200 passed")
+        print("scripted \(kind): \(rules)")
+    }
+}
