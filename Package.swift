@@ -80,7 +80,8 @@ let testTargets: [Target] = [
     .testTarget(
         name: "TactileCommandsTests",
         dependencies: [
-            "TactileCommands", "TactileCairo", "TactileCore", "TactileCrypto", "TestSupport",
+            "TactileCommands", "TactileCairo", "TactileCore", "TactileCrypto", "TactilePuzzle",
+            "TactilePuzzleVerifier", "TactilePuzzleSolvers", "TestSupport",
         ]),
     .testTarget(name: "TactileDynamicsTests", dependencies: ["TactileDynamics", "TestSupport"]),
     .testTarget(

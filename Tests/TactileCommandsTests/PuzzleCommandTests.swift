@@ -1,7 +1,12 @@
 import Foundation
 import TactileCairo
 import TactileCommands
+import TactileCore
+import TactilePuzzleSolvers
+import TestSupport
 import Testing
+
+@testable import TactilePuzzleVerifier
 
 /// `tactile puzzle new|check` and `tactile render puzzle`, end to end through `Tactile.run`.
 @Suite struct PuzzleCommandTests {
@@ -15,31 +20,40 @@ import Testing
         func remove() { try? FileManager.default.removeItem(atPath: root) }
     }
 
-    /// The answer the verifying side keeps, read from its state (the test is the server).
+    /// The answer and start the verifying side keeps (the test is the server).
     func answer(_ dirs: Dirs, id: String) throws -> (x: Int, y: Int) {
-        let data = try Data(contentsOf: URL(fileURLWithPath: dirs.state + "/state.json"))
-        let state = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        let puzzle = (state["pending"] as! [String: Any])[id] as! [String: Any]
-        return (
-            (puzzle["answerX"] as! NSNumber).intValue, (puzzle["answerY"] as! NSNumber).intValue
-        )
+        let pending = try #require(try pendingPuzzle(dirs, id: id))
+        return (Int(pending.answerX), Int(pending.answerY))
     }
 
-    /// Writes a hand-like track ending at `x` (minimum-jerk easing, wobble across) and
-    /// returns its path.
-    func writeTrack(_ dirs: Dirs, toX x: Int, y: Int, samples: Int = 55) throws -> String {
-        var items: [String] = []
-        var t = 0.0
-        for i in 0..<samples {
-            let u = Double(i) / Double(samples - 1)
-            let s = u * u * u * (10 - 15 * u + 6 * u * u)
-            let wobble = 1.5 * sin(Double(i) * 0.4)
-            items.append("{\"x\": \(Double(x) * s), \"y\": \(Double(y) + wobble), \"t\": \(t)}")
-            t += 16 + Double(i % 3)
-        }
-        let path = dirs.root + "/track-\(x)-\(samples).json"
+    func pendingPuzzle(_ dirs: Dirs, id: String) throws -> VerifierState.Pending? {
+        try VerifierStore(directory: dirs.state).withVerifier { $0.state.pending[id] }
+    }
+
+    /// Writes a hand-like track (`HumanDrag`) from the piece's start to near (`x`, `y`)
+    /// and returns its path.
+    func writeTrack(_ dirs: Dirs, id: String, toX x: Int, y: Int, seed: UInt64 = 1) throws
+        -> String
+    {
+        let pending = try #require(try pendingPuzzle(dirs, id: id))
+        var random = SeededRandom(seed: seed)
+        let track = HumanDrag.track(
+            from: Point(x: pending.startX, y: pending.startY),
+            to: Point(x: Double(x), y: Double(y)),
+            axis: pending.axis, using: &random)
+        let items = track.map { "{\"x\": \($0.x), \"y\": \($0.y), \"t\": \($0.time * 1000)}" }
+        let path = dirs.root + "/track-\(x)-\(seed).json"
+        try FileManager.default.createDirectory(
+            atPath: dirs.root, withIntermediateDirectories: true)
         try Data("[\(items.joined(separator: ","))]".utf8).write(to: URL(fileURLWithPath: path))
         return path
+    }
+
+    /// The operator's log.
+    func log(_ dirs: Dirs) -> String {
+        String(
+            decoding: FileManager.default.contents(atPath: dirs.state + "/verifier.log") ?? Data(),
+            as: UTF8.self)
     }
 
     func newPuzzle(_ dirs: Dirs, _ extra: String...) -> CommandRun {
@@ -58,7 +72,7 @@ import Testing
         let id = String(made.lines.last!)
         #expect(id.count == 32)
         let (x, y) = try answer(dirs, id: id)
-        let track = try writeTrack(dirs, toX: x, y: y)
+        let track = try writeTrack(dirs, id: id, toX: x, y: y)
         let first = tactile(
             "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x)", "--y", "\(y)",
             "--track", track)
@@ -68,7 +82,8 @@ import Testing
             "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x)", "--y", "\(y)",
             "--track", track)
         #expect(second.code == 1)
-        #expect(second.errors.contains("unknown puzzle"))
+        #expect(second.errors.contains("expired: the puzzle is gone"), "\(second.errors)")
+        #expect(log(dirs).contains("unknown puzzle"))
     }
 
     @Test func fourteenPixelsOffFails() throws {
@@ -76,12 +91,15 @@ import Testing
         defer { dirs.remove() }
         let id = String(newPuzzle(dirs).lines.last!)
         let (x, y) = try answer(dirs, id: id)
-        let track = try writeTrack(dirs, toX: x + 14, y: y)
+        let track = try writeTrack(dirs, id: id, toX: x + 14, y: y)
         let run = tactile(
             "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x + 14)", "--track",
             track)
         #expect(run.code == 1)
-        #expect(run.errors.contains("not in the hole"))
+        // The caller learns only "not passed"; the operator's log has the rule.
+        #expect(run.errors.contains("not passed"), "\(run.errors)")
+        #expect(!run.errors.contains("hole"))
+        #expect(log(dirs).contains("not-passed: the piece is not in the hole"), "\(log(dirs))")
     }
 
     @Test func expiredPuzzleFails() throws {
@@ -89,20 +107,14 @@ import Testing
         defer { dirs.remove() }
         let id = String(newPuzzle(dirs).lines.last!)
         let (x, y) = try answer(dirs, id: id)
+        let track = try writeTrack(dirs, id: id, toX: x, y: y)
         // Let the lifetime pass: move the expiry into the past, as two minutes would.
-        let path = dirs.state + "/state.json"
-        var state =
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
-            as! [String: Any]
-        var pending = state["pending"] as! [String: Any]
-        var puzzle = pending[id] as! [String: Any]
-        puzzle["expiresAt"] = Date().timeIntervalSince1970 - 1
-        pending[id] = puzzle
-        state["pending"] = pending
-        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: path))
+        try VerifierStore(directory: dirs.state).withVerifier {
+            $0.state.pending[id]!.issuedAt = Date().timeIntervalSince1970 - 200
+            $0.state.pending[id]!.expiresAt = Date().timeIntervalSince1970 - 80
+        }
         let run = tactile(
-            "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x)", "--track",
-            try writeTrack(dirs, toX: x, y: y))
+            "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x)", "--track", track)
         #expect(run.code == 1)
         #expect(run.errors.contains("expired"))
     }
@@ -120,7 +132,9 @@ import Testing
         let run = tactile(
             "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x)", "--track", path)
         #expect(run.code == 1)
-        #expect(run.errors.contains("too few samples"))
+        #expect(run.errors.contains("not passed"))
+        #expect(!run.errors.contains("samples"), "the rule is not told to the caller")
+        #expect(log(dirs).contains("too few samples"))
         // No track at all fails too.
         let id2 = String(newPuzzle(dirs).lines.last!)
         let (x2, _) = try answer(dirs, id: id2)
@@ -160,16 +174,7 @@ import Testing
         #expect(missing.code == 2)
         #expect(missing.errors.contains("--y is needed for a vertical puzzle"))
         // Bad input did not use the puzzle up: the full answer still passes.
-        var items: [String] = []
-        for i in 0..<55 {
-            let u = Double(i) / 54
-            let s = u * u * u * (10 - 15 * u + 6 * u * u)
-            items.append(
-                "{\"x\": \(Double(x) + sin(Double(i) * 0.4)), \"y\": \(Double(y) * s), \"t\": \(Double(i) * 17)}"
-            )
-        }
-        let track = dirs.root + "/vertical.json"
-        try Data("[\(items.joined(separator: ","))]".utf8).write(to: URL(fileURLWithPath: track))
+        let track = try writeTrack(dirs, id: id, toX: x, y: y)
         let good = tactile(
             "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x)", "--y", "\(y)",
             "--track", track)
@@ -269,7 +274,7 @@ import Testing
         let (x, y) = try answer(dirs, id: id)
         let good = tactile(
             "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x)", "--track",
-            try writeTrack(dirs, toX: x, y: y))
+            try writeTrack(dirs, id: id, toX: x, y: y))
         #expect(good.code == 0, "\(good.errors)")
     }
 
@@ -283,5 +288,45 @@ import Testing
         #expect(run.code == 0, "\(run.errors)")
         let image = try ImageLoader.load(path: path)
         #expect(image.width == 400 && image.height == 300)
+    }
+}
+
+/// `tactile puzzle redeem` and what `--seed` may and may not fix.
+@Suite struct PuzzleRedeemCommandTests {
+    let tests = PuzzleCommandTests()
+
+    @Test func aTokenRedeemsOnceAndForgeriesNever() throws {
+        let dirs = PuzzleCommandTests.Dirs()
+        defer { dirs.remove() }
+        let id = String(tests.newPuzzle(dirs).lines.last!)
+        let (x, y) = try tests.answer(dirs, id: id)
+        let pass = tactile(
+            "puzzle", "check", "--state", dirs.state, "--id", id, "--x", "\(x)", "--track",
+            try tests.writeTrack(dirs, id: id, toX: x, y: y))
+        #expect(pass.code == 0, "\(pass.errors)")
+        let token = pass.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        var fields = token.split(separator: ".").map(String.init)
+        fields[4] = String(Int64(fields[4])! + 86_400_000)
+        let altered = fields.joined(separator: ".")
+        let forged = tactile("puzzle", "redeem", "--state", dirs.state, altered)
+        #expect(forged.code == 1)
+        #expect(forged.errors.contains("forged or altered"), "\(forged.errors)")
+        let first = tactile(input: token + "\n", ["puzzle", "redeem", "--state", dirs.state, "-"])
+        #expect(first.code == 0, "\(first.errors)")
+        #expect(first.output.contains("puzzle \(id)"))
+        let second = tactile("puzzle", "redeem", "--state", dirs.state, token)
+        #expect(second.code == 1)
+        #expect(second.errors.contains("already used"))
+    }
+
+    @Test func aSeedFixesThePictureButNeverTheAnswer() throws {
+        var answers: Set<Int> = []
+        for _ in 0..<4 {
+            let dirs = PuzzleCommandTests.Dirs()
+            defer { dirs.remove() }
+            let id = String(tests.newPuzzle(dirs, "--seed", "5").lines.last!)
+            answers.insert(try tests.answer(dirs, id: id).x)
+        }
+        #expect(answers.count > 1, "the same seed gave the same answer every time")
     }
 }

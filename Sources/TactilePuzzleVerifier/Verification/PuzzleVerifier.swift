@@ -132,7 +132,7 @@ public struct PuzzleVerifier: Sendable {
     /// The limits in force.
     public var policy: VerifierPolicy
     /// What is remembered.
-    private(set) var state: VerifierState
+    var state: VerifierState
     private let signer: TokenSigner
     private let clientKey: [UInt8]
     private var random: any RandomNumberGenerator & Sendable
