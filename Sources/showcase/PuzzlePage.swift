@@ -189,7 +189,7 @@ func makePuzzlePage() -> Widget {
         newPuzzle()
     }
     let tolerance = SpinButton(range: 2...24, step: 1, value: 8) { pixels in
-        verifier.policy.tolerance = pixels / Double(options.width)
+        verifier.policy.verificationTolerance = pixels
     }
     let decoys = SpinButton(range: 0...2, step: 1, value: 1) { count in
         options.decoyCount = Int(count)
@@ -237,7 +237,7 @@ func makePuzzlePage() -> Widget {
                     .vertical, spacing: 6,
                     [
                         row("Shape", shape), row("Axis", axis),
-                        row("Tolerance (px of 640)", tolerance),
+                        row("Tolerance (px)", tolerance),
                         row("Decoy holes", decoys), treated,
                     ])),
             Section("Pass token", Box(.vertical, spacing: 6, [tokenLabel, redeem])),

@@ -99,7 +99,9 @@ import Testing
         // The caller learns only "not passed"; the operator's log has the rule.
         #expect(run.errors.contains("not passed"), "\(run.errors)")
         #expect(!run.errors.contains("hole"))
-        #expect(log(dirs).contains("not-passed: the piece is not in the hole"), "\(log(dirs))")
+        #expect(
+            log(dirs).contains("not-passed: the piece is not in the hole (14.0 px off)"),
+            "\(log(dirs))")
     }
 
     @Test func expiredPuzzleFails() throws {

@@ -48,12 +48,12 @@ import Testing
         if passes {
             expectPassed(outcome, "\(dx) px")
         } else {
-            #expect(outcome == .failed(.wrongPosition))
+            #expect(outcome == .failed(.wrongPosition(pixelsOff: abs(dx))))
         }
     }
 
     @Test(arguments: [0.5, 0.625, 2.0])
-    func scaledDisplaysCompareInWidthFractions(scale: Double) throws {
+    func scaledDisplaysCompareInBackgroundPixels(scale: Double) throws {
         var verifier = makeVerifier()
         let puzzle = try makePuzzle(seed: 3)
         let id = try verifier.register(puzzle, client: "a", now: 0).id
@@ -64,8 +64,9 @@ import Testing
         let id2 = try verifier.register(puzzle, client: "a", now: 6).id
         #expect(
             verifier.check(
-                id: id2, attempt: attempt(puzzle, dx: 10, scale: scale), client: "a", now: 7)
-                == .failed(.wrongPosition))
+                id: id2, attempt: attempt(puzzle, dx: 10, scale: scale), client: "a", now: 7
+            )
+            .clientVerdict == .notPassed)
     }
 
     @Test func expiredPuzzlesFail() throws {
@@ -140,7 +141,7 @@ import Testing
             #expect(
                 verifier.check(
                     id: id.id, attempt: attempt(puzzle, dx: 30), client: "a", now: Double(k))
-                    == .failed(.wrongPosition))
+                    == .failed(.wrongPosition(pixelsOff: 30)))
         }
         let id = try verifier.register(puzzle, client: "b", now: 5)
         _ = id

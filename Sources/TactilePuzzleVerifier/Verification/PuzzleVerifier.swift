@@ -55,8 +55,8 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
     case expired
     /// Another client asked for this puzzle.
     case wrongClient
-    /// The piece is not in the hole.
-    case wrongPosition
+    /// The piece is not in the hole: it is this many background pixels off.
+    case wrongPosition(pixelsOff: Double)
     /// The drag looks machine-made.
     case machineLike(TrajectoryViolation)
     /// The attempt's numbers make no sense.
@@ -88,7 +88,8 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
         case .unknownPuzzle: "unknown puzzle (never issued, already checked, or evicted)"
         case .expired: "the puzzle has expired"
         case .wrongClient: "the puzzle was issued to another client"
-        case .wrongPosition: "the piece is not in the hole"
+        case .wrongPosition(let off):
+            "the piece is not in the hole (\(String(format: "%.1f", off)) px off)"
         case .machineLike(let v): "the drag looks automated: \(v)"
         case .invalidAttempt(let reason): "invalid attempt: \(reason)"
         }
@@ -270,19 +271,19 @@ public struct PuzzleVerifier: Sendable {
         guard width.isFinite, width > 0, attempt.position.isFinite else {
             return .invalidAttempt("position and display width must be finite, width positive")
         }
-        // Both coordinates as fractions of the displayed width, compared with the answer's.
+        // Both coordinates in background pixels, compared with the answer's.
         let scale = Double(puzzle.imageWidth) / width
-        let dx = abs(attempt.position.x * scale - puzzle.answerX) / Double(puzzle.imageWidth)
-        let dy = abs(attempt.position.y * scale - puzzle.answerY) / Double(puzzle.imageWidth)
-        let inPlace =
+        let dx = abs(attempt.position.x * scale - puzzle.answerX)
+        let dy = abs(attempt.position.y * scale - puzzle.answerY)
+        let off =
             switch puzzle.axis {
-            case .horizontal: dx <= policy.tolerance
-            case .vertical: dy <= policy.tolerance
-            case .free: dx <= policy.tolerance && dy <= policy.tolerance
+            case .horizontal: dx
+            case .vertical: dy
+            case .free: max(dx, dy)
             }
-        if attempt.track.isEmpty, !policy.requiresTrack {
-            return inPlace ? nil : .wrongPosition
-        }
+        let placement: CheckFailure? =
+            off <= policy.verificationTolerance ? nil : .wrongPosition(pixelsOff: off)
+        if attempt.track.isEmpty, !policy.requiresTrack { return placement }
         let start = Point(x: puzzle.startX / scale, y: puzzle.startY / scale)
         if let violation = policy.trajectory.violation(
             in: attempt.track, release: attempt.position, start: start, displayWidth: width,
@@ -290,7 +291,7 @@ public struct PuzzleVerifier: Sendable {
         {
             return .machineLike(violation)
         }
-        return inPlace ? nil : .wrongPosition
+        return placement
     }
 
     /// Whether a client is locked out or rate-limited now, and until when.

@@ -4,9 +4,10 @@ public struct VerifierPolicy: Hashable, Sendable {
     public var puzzleLifetime = 120.0
     /// Seconds a pass token stays valid.
     public var tokenLifetime = 180.0
-    /// How far from the hole a release still passes, as a fraction of the displayed width
-    /// (8 px on a 640-pixel background).
-    public var tolerance = 8.0 / 640
+    /// How far from the hole a release still passes, in background pixels, along each
+    /// axis the piece moves on (UIKit's and TTGPuzzleVerify's 8 points). A display at
+    /// another scale is converted first, so it means the same on any screen.
+    public var verificationTolerance = 8.0
     /// The most puzzles kept waiting for a check; the oldest are evicted beyond it.
     public var maximumPending = 10_000
     /// The most clients remembered for rate limiting; idle, unlocked ones go first.
