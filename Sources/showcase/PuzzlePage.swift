@@ -135,6 +135,11 @@ func makePuzzlePage() -> Widget {
         let outcome = verifier.check(
             id: id, attempt: PuzzleAttempt(result), client: client, now: now())
         lastVerdict = outcome.clientVerdict
+        // The operator's side of the verdict (the rule and its figures) goes to the log.
+        if case .failed(let failure) = outcome {
+            FileHandle.standardError.write(
+                Data("tactile captcha: \(failure.clientVerdict.rawValue): \(failure)\n".utf8))
+        }
         switch outcome {
         case .passed(let receipt):
             token = receipt.token
