@@ -1,6 +1,7 @@
 import Foundation
-import TactileCommands
 import Testing
+
+@testable import TactileCommands
 
 /// The result of running `tactile` in memory.
 struct CommandRun {
@@ -96,4 +97,24 @@ func runTactileProcess(
         status: process.terminationStatus,
         wasSignalled: process.terminationReason == .uncaughtSignal, errors: text,
         seconds: Date().timeIntervalSince(start))
+}
+
+/// Runs `tactile pattern …` in memory as a separate invocation would: nothing is shared
+/// between runs but the store file. Uses the cheapest Argon2id cost and the given clock.
+func patternCommand(
+    _ arguments: [String], input: String = "",
+    clock: @escaping @Sendable () -> Double = { 1_800_000_000 }
+) -> CommandRun {
+    let output = CommandOutput()
+    let errors = CommandOutput()
+    var code = ExitCode.success
+    do {
+        try PatternCommand.run(
+            arguments, input: CommandInput(text: input), output: output, clock: clock,
+            cost: .minimum)
+    } catch {
+        errors.line("tactile pattern: \(error.message)")
+        code = error.code
+    }
+    return CommandRun(code: code.rawValue, output: output.text, errors: errors.text)
 }

@@ -34,17 +34,7 @@ import Testing
     /// Runs `tactile pattern …` as a separate invocation would: nothing is shared between
     /// runs but the store file. Uses the cheapest Argon2id cost and the hand-moved clock.
     func pattern(_ arguments: String...) -> CommandRun {
-        let output = CommandOutput()
-        let errors = CommandOutput()
-        var code = ExitCode.success
-        do {
-            try PatternCommand.run(
-                arguments, output: output, clock: { [clock] in clock.now }, cost: .minimum)
-        } catch {
-            errors.line("tactile pattern: \(error.message)")
-            code = error.code
-        }
-        return CommandRun(code: code.rawValue, output: output.text, errors: errors.text)
+        patternCommand(arguments, clock: { [clock] in clock.now })
     }
 
     @Test func threeByThreeTable() {

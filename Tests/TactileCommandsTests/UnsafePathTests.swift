@@ -11,18 +11,7 @@ import Testing
     let scratch = ScratchDirectory("paths")
 
     func pattern(_ arguments: String..., input: String = "") -> CommandRun {
-        let output = CommandOutput()
-        let errors = CommandOutput()
-        var code = ExitCode.success
-        do {
-            try PatternCommand.run(
-                arguments, input: CommandInput(text: input), output: output,
-                clock: { 1_800_000_000 }, cost: .minimum)
-        } catch {
-            errors.line("tactile pattern: \(error.message)")
-            code = error.code
-        }
-        return CommandRun(code: code.rawValue, output: output.text, errors: errors.text)
+        patternCommand(arguments, input: input)
     }
 
     @Test func aOneCharacterStorePathWorksInItsFolder() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 
 /// Where a command writes: standard output and error, or memory in tests.
 ///
@@ -16,20 +17,7 @@ public final class CommandOutput {
 
     /// An output that appends to a file descriptor.
     public init(fileDescriptor: Int32) {
-        send = { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(
-                    fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if written == 0 { return EIO }
-                offset += written
-            }
-            return nil
-        }
+        send = { bytes in FileAccess.writeAll(bytes, to: fileDescriptor) }
         buffer.reserveCapacity(capacity)
     }
 

@@ -52,20 +52,7 @@ public final class AtomicFile {
 
     /// Appends `bytes`; a short or failed write throws.
     public func write(_ bytes: some ContiguousBytes) throws(FileAccessError) {
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Foundation.write(
-                    fileDescriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { return EIO }
-                offset += n
-            }
-            return nil
-        }
+        let failure = bytes.withUnsafeBytes { FileAccess.writeAll($0, to: fileDescriptor) }
         if let failure {
             throw FileAccessError(path: path, kind: .system(errno: failure), operation: "write")
         }

@@ -207,6 +207,24 @@ public enum FileAccess {
 
     // MARK: - Helpers
 
+    /// Writes every byte to a descriptor, retrying after interruptions and short writes.
+    ///
+    /// - Returns: `nil` when all were written, else the `errno` of the failure (`EIO` for a
+    ///   write that wrote nothing).
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if n == 0 { return EIO }
+            offset += n
+        }
+        return nil
+    }
+
     /// The kind for a failed `open`: a missing folder is told apart from a missing file.
     static func openFailure(path: String, errno code: Int32) -> FileAccessError.Kind {
         switch code {
