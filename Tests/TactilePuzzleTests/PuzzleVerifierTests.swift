@@ -272,3 +272,44 @@ import Testing
         }
     }
 }
+
+/// States found by fuzzing that once trapped or hung the verifier.
+@Suite struct PuzzleVerifierStateBoundsTests {
+    func pending(_ index: Int, client: String = "c") -> VerifierState.Pending {
+        let id = String(repeating: "0", count: 31) + String(index)
+        return VerifierState.Pending(
+            id: id, answerX: 200, answerY: 40, startX: 4, startY: 40, imageWidth: 640,
+            imageHeight: 360, axis: .horizontal, client: client, issuedAt: 1_699_999_990,
+            expiresAt: 1_700_000_110)
+    }
+
+    @Test func aHugeFailureCountIsImplausibleAndCountingSaturates() throws {
+        var state = VerifierState()
+        var client = VerifierState.Client()
+        client.failures = Int.max
+        state.clients["c"] = client
+        #expect(state.implausibility() == "a failure count is out of range")
+        // Even handed such a state directly, a failed check counts without trapping.
+        var verifier = try #require(
+            PuzzleVerifier(
+                key: [UInt8](repeating: 9, count: 32), policy: VerifierPolicy(), state: state))
+        let puzzle = try makePuzzle(seed: 50)
+        let id = try verifier.register(puzzle, client: "d", now: 1_700_000_000).id
+        _ = verifier.check(
+            id: id, attempt: PuzzleAttempt(position: .zero, displayWidth: 640, track: []),
+            client: "c", now: 1_700_000_000)
+    }
+
+    @Test func puzzlesMissingFromTheIssueOrderAreStillEvicted() throws {
+        var state = VerifierState()
+        for k in 0..<3 { state.pending[pending(k).id] = pending(k) }
+        #expect(state.implausibility() == "a pending puzzle is missing from the issue order")
+        var policy = VerifierPolicy()
+        policy.maximumPending = 2
+        var verifier = try #require(
+            PuzzleVerifier(key: [UInt8](repeating: 9, count: 32), policy: policy, state: state))
+        let puzzle = try makePuzzle(seed: 51)
+        _ = try verifier.register(puzzle, client: "e", now: 1_700_000_000)
+        #expect(verifier.pendingCount == 2)
+    }
+}

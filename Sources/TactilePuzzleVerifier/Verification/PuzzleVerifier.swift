@@ -253,7 +253,7 @@ public struct PuzzleVerifier: Sendable {
                     token: makeToken(puzzleID: id, client: client, now: now),
                     holePosition: Point(x: puzzle.answerX, y: puzzle.answerY)))
         }
-        record.failures += 1
+        record.failures = min(record.failures, VerifierState.failureLimit - 1) + 1
         if record.failures >= policy.failuresBeforeLockout {
             record.lockedUntil = now + policy.lockoutDuration
             record.failures = 0
@@ -386,10 +386,17 @@ public struct PuzzleVerifier: Sendable {
         }
     }
 
+    /// Forgets the oldest waiting puzzle; with an issue order that lost track of it (a
+    /// state from elsewhere), the one issued first.
     private mutating func evictOldest() {
-        while let id = state.issueOrder.first {
-            state.issueOrder.removeFirst()
+        var dropped = 0
+        defer { state.issueOrder.removeFirst(dropped) }
+        for id in state.issueOrder {
+            dropped += 1
             if state.pending.removeValue(forKey: id) != nil { return }
+        }
+        if let oldest = state.pending.values.min(by: { $0.issuedAt < $1.issuedAt }) {
+            state.pending[oldest.id] = nil
         }
     }
 }

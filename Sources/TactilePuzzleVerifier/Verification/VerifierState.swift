@@ -59,6 +59,11 @@ struct VerifierState: Codable, Hashable, Sendable {
     /// Creates an empty state.
     init() {}
 
+    /// The most entries any collection may hold: more than any policy keeps.
+    static let collectionLimit = 1_000_000
+    /// The highest failure count kept; counting saturates there.
+    static let failureLimit = 1_000_000
+
     /// The first value no verifier could have written, or `nil` when all are plausible.
     ///
     /// The store authenticates the state, so this only matters for a state that was
@@ -66,6 +71,14 @@ struct VerifierState: Codable, Hashable, Sendable {
     /// or a time that is not a number.
     func implausibility() -> String? {
         func time(_ t: Double) -> Bool { t.isFinite && t >= 0 }
+        let limit = Self.collectionLimit
+        guard pending.count <= limit, issueOrder.count <= 3 * limit, clients.count <= limit,
+            redeemed.count <= limit
+        else { return "a collection is larger than any policy allows" }
+        let ordered = Set(issueOrder)
+        guard pending.keys.allSatisfy(ordered.contains) else {
+            return "a pending puzzle is missing from the issue order"
+        }
         for (id, puzzle) in pending {
             guard id == puzzle.id, Hex.isHex(id, count: 32) else {
                 return "a puzzle id is malformed"
@@ -81,7 +94,12 @@ struct VerifierState: Codable, Hashable, Sendable {
             else { return "a puzzle's times are not times" }
         }
         for client in clients.values {
-            guard client.failures >= 0 else { return "a failure count is negative" }
+            guard (0...Self.failureLimit).contains(client.failures) else {
+                return "a failure count is out of range"
+            }
+            guard client.checks.count <= limit, client.requests.count <= limit else {
+                return "a client's history is larger than any policy allows"
+            }
             guard
                 (client.checks + client.requests + [client.lockedUntil, client.lastSeen])
                     .allSatisfy(time)
