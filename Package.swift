@@ -113,6 +113,8 @@ let package = Package(
         .library(name: "TactilePatternVault", targets: ["TactilePatternVault"]),
         .library(name: "TactilePuzzle", targets: ["TactilePuzzle"]),
         .library(name: "TactilePuzzleVerifier", targets: ["TactilePuzzleVerifier"]),
+        // The command-line tool as a library, so other packages (the fuzz targets) can run it.
+        .library(name: "TactileCommands", targets: ["TactileCommands"]),
         .executable(name: "tactile", targets: ["tactile"]),
         .executable(name: "showcase", targets: ["showcase"]),
     ],

@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Installs what is missing, then checks everything: formatting, build, unit tests, the
-# documentation catalogs, and a smoke run of the showcase app under Xvfb.
+# Installs what is missing, then checks everything: formatting, build, unit tests, a short
+# fuzzing run of every parser, the documentation catalogs, and a smoke run of the showcase
+# app under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --with-display
 
 echo "== format"
-swift format lint --strict --recursive Package.swift Sources Tests
+swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources
 
 echo "== tests"
 swift build --build-tests
 swift test
+
+echo "== fuzz (every target briefly, from its seed corpus)"
+scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
 
 echo "== docs"
 scripts/docs.sh
