@@ -85,3 +85,59 @@ import Testing
         print("scripted \(kind): \(rules)")
     }
 }
+
+/// Attempts as the control records them pass the rules: pointer events with whole-millisecond
+/// time stamps (as GTK gives them, several to a millisecond with a fast mouse), and key presses.
+@Suite struct PuzzleControlTrackTests {
+    let start = Point(x: 0, y: 140)
+    let hole = Point(x: 412, y: 140)
+
+    func model() -> PuzzleModel {
+        PuzzleModel(
+            areaSize: Size(width: 640, height: 360), pieceSize: Size(width: 96, height: 96),
+            holePosition: hole, startPosition: start, axis: .horizontal)
+    }
+
+    func verdict(_ result: PuzzleResult) -> TrajectoryViolation? {
+        TrajectoryRules().violation(
+            in: result.track, release: result.position, start: start, displayWidth: 640,
+            axis: .horizontal, inputMethod: result.inputMethod)
+    }
+
+    @Test(arguments: 0..<20 as Range<UInt64>)
+    func pointerDragsWithMillisecondStampsPass(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let hand = HumanDrag.track(from: start, to: hole, axis: .horizontal, using: &random)
+        var model = model()
+        let grab = Point(x: 48, y: 48)
+        func pointer(_ p: PuzzleTrackPoint) -> (Point, Double) {
+            // Whole milliseconds, and every other event doubled in the same millisecond.
+            (Point(x: p.x + grab.x, y: p.y + grab.y), (1000 * p.time).rounded(.down) / 1000)
+        }
+        let (first, t0) = pointer(hand[0])
+        let began = model.beginDrag(at: first, time: 10 + t0)
+        #expect(began)
+        for (index, sample) in hand.dropFirst().enumerated() {
+            let (location, time) = pointer(sample)
+            model.moveDrag(to: location, time: 10 + time)
+            if index % 2 == 0 { model.moveDrag(to: location, time: 10 + time) }
+        }
+        let (last, tEnd) = pointer(hand[hand.count - 1])
+        let ended = model.endDrag(at: last, time: 10 + tEnd)
+        let result = try #require(ended)
+        #expect(verdict(result) == nil, "seed \(seed)")
+    }
+
+    @Test func keyPressesPass() throws {
+        var model = model()
+        var time = 5.0
+        for interval in [0.0, 0.21, 0.17, 0.26, 0.19, 0.23] {
+            time += interval
+            model.nudge(by: Vector(dx: 20, dy: 0), time: time)
+        }
+        let submitted = model.submit(time: time + 0.3)
+        let result = try #require(submitted)
+        #expect(result.inputMethod == .keyboard)
+        #expect(verdict(result) == nil)
+    }
+}

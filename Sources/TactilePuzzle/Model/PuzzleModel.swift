@@ -339,12 +339,23 @@ public struct PuzzleModel: Hashable, Sendable {
         track = [PuzzleTrackPoint(x: piecePosition.x, y: piecePosition.y, time: 0)]
     }
 
+    /// Adds a sample. Events that share a time stamp (GTK reports whole milliseconds; a
+    /// fast mouse reports more often) become one sample at the latest position, so a track's
+    /// times always strictly increase after the first.
     private mutating func record(_ location: Point, time: Double) {
         travelled += location.distance(to: lastPointer)
         lastPointer = location
         lastTime = max(lastTime, time)
         let p = location + grabOffset
-        track.append(PuzzleTrackPoint(x: p.x, y: p.y, time: lastTime - dragStartTime))
+        let sample = PuzzleTrackPoint(x: p.x, y: p.y, time: lastTime - dragStartTime)
+        if track.count > 1, let last = track.last, last.time >= sample.time {
+            track[track.count - 1] = sample
+        } else if track.count == 1, inputMethod == .pointer, sample.time <= 0 {
+            // A move in the same instant as the press: the piece starts from there.
+            track[0] = PuzzleTrackPoint(x: p.x, y: p.y, time: 0)
+        } else {
+            track.append(sample)
+        }
     }
 
     private func result() -> PuzzleResult {

@@ -153,7 +153,10 @@ public struct TrajectoryRules: Hashable, Sendable {
         guard points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.time.isFinite }) else {
             return .malformed
         }
-        for (a, b) in zip(points, points.dropFirst()) where !(b.time > a.time) {
+        // Times strictly increase. A keyboard attempt's first sample is where the piece
+        // started, taken at the first press, so only the presses after it must be later.
+        for (index, (a, b)) in zip(points, points.dropFirst()).enumerated()
+        where !(b.time > a.time) && !(inputMethod == .keyboard && index == 0 && b.time == a.time) {
             return .malformed
         }
         guard let first = points.first, let last = points.last else {
