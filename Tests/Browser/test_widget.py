@@ -253,12 +253,13 @@ def hand_path(x0, y0, x1, y1, rng):
     return points
 
 
-def drag(element, dx, dy=0.0, seed=1):
-    """Presses on the element's centre, moves by (dx, dy) CSS pixels like a hand, releases."""
+def drag(element, dx, dy=0.0, seed=1, kind=interaction.POINTER_MOUSE):
+    """Presses on the element's centre, moves by (dx, dy) CSS pixels like a hand, releases;
+    with a mouse, a finger (POINTER_TOUCH) or a pen (POINTER_PEN)."""
     r = rect(element)
     x0, y0 = r["x"] + r["w"] / 2, r["y"] + r["h"] / 2
     rng = random.Random(seed)
-    mouse = PointerInput(interaction.POINTER_MOUSE, "mouse")
+    mouse = PointerInput(kind, kind)
     actions = ActionBuilder(DRIVER, mouse=mouse)
     mouse.create_pointer_move(duration=0, x=round(x0), y=round(y0), origin="viewport")
     actions.pointer_action.pause(0.15)
@@ -271,14 +272,16 @@ def drag(element, dx, dy=0.0, seed=1):
     actions.perform()
 
 
-def css_offset_for(target_bg_x, index=0, on="thumb"):
-    """CSS pixels to move the thumb (or the piece) so the piece's left lands on target_bg_x."""
+def css_offset_for(target_bg, index=0, on="thumb", vertical=False):
+    """CSS pixels to move the thumb (or the piece) so the piece's left (top, on a vertical
+    slider) lands on target_bg background pixels."""
     w = widget(index)
     challenge = last_challenge()
     if on == "piece":
-        return target_bg_x * rect(w.find_element(By.CSS_SELECTOR, ".tactile-stage"))["w"] / challenge["imageWidth"]
-    travel = rect(w.find_element(By.CSS_SELECTOR, ".tactile-rail"))["w"] - 2 - rect(slider(index))["w"]
-    return target_bg_x * travel / int(slider(index).get_attribute("aria-valuemax"))
+        return target_bg * rect(w.find_element(By.CSS_SELECTOR, ".tactile-stage"))["w"] / challenge["imageWidth"]
+    side = "h" if vertical else "w"
+    travel = rect(w.find_element(By.CSS_SELECTOR, ".tactile-rail"))[side] - 2 - rect(slider(index))[side]
+    return target_bg * travel / int(slider(index).get_attribute("aria-valuemax"))
 
 
 def press_keys(keys, rng):
@@ -577,6 +580,92 @@ class DemoTests(unittest.TestCase):
         self.assertEqual(again["error-codes"], ["timeout-or-duplicate"])
 
 
+    def test_10_a_finger_drag_passes(self):
+        open_demo()
+        challenge = last_challenge()
+        hole_x, _ = answer_for(BASE, challenge["id"])
+        piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
+        drag(piece, css_offset_for(hole_x, on="piece"), seed=41, kind=interaction.POINTER_TOUCH)
+        wait_state("passed", timeout=10)
+        self.assertGreaterEqual(len(sent("/answer")[-1]["body"]["track"]), 12)
+        time.sleep(0.4)
+        shot("17-touch-passed", widget())
+
+    def test_11_callbacks_and_a_narrow_widget(self):
+        open_demo()
+        sitekey = DRIVER.find_element(By.CSS_SELECTOR, ".tactile-captcha").get_attribute("data-sitekey")
+        DRIVER.execute_script("""
+            window.__calls = [];
+            window.onTactilePass = (token) => window.__calls.push(['pass', token]);
+            window.onTactileError = (code) => window.__calls.push(['error', code]);
+            const field = document.querySelector('.captcha-field');
+            field.style.width = '280px';
+            const good = document.createElement('div');
+            good.dataset.sitekey = arguments[0]; good.dataset.callback = 'onTactilePass';
+            const bad = document.createElement('div');
+            bad.dataset.sitekey = 'no-such-sitekey'; bad.dataset.errorCallback = 'onTactileError';
+            field.replaceChildren(good, bad);
+            window.__good = window.tactileCaptcha.render(good);
+            window.tactileCaptcha.render(bad);""", sitekey)
+        wait_state("ready", index=0)
+        wait_state("error", index=1)
+        self.assertGreaterEqual(rect(widget(0))["w"], 279)
+        shot("18-narrow-and-misconfigured")
+        self.assertEqual(DRIVER.execute_script("return window.__calls")[0][0], "error")
+        self.assertTrue(status_text(1))
+        if widget(0).find_element(By.CSS_SELECTOR, ".tactile-alt").is_displayed():
+            widget(0).find_element(By.CSS_SELECTOR, ".tactile-alt").click()
+        else:
+            hole_x, _ = answer_for(BASE, widget(0).get_attribute("data-challenge"))
+            drag(slider(0), css_offset_for(hole_x), seed=43)
+        wait_state("passed", index=0, timeout=30)
+        calls = DRIVER.execute_script("return window.__calls")
+        token = DRIVER.execute_script("return window.tactileCaptcha.getResponse(window.__good)")
+        self.assertIn(["pass", token], calls)
+        DRIVER.execute_script("window.tactileCaptcha.reset(window.__good)")
+        wait_state("ready", index=0)
+        self.assertEqual(DRIVER.execute_script("return window.tactileCaptcha.getResponse(window.__good)"), "")
+
+
+class AxisTests(unittest.TestCase):
+    """Vertical and free puzzles (the service may issue them): against mocks that do."""
+
+    def run_axis(self, axis, name):
+        process, base = start_mock("--axis", axis)
+        try:
+            open_demo(base)
+            challenge = last_challenge()
+            self.assertEqual(challenge["axis"], axis)
+            time.sleep(0.3)  # the picture fades in
+            shot(f"{name}-ready", widget())
+            hole_x, hole_y = answer_for(base, challenge["id"])
+            if axis == "vertical":
+                self.assertEqual(slider().get_attribute("aria-orientation"), "vertical")
+                drag(slider(), 0, css_offset_for(hole_y, vertical=True), seed=51)
+            else:
+                piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
+                self.assertEqual(piece.get_attribute("role"), "slider")
+                scale = css_offset_for(1, on="piece")
+                drag(piece, hole_x * scale, hole_y * scale, seed=53)
+            wait_state("passed", timeout=10)
+            body = sent("/answer")[-1]["body"]
+            if axis == "vertical":
+                self.assertEqual(body["x"], challenge["pieceX"])
+                self.assertEqual(body["track"][0], {"x": challenge["pieceX"], "y": 0, "t": 0})
+            else:
+                self.assertEqual(body["track"][0], {"x": 0, "y": 0, "t": 0})
+            time.sleep(0.4)
+            shot(f"{name}-passed", widget())
+        finally:
+            stop(process)
+
+    def test_20_vertical_puzzle(self):
+        self.run_axis("vertical", "20-vertical")
+
+    def test_21_free_puzzle(self):
+        self.run_axis("free", "21-free")
+
+
 class LimitTests(unittest.TestCase):
     """How the widget reacts to rate limits and expiry: against a mock with tight limits."""
 
@@ -589,12 +678,12 @@ class LimitTests(unittest.TestCase):
     def tearDownClass(cls):
         stop(cls.process)
 
-    def test_10_rate_limited_counts_down_then_a_fresh_puzzle(self):
+    def test_30_rate_limited_counts_down_then_a_fresh_puzzle(self):
         open_demo(self.base)
         widget().find_element(By.CSS_SELECTOR, ".tactile-alt").click()
         try:  # 18 bits take a second or two here: long enough to see the progress
             wait(lambda: re.search(r"\d+%", status_text()), 3)
-            shot("17-proof-of-work-progress", widget())
+            shot("30-proof-of-work-progress", widget())
         except TimeoutException:
             pass
         wait_state("passed", timeout=30)
@@ -604,7 +693,7 @@ class LimitTests(unittest.TestCase):
         wait_state("limited", timeout=30)
         first = status_text()
         self.assertRegex(first, r"^Too many tries — wait \d+ s$")
-        shot("18-rate-limited", widget())
+        shot("31-rate-limited", widget())
         seconds = int(re.search(r"\d+", first).group())
         if seconds > 1:
             wait(lambda: status_text() != first, 3)
@@ -613,7 +702,7 @@ class LimitTests(unittest.TestCase):
         wait_state("ready", timeout=seconds + 5)
         self.assertEqual(status_text(), "")
 
-    def test_11_an_expired_puzzle_is_replaced_with_the_reason(self):
+    def test_31_an_expired_puzzle_is_replaced_with_the_reason(self):
         open_demo(self.base)
         time.sleep(0.2)
         challenge_id = widget().get_attribute("data-challenge")
@@ -623,9 +712,9 @@ class LimitTests(unittest.TestCase):
         ActionChains(DRIVER).send_keys(Keys.ENTER).perform()
         wait(lambda: widget().get_attribute("data-challenge") != challenge_id and state() == "ready", 10)
         self.assertEqual(status_text(), "That puzzle expired — here is a new one")
-        shot("19-expired-replaced", widget())
+        shot("32-expired-replaced", widget())
 
-    def test_12_a_puzzle_is_replaced_before_it_expires(self):
+    def test_32_a_puzzle_is_replaced_before_it_expires(self):
         open_demo(self.base)
         challenge_id = widget().get_attribute("data-challenge")
         expires = last_challenge()["expiresAt"]

@@ -101,7 +101,7 @@ const STYLES = `
   width: 100%; min-width: 280px; max-width: 100%; margin: 0; padding: 10px;
   color: var(--tactile-text); background: var(--tactile-bg); border: 1px solid var(--tactile-border); border-radius: 12px;
   font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif;
-  text-align: left; -webkit-tap-highlight-color: transparent;
+  text-align: left; -webkit-tap-highlight-color: transparent; container-type: inline-size;
 }
 .tactile-widget[data-theme="dark"] {
   --tactile-bg: #1f2228; --tactile-border: #3a3f48; --tactile-text: #e8eaee; --tactile-muted: #a3a9b5;
@@ -154,8 +154,9 @@ const STYLES = `
 .tactile-fill { position: absolute; left: 0; top: 0; bottom: 0; width: 0; background: var(--tactile-accent-soft); }
 .tactile-vertical .tactile-fill { right: 0; bottom: auto; width: auto; height: 0; }
 .tactile-rail-text { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center;
-  padding: 0 12px 0 56px; color: var(--tactile-muted); font-size: 13.5px; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis; pointer-events: none; }
+  padding: 0 8px 0 52px; color: var(--tactile-muted); font-size: 13.5px; line-height: 1.2; text-align: center;
+  overflow: hidden; pointer-events: none; }
+@container (max-width: 360px) { .tactile-rail-text { font-size: 12.5px; } }
 .tactile-vertical .tactile-rail-text { display: none; }
 .tactile-thumb { position: absolute; left: 0; top: 0; bottom: 0; width: 44px; display: grid; place-items: center;
   color: var(--tactile-accent); background: var(--tactile-thumb); border-radius: 7px; box-shadow: var(--tactile-shadow);
@@ -185,7 +186,9 @@ const STYLES = `
 .tactile-snap .tactile-piece { transition: left .18s ease-out, top .18s ease-out; }
 .tactile-snap .tactile-thumb, .tactile-snap .tactile-fill { transition: left .18s ease-out, top .18s ease-out, width .18s, height .18s; }
 .tactile-status { color: var(--tactile-muted); font-size: 13px; }
-.tactile-status:empty { display: none; }
+.tactile-widget:not(.tactile-vertical):not(.tactile-free) .tactile-status:empty { display: none; }
+.tactile-vertical .tactile-status:empty::before, .tactile-free .tactile-status:empty::before { content: attr(data-prompt); }
+.tactile-empty[data-state="error"] .tactile-body { display: none; }
 .tactile-status[data-tone="bad"] { color: var(--tactile-bad); }
 .tactile-status[data-tone="ok"] { color: var(--tactile-ok); font-weight: 600; }
 .tactile-foot { display: flex; align-items: center; gap: 6px; min-height: 28px; margin: -2px 0 -4px -4px; }
@@ -451,6 +454,8 @@ class Widget {
       const left = this.maxX ? (this.pos.x / this.maxX) * g.travel : 0;
       Object.assign(this.thumb.style, { width: `${g.thumb}px`, left: `${left}px`, height: '', top: '' });
       this.fill.style.width = `${left + g.thumb / 2}px`;
+      this.railText.style.paddingLeft = `${g.thumb + 8}px`;
+      this.railText.style.opacity = this.pos.x === this.start.x ? '' : '0'; // the prompt gives way once the piece moves
     } else if (c.axis === 'vertical') {
       const top = this.maxY ? (this.pos.y / this.maxY) * g.travel : 0;
       Object.assign(this.thumb.style, { height: `${g.thumb}px`, top: `${top}px`, width: '', left: '' });
@@ -485,8 +490,9 @@ class Widget {
     this.altButton.hidden = !pow || state === 'passed';
     this.altButton.disabled = !accepts;
     this.foot.hidden = this.refreshButton.hidden && this.altButton.hidden;
-    this.railText.textContent = state === 'passed' ? this.text.passed
-      : this.challenge && this.challenge.axis === 'free' ? this.text.promptFree : this.text.prompt;
+    this.railText.textContent = this.text.prompt;
+    this.status.dataset.prompt = this.challenge && this.challenge.axis === 'free' ? this.text.promptFree : this.text.prompt;
+    this.root.classList.toggle('tactile-empty', !this.challenge);
     if (state !== 'working') this.layout();
     this.thumb.innerHTML = state === 'passed' ? ICONS.check : state === 'failed' ? ICONS.cross
       : this.challenge && this.challenge.axis === 'vertical' ? ICONS.arrowDown : ICONS.arrowRight;
@@ -748,7 +754,7 @@ class Widget {
     }
     if (generation !== this.generation) return;
     switch (verdict.kind) {
-      case 'passed': return this.passed(verdict.json);
+      case 'passed': return this.passed(verdict.json, verdict.serverNow);
       case 'expired':
         this.say(this.text.expired, { tone: 'bad' });
         return this.load();
@@ -761,7 +767,9 @@ class Widget {
   async verdict(response) {
     if (response.status === 429) return { kind: 'limited', wait: retryAfter(response) };
     const json = await response.json().catch(() => null);
-    if (response.ok && json && json.success === true && typeof json.token === 'string' && json.token) return { kind: 'passed', json };
+    if (response.ok && json && json.success === true && typeof json.token === 'string' && json.token) {
+      return { kind: 'passed', json, serverNow: Date.parse(response.headers.get('Date') || '') };
+    }
     if (response.ok && json && json.success === false) {
       const codes = Array.isArray(json['error-codes']) ? json['error-codes'] : [];
       if (codes.includes('rate-limited')) return { kind: 'limited', wait: retryAfter(response) };
@@ -772,7 +780,7 @@ class Widget {
     return { kind: 'error', code };
   }
 
-  passed(json) {
+  passed(json, serverNow) {
     this.token = json.token;
     this.input.value = json.token;
     if (Number.isFinite(json.x) && Number.isFinite(json.y)) {
@@ -791,9 +799,10 @@ class Widget {
     this.layout();
     this.setState('passed');
     this.say(this.text.passed, { tone: 'ok' });
+    // An optional expiresAt: forget the token when it lapses (by the service's clock when its Date is readable).
     const expires = Date.parse(json.expiresAt || '');
     if (Number.isFinite(expires)) {
-      const wait = clamp(expires - Date.now(), 5000, 2147483647);
+      const wait = clamp(expires - (Number.isFinite(serverNow) ? serverNow : Date.now()), 5000, 2147483647);
       this.later('token', wait, () => this.tokenExpired());
     }
     this.call('success', json.token);
