@@ -1,12 +1,17 @@
 """Browser tests of the captcha widget (widget.js) and the /demo page, in headless Chromium.
 
-They run against the service at TACTILE_SERVICE_URL (e.g. a `tactile puzzle serve --reveal`
-of the real service), or, when it is unset, against the test double
+They run against the service at TACTILE_SERVICE_URL (the real `tactile puzzle serve` in a
+test set-up), or, when it is unset, against the test double
 benchmarks/service/mock_server.py, started here on a free 127.0.0.1 port. Either way the
-server must offer what the tests need to find a puzzle's answer: GET /test/answer/{id}
--> {"x", "y"} (override with TACTILE_ANSWER_URL, a template with {base} and {id}).
+server must let the tests find a puzzle's answer: GET /test/answer/{id} -> {"x", "y"}
+(the mock's --reveal), or TACTILE_ANSWER_URL (a template with {base} and {id}), or
+TACTILE_ANSWER_CMD (a command given the base URL and the id, printing the answer).
 TACTILE_SITE_SECRET is the demo site's secret for the direct siteverify call
-(default "dev-secret", the mock's and the dev site's).
+(default "dev-secret", the mock's).
+
+The result page of POST /demo must be demo-result.html filled in: #tactile-demo-result with
+data-success="true|false", an <h1> starting "Verified" on success, the siteverify error codes
+as <li><code>code</code> …</li> in .error-codes, and the token's action named in the summary.
 
 The tests about rate limits and expiry need tight limits, so they always start their own
 mock with them (they test the widget's reactions, not the server).
@@ -22,7 +27,6 @@ import math
 import os
 import random
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -110,8 +114,17 @@ def http_json(url, data=None, form=False):
 
 
 def answer_for(base, challenge_id):
-    template = os.environ.get("TACTILE_ANSWER_URL", "{base}/test/answer/{id}")
-    answer = http_json(template.format(base=base, id=challenge_id))
+    """The hole's top-left in background pixels: from TACTILE_ANSWER_CMD (run with the base URL
+    and the id, printing {"x", "y"} or "X Y"; e.g. a script that compares the background with
+    the original photo), else from the URL template TACTILE_ANSWER_URL."""
+    command = os.environ.get("TACTILE_ANSWER_CMD")
+    if command:
+        out = subprocess.run([*command.split(), base, challenge_id], check=True, capture_output=True,
+                             text=True, timeout=30).stdout.strip()
+        answer = json.loads(out) if out.startswith("{") else dict(zip("xy", map(float, out.split())))
+    else:
+        template = os.environ.get("TACTILE_ANSWER_URL", "{base}/test/answer/{id}")
+        answer = http_json(template.format(base=base, id=challenge_id))
     return answer["x"], answer["y"]
 
 
@@ -335,6 +348,7 @@ class DemoTests(unittest.TestCase):
 
     def test_01_drag_onto_the_hole_passes_and_the_demo_verifies(self):
         open_demo()
+        time.sleep(0.3)  # the picture fades in
         shot("01-demo-ready")
         challenge = last_challenge()
         hole_x, _ = answer_for(BASE, challenge["id"])
@@ -451,7 +465,7 @@ class DemoTests(unittest.TestCase):
         success, codes, text = submit_demo("Alan Turing", "alan@example.com")
         shot("11-proof-of-work-result")
         self.assertEqual(success, "true", text)
-        self.assertIn("action signup", text)
+        self.assertIn("signup", text, "the result names the token's action")
 
     def test_06_the_slider_is_accessible(self):
         open_demo()
@@ -630,8 +644,8 @@ class DemoTests(unittest.TestCase):
 class AxisTests(unittest.TestCase):
     """Vertical and free puzzles (the service may issue them): against mocks that do."""
 
-    def run_axis(self, axis, name):
-        process, base = start_mock("--axis", axis)
+    def run_axis(self, axis, name, *flags):
+        process, base = start_mock("--axis", axis, *flags)
         try:
             open_demo(base)
             challenge = last_challenge()
@@ -639,6 +653,8 @@ class AxisTests(unittest.TestCase):
             time.sleep(0.3)  # the picture fades in
             shot(f"{name}-ready", widget())
             hole_x, hole_y = answer_for(base, challenge["id"])
+            alt = widget().find_element(By.CSS_SELECTOR, ".tactile-alt")
+            self.assertEqual(alt.is_displayed(), "proofOfWork" in challenge, "no proof of work, no button")
             if axis == "vertical":
                 self.assertEqual(slider().get_attribute("aria-orientation"), "vertical")
                 drag(slider(), 0, css_offset_for(hole_y, vertical=True), seed=51)
@@ -660,7 +676,7 @@ class AxisTests(unittest.TestCase):
             stop(process)
 
     def test_20_vertical_puzzle(self):
-        self.run_axis("vertical", "20-vertical")
+        self.run_axis("vertical", "20-vertical", "--no-proof-of-work")
 
     def test_21_free_puzzle(self):
         self.run_axis("free", "21-free")

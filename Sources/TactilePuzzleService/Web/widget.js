@@ -566,8 +566,12 @@ class Widget {
       }
       challenge = validChallenge(json);
       if (!challenge) return this.failed('bad-challenge', this.text.error);
-      this.background.src = new URL(challenge.background, SERVICE).href;
-      this.pieceImage.src = new URL(challenge.piece, SERVICE).href;
+      // Images come from the service's own origin, never from anywhere else.
+      const background = new URL(challenge.background, SERVICE);
+      const piece = new URL(challenge.piece, SERVICE);
+      if (background.origin !== SERVICE.origin || piece.origin !== SERVICE.origin) return this.failed('bad-challenge', this.text.error);
+      this.background.src = background.href;
+      this.pieceImage.src = piece.href;
       await Promise.all([this.background.decode(), this.pieceImage.decode()]);
     } catch (error) {
       if (generation === this.generation) this.failed('network-error', this.text.error);
