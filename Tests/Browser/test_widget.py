@@ -1,0 +1,761 @@
+"""Browser tests of the captcha widget (widget.js) and the /demo page, in headless Chromium.
+
+They run against the service at TACTILE_SERVICE_URL (the real `tactile puzzle serve` in a
+test set-up), or, when it is unset, against the test double
+benchmarks/service/mock_server.py, started here on a free 127.0.0.1 port. Either way the
+server must let the tests find a puzzle's answer: GET /test/answer/{id} -> {"x", "y"}
+(the mock's --reveal), or TACTILE_ANSWER_URL (a template with {base} and {id}), or
+TACTILE_ANSWER_CMD (a command given the base URL and the id, printing the answer).
+TACTILE_SITE_SECRET is the demo site's secret for the direct siteverify call
+(default "dev-secret", the mock's).
+
+The result page of POST /demo must be demo-result.html filled in: #tactile-demo-result with
+data-success="true|false", an <h1> starting "Verified" on success, the siteverify error codes
+as <li><code>code</code> …</li> in .error-codes, and the token's action named in the summary.
+
+The tests about rate limits and expiry need tight limits, so they always start their own
+mock with them (they test the widget's reactions, not the server).
+
+Pointer input is real W3C pointer actions (chromedriver turns them into input events), keys
+are real key presses. Screenshots of every step go to Tests/Browser/screenshots/.
+
+Run: Tests/Browser/run.sh, or python3 -m pytest -q Tests/Browser, or python3 Tests/Browser/test_widget.py
+"""
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import unittest
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service as ChromeService
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.action_builder import ActionBuilder
+from selenium.webdriver.common.actions.pointer_input import PointerInput
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+MOCK = os.path.join(ROOT, "benchmarks", "service", "mock_server.py")
+SHOTS = os.path.join(HERE, "screenshots")
+
+# Records every request the page makes to the challenge endpoints and what came back, before
+# any page script runs, so tests can check the exact JSON the widget sends.
+SPY = r"""
+(() => {
+  const original = window.fetch;
+  window.__tactile = [];
+  window.fetch = async function (input, init) {
+    const url = String(input && input.url || input);
+    const entry = { url, body: init && typeof init.body === 'string' ? JSON.parse(init.body) : null };
+    window.__tactile.push(entry);
+    const response = await original.apply(this, arguments);
+    entry.status = response.status;
+    try { entry.response = await response.clone().json(); } catch (_) { entry.response = null; }
+    return response;
+  };
+})();
+"""
+
+
+# ----------------------------------------------------------------------------- servers
+
+
+def start_mock(*flags):
+    """Starts the mock on a free port; returns (process, base URL)."""
+    process = subprocess.Popen(
+        [sys.executable, MOCK, "--listen", "127.0.0.1:0", "--reveal", "--quiet", *flags],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        match = re.match(r"listening on (http://\S+)", line.strip())
+        if match:
+            return process, match.group(1)
+    process.kill()
+    raise RuntimeError("the mock server did not start")
+
+
+def stop(process):
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def http_json(url, data=None, form=False):
+    body = None
+    headers = {}
+    if data is not None:
+        if form:
+            body = urllib.parse.urlencode(data).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        else:
+            body = json.dumps(data).encode()
+            headers["Content-Type"] = "application/json"
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST" if data is not None else "GET")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def answer_for(base, challenge_id):
+    """The hole's top-left in background pixels: from TACTILE_ANSWER_CMD (run with the base URL
+    and the id, printing {"x", "y"} or "X Y"; e.g. a script that compares the background with
+    the original photo), else from the URL template TACTILE_ANSWER_URL."""
+    command = os.environ.get("TACTILE_ANSWER_CMD")
+    if command:
+        out = subprocess.run([*command.split(), base, challenge_id], check=True, capture_output=True,
+                             text=True, timeout=30).stdout.strip()
+        answer = json.loads(out) if out.startswith("{") else dict(zip("xy", map(float, out.split())))
+    else:
+        template = os.environ.get("TACTILE_ANSWER_URL", "{base}/test/answer/{id}")
+        answer = http_json(template.format(base=base, id=challenge_id))
+    return answer["x"], answer["y"]
+
+
+# ----------------------------------------------------------------------------- browser
+
+DRIVER = None
+BASE = None
+MOCK_PROCESS = None
+RESULTS = {}
+
+
+def setUpModule():
+    global DRIVER, BASE, MOCK_PROCESS
+    os.makedirs(SHOTS, exist_ok=True)
+    BASE = os.environ.get("TACTILE_SERVICE_URL", "").rstrip("/")
+    if not BASE:
+        MOCK_PROCESS, BASE = start_mock()
+    DRIVER = make_driver()
+
+
+def tearDownModule():
+    if DRIVER:
+        DRIVER.quit()
+    stop(MOCK_PROCESS)
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=960,1000", "--force-device-scale-factor=1", "--lang=en-US",
+                     "--disable-extensions", "--no-first-run", "--disable-background-networking",
+                     "--disable-renderer-backgrounding", "--disable-background-timer-throttling"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=ChromeService(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")),
+                              options=options)
+    driver.set_page_load_timeout(20)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SPY})
+    return driver
+
+
+def shot(name, element=None):
+    path = os.path.join(SHOTS, f"{name}.png")
+    (element or DRIVER).screenshot(path) if element else DRIVER.save_screenshot(path)
+    return path
+
+
+def wait(condition, timeout=10, message=""):
+    return WebDriverWait(DRIVER, timeout, poll_frequency=0.05).until(lambda _: condition(), message)
+
+
+def widget(index=0):
+    return DRIVER.find_elements(By.CSS_SELECTOR, ".tactile-widget")[index]
+
+
+def state(index=0):
+    return widget(index).get_attribute("data-state")
+
+
+def wait_state(*states, index=0, timeout=10):
+    try:
+        wait(lambda: state(index) in states, timeout)
+    except TimeoutException:
+        raise AssertionError(f"widget state {state(index)!r}, expected {states}; status "
+                             f"{status_text(index)!r}") from None
+
+
+def status_text(index=0):
+    return widget(index).find_element(By.CSS_SELECTOR, ".tactile-status").get_attribute("textContent")
+
+
+def slider(index=0):
+    return widget(index).find_element(By.CSS_SELECTOR, "[role=slider]")
+
+
+def open_demo(base=None):
+    DRIVER.get(f"{base or BASE}/demo")
+    wait_state("ready")
+
+
+def sent(path_part):
+    """The requests to URLs containing `path_part`, as the spy recorded them."""
+    return [e for e in DRIVER.execute_script("return window.__tactile") if path_part in e["url"]]
+
+
+def last_challenge():
+    return [e for e in sent("/v1/challenges") if e["url"].endswith("/v1/challenges")][-1]["response"]
+
+
+def rect(element):
+    return DRIVER.execute_script("const r = arguments[0].getBoundingClientRect(); "
+                                 "return {x: r.left, y: r.top, w: r.width, h: r.height};", element)
+
+
+# ----------------------------------------------------------------------------- a hand's drag
+
+
+def reach(u, skew):
+    u = u ** skew
+    return u * u * u * (10 - 15 * u + 6 * u * u)
+
+
+def hand_path(x0, y0, x1, y1, rng):
+    """Points (x, y, ms since the previous) of a person's reach from (x0, y0) to (x1, y1):
+    speeding up from rest, slowing into the target, overshooting a little and correcting,
+    drifting sideways, events about 60 times a second with jitter (as scripts/human-drag.py)."""
+    distance = max(1.0, math.hypot(x1 - x0, y1 - y0))
+    ux, uy = (x1 - x0) / distance, (y1 - y0) / distance
+    nx, ny = -uy, ux
+    miss = rng.gauss(-0.02, 0.04) * distance
+    aims = [(x1 + ux * miss, y1 + uy * miss)]
+    if abs(miss) > 1.5:
+        aims.append((x1 + rng.gauss(0, 0.3), y1))
+    sway = rng.gauss(0, 0.012 * distance) + rng.choice((-1, 1)) * 2.5
+    waves = [(rng.uniform(0.3, 0.9), rng.uniform(0.7, 3.0), rng.uniform(0, 6.3)) for _ in range(3)]
+    points = []
+    t = 0.0
+    start = (x0, y0)
+    total = 0.35 + 0.12 * math.log2(distance / 8 + 1)
+    for index, aim in enumerate(aims):
+        duration = total * rng.uniform(0.85, 1.2) if index == 0 else rng.uniform(0.15, 0.25)
+        skew = rng.uniform(0.8, 1.25)
+        if index > 0:
+            pause = rng.uniform(0.06, 0.15)
+            points.append((points[-1][0], points[-1][1], pause * 1000))
+            t += pause
+        elapsed = 0.0
+        while elapsed < duration:
+            step = max(0.008, 1 / 60 + rng.gauss(0, 0.003))
+            elapsed = min(duration, elapsed + step)
+            t += step
+            s = reach(elapsed / duration, skew)
+            x = start[0] + (aim[0] - start[0]) * s
+            y = start[1] + (aim[1] - start[1]) * s
+            side = sway * math.sin(math.pi * min(1, t / (total * 1.5)))
+            side += sum(a * math.sin(2 * math.pi * f * t + p) for a, f, p in waves)
+            points.append((x + nx * side, y + ny * side, step * 1000))
+        start = aim
+    return points
+
+
+def drag(element, dx, dy=0.0, seed=1, kind=interaction.POINTER_MOUSE):
+    """Presses on the element's centre, moves by (dx, dy) CSS pixels like a hand, releases;
+    with a mouse, a finger (POINTER_TOUCH) or a pen (POINTER_PEN)."""
+    r = rect(element)
+    x0, y0 = r["x"] + r["w"] / 2, r["y"] + r["h"] / 2
+    rng = random.Random(seed)
+    mouse = PointerInput(kind, kind)
+    actions = ActionBuilder(DRIVER, mouse=mouse)
+    mouse.create_pointer_move(duration=0, x=round(x0), y=round(y0), origin="viewport")
+    actions.pointer_action.pause(0.15)
+    actions.pointer_action.pointer_down()
+    actions.pointer_action.pause(0.12)
+    for x, y, ms in hand_path(x0, y0, x0 + dx, y0 + dy, rng):
+        mouse.create_pointer_move(duration=max(1, int(ms)), x=round(x), y=round(y), origin="viewport")
+    actions.pointer_action.pause(0.1)
+    actions.pointer_action.pointer_up()
+    actions.perform()
+
+
+def css_offset_for(target_bg, index=0, on="thumb", vertical=False):
+    """CSS pixels to move the thumb (or the piece) so the piece's left (top, on a vertical
+    slider) lands on target_bg background pixels."""
+    w = widget(index)
+    challenge = last_challenge()
+    if on == "piece":
+        return target_bg * rect(w.find_element(By.CSS_SELECTOR, ".tactile-stage"))["w"] / challenge["imageWidth"]
+    side = "h" if vertical else "w"
+    travel = rect(w.find_element(By.CSS_SELECTOR, ".tactile-rail"))[side] - 2 - rect(slider(index))[side]
+    return target_bg * travel / int(slider(index).get_attribute("aria-valuemax"))
+
+
+def press_keys(keys, rng):
+    """Real key presses with a person's uneven rhythm; keys are (key, shift) pairs."""
+    chain = ActionChains(DRIVER, duration=0)
+    for key, shift in keys:
+        if shift:
+            chain.key_down(Keys.SHIFT)
+        chain.key_down(key).pause(rng.uniform(0.02, 0.05)).key_up(key)
+        if shift:
+            chain.key_up(Keys.SHIFT)
+        chain.pause(rng.uniform(0.015, 0.07))
+    chain.perform()
+
+
+def keys_to(target_x, start_x=0):
+    distance = round(target_x - start_x)
+    return [(Keys.ARROW_RIGHT, False)] * (distance // 4) + [(Keys.ARROW_RIGHT, True)] * (distance % 4)
+
+
+def submit_demo(name="Ada Lovelace", email="ada@example.com"):
+    DRIVER.find_element(By.ID, "name").send_keys(name)
+    DRIVER.find_element(By.ID, "email").send_keys(email)
+    DRIVER.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    return wait_result()
+
+
+def wait_result():
+    wait(lambda: DRIVER.find_elements(By.ID, "tactile-demo-result"), 10, "no result page")
+    page = DRIVER.find_element(By.ID, "tactile-demo-result")
+    codes = [e.text.split(" ")[0] for e in page.find_elements(By.CSS_SELECTOR, ".error-codes code")]
+    return page.get_attribute("data-success"), codes, page.text
+
+
+def check_pow(salt, nonce, difficulty):
+    digest = hashlib.sha256(f"{salt}:{nonce}".encode()).digest()
+    bits = 0
+    for byte in digest:
+        if byte:
+            bits += 8 - byte.bit_length()
+            break
+        bits += 8
+    return bits >= difficulty
+
+
+# ----------------------------------------------------------------------------- tests
+
+
+class DemoTests(unittest.TestCase):
+    """The widget on /demo against the service (or the mock)."""
+
+    def test_01_drag_onto_the_hole_passes_and_the_demo_verifies(self):
+        open_demo()
+        time.sleep(0.3)  # the picture fades in
+        shot("01-demo-ready")
+        challenge = last_challenge()
+        hole_x, _ = answer_for(BASE, challenge["id"])
+        drag(slider(), css_offset_for(hole_x), seed=11)
+        wait_state("passed", timeout=10)
+        time.sleep(0.4)  # let the snap and the check mark finish for the picture
+        shot("02-drag-passed", widget())
+        answer = sent("/answer")[-1]["body"]
+        track = answer["track"]
+        self.assertNotIn("input", answer)
+        self.assertGreaterEqual(len(track), 12)
+        self.assertEqual(track[0], {"x": 0, "y": challenge["pieceY"], "t": 0})
+        self.assertTrue(all(b["t"] > a["t"] for a, b in zip(track, track[1:])), "times must increase")
+        self.assertEqual(answer["y"], challenge["pieceY"])
+        self.assertLessEqual(abs(answer["x"] - hole_x), 8)
+        self.assertLessEqual(abs(track[-1]["x"] - answer["x"]), 0.02 * challenge["imageWidth"])
+        self.assertGreater(max(p["y"] for p in track) - min(p["y"] for p in track), 0, "the hand wavers")
+        token = DRIVER.find_element(By.NAME, "tactile-captcha-response").get_attribute("value")
+        self.assertTrue(token)
+        self.assertEqual(DRIVER.execute_script("return window.tactileCaptcha.getResponse()"), token)
+        success, codes, text = submit_demo()
+        shot("03-demo-result-verified")
+        self.assertEqual(success, "true", text)
+        self.assertEqual(codes, [])
+        self.assertIn("Verified", text)
+        RESULTS["token"] = token
+
+    def test_02_the_same_token_again_is_refused(self):
+        token = RESULTS.get("token")
+        if not token:
+            self.skipTest("needs the token of test_01")
+        # Post the same form again, as a replaying attacker would.
+        DRIVER.execute_script("""
+            const form = document.createElement('form');
+            form.method = 'post'; form.action = '/demo';
+            for (const [name, value] of Object.entries(arguments[0])) {
+              const input = document.createElement('input');
+              input.type = 'hidden'; input.name = name; input.value = value; form.appendChild(input);
+            }
+            document.body.appendChild(form); form.submit();""",
+                              {"name": "Ada Lovelace", "email": "ada@example.com", "tactile-captcha-response": token})
+        wait(lambda: DRIVER.find_elements(By.CSS_SELECTOR, "#tactile-demo-result[data-success=false]"), 10)
+        success, codes, text = wait_result()
+        shot("04-demo-result-duplicate")
+        self.assertEqual(success, "false")
+        self.assertEqual(codes, ["timeout-or-duplicate"])
+
+    def test_03_a_drag_onto_the_wrong_place_fails_with_the_reason(self):
+        open_demo()
+        challenge = last_challenge()
+        hole_x, _ = answer_for(BASE, challenge["id"])
+        max_x = challenge["imageWidth"] - challenge["pieceWidth"]
+        wrong = hole_x - 110 if hole_x - 110 >= 40 else min(max_x, hole_x + 110)
+        piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
+        drag(piece, css_offset_for(wrong, on="piece"), seed=23)
+        wait_state("failed", timeout=10)
+        shot("05-drag-wrong-place", widget())
+        self.assertEqual(status_text(), "Not quite — try again")
+        self.assertEqual(DRIVER.find_element(By.NAME, "tactile-captcha-response").get_attribute("value"), "")
+        wait_state("ready", timeout=10)
+        self.assertNotEqual(widget().get_attribute("data-challenge"), challenge["id"], "a fresh puzzle")
+        self.assertEqual(status_text(), "Not quite — try again", "the reason stays until the next try")
+        shot("06-fresh-puzzle-after-miss", widget())
+
+    def test_04_keyboard_only_passes(self):
+        open_demo()
+        challenge = last_challenge()
+        hole_x, _ = answer_for(BASE, challenge["id"])
+        name = DRIVER.find_element(By.ID, "name")
+        DRIVER.execute_script("arguments[0].focus()", name)
+        ActionChains(DRIVER).send_keys("Grace Hopper").send_keys(Keys.TAB).send_keys("grace@example.com") \
+            .send_keys(Keys.TAB).perform()
+        focused = DRIVER.switch_to.active_element
+        self.assertEqual(focused.get_attribute("role"), "slider")
+        shot("07-keyboard-focus", widget())
+        rng = random.Random(5)
+        press_keys(keys_to(hole_x), rng)
+        self.assertEqual(int(slider().get_attribute("aria-valuenow")), round(hole_x))
+        ActionChains(DRIVER).send_keys(Keys.ENTER).perform()
+        wait_state("passed")
+        time.sleep(0.4)
+        shot("08-keyboard-passed", widget())
+        answer = sent("/answer")[-1]["body"]
+        self.assertEqual(answer["input"], "keyboard")
+        self.assertEqual(len(answer["track"]), len(keys_to(hole_x)) + 1, "one sample per key press")
+        self.assertEqual(answer["track"][0], {"x": 0, "y": challenge["pieceY"], "t": 0})
+        self.assertTrue(all(b["t"] > a["t"] for a, b in zip(answer["track"], answer["track"][1:])))
+        # Keyboard only, to the end: Tab to the submit button, Enter.
+        ActionChains(DRIVER).send_keys(Keys.TAB).perform()
+        self.assertEqual(DRIVER.switch_to.active_element.get_attribute("type"), "submit")
+        ActionChains(DRIVER).send_keys(Keys.ENTER).perform()
+        success, codes, text = wait_result()
+        shot("09-keyboard-result")
+        self.assertEqual(success, "true", text)
+
+    def test_05_proof_of_work_passes_and_siteverify_accepts_it(self):
+        open_demo()
+        challenge = last_challenge()
+        pow_ = challenge.get("proofOfWork")
+        if not pow_:
+            self.skipTest("the service offers no proof of work")
+        button = widget().find_element(By.CSS_SELECTOR, ".tactile-alt")
+        self.assertTrue(button.is_displayed())
+        self.assertEqual(button.text, "I can\u2019t do the puzzle — verify another way")
+        button.click()
+        wait_state("passed", timeout=30)
+        time.sleep(0.4)
+        shot("10-proof-of-work-passed", widget())
+        body = sent("/answer")[-1]["body"]
+        self.assertEqual(set(body), {"proofOfWork"})
+        nonce = body["proofOfWork"]["nonce"]
+        self.assertRegex(nonce, r"^\d+$")
+        self.assertTrue(check_pow(pow_["salt"], nonce, pow_["difficulty"]))
+        success, codes, text = submit_demo("Alan Turing", "alan@example.com")
+        shot("11-proof-of-work-result")
+        self.assertEqual(success, "true", text)
+        self.assertIn("signup", text, "the result names the token's action")
+
+    def test_06_the_slider_is_accessible(self):
+        open_demo()
+        challenge = last_challenge()
+        thumb = slider()
+        max_x = challenge["imageWidth"] - challenge["pieceWidth"]
+        self.assertEqual(thumb.get_attribute("role"), "slider")
+        self.assertEqual(thumb.get_attribute("tabindex"), "0")
+        self.assertEqual(thumb.get_attribute("aria-label"), "Move the puzzle piece")
+        self.assertEqual(thumb.get_attribute("aria-valuemin"), "0")
+        self.assertEqual(thumb.get_attribute("aria-valuemax"), str(max_x))
+        self.assertEqual(thumb.get_attribute("aria-valuenow"), "0")
+        self.assertEqual(thumb.get_attribute("aria-valuetext"), f"piece at 0 of {max_x} pixels")
+        self.assertEqual(thumb.aria_role, "slider")
+        self.assertEqual(thumb.accessible_name, "Move the puzzle piece")
+        tree = DRIVER.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+        sliders = [n for n in tree if n.get("role", {}).get("value") == "slider" and not n.get("ignored")]
+        self.assertEqual(len(sliders), 1)
+        self.assertEqual(sliders[0]["name"]["value"], "Move the puzzle piece")
+        properties = {p["name"]: p["value"].get("value") for p in sliders[0].get("properties", [])}
+        # (Chromium's CDP leaves "valuetext" empty for ARIA sliders, so aria-valuetext is
+        # checked on the element above; min, max, value and the key hint are in the tree.)
+        self.assertEqual((properties.get("valuemin"), properties.get("valuemax")), (0, max_x))
+        self.assertEqual(sliders[0]["value"]["value"], 0)
+        self.assertTrue(properties.get("focusable"))
+        self.assertIn("Arrow keys", sliders[0]["description"]["value"])
+        self.assertTrue(any(n.get("role", {}).get("value") == "status" for n in tree), "a live status region")
+        # A visible focus ring when reached by the keyboard, and the value follows the keys.
+        DRIVER.execute_script("arguments[0].focus()", DRIVER.find_element(By.ID, "email"))
+        ActionChains(DRIVER).send_keys(Keys.TAB).perform()
+        ring = DRIVER.execute_script("const s = getComputedStyle(arguments[0]); return [s.outlineStyle, s.boxShadow];", thumb)
+        self.assertTrue(ring[0] != "none" or "rgb" in ring[1], ring)
+        ActionChains(DRIVER).send_keys(Keys.ARROW_RIGHT).perform()
+        self.assertEqual(thumb.get_attribute("aria-valuenow"), "4")
+        self.assertEqual(thumb.get_attribute("aria-valuetext"), f"piece at 4 of {max_x} pixels")
+        ActionChains(DRIVER).key_down(Keys.SHIFT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.SHIFT).perform()
+        self.assertEqual(thumb.get_attribute("aria-valuenow"), "5")
+        ActionChains(DRIVER).send_keys(Keys.END).perform()
+        self.assertEqual(thumb.get_attribute("aria-valuenow"), str(max_x))
+        shot("12-slider-focus-ring-at-end", widget())
+        ActionChains(DRIVER).send_keys(Keys.HOME).perform()
+        self.assertEqual(thumb.get_attribute("aria-valuenow"), "0")
+
+    def test_07_chinese_texts(self):
+        open_demo()
+        # A second widget, rendered through the API, in Simplified Chinese by data-lang.
+        DRIVER.execute_script("""
+            const div = document.createElement('div');
+            div.className = 'tactile-captcha'; div.dataset.sitekey = arguments[0]; div.dataset.lang = 'zh-CN';
+            document.querySelector('.captcha-field').appendChild(div);
+            window.__zh = window.tactileCaptcha.render(div);""",
+                              DRIVER.find_element(By.CSS_SELECTOR, ".tactile-captcha").get_attribute("data-sitekey"))
+        wait_state("ready", index=1)
+        zh = widget(1)
+        DRIVER.execute_script("arguments[0].scrollIntoView()", zh)
+        self.assertEqual(zh.get_attribute("lang"), "zh-CN")
+        self.assertEqual(zh.find_element(By.CSS_SELECTOR, ".tactile-rail-text").text, "拖动滑块完成拼图")
+        self.assertEqual(slider(1).accessible_name, "移动拼图块")
+        self.assertIn("像素", slider(1).get_attribute("aria-valuetext"))
+        alt = zh.find_elements(By.CSS_SELECTOR, ".tactile-alt")
+        if alt and alt[0].is_displayed():
+            self.assertEqual(alt[0].text, "无法完成拼图？换一种方式验证")
+        self.assertEqual(zh.find_element(By.CSS_SELECTOR, ".tactile-refresh").get_attribute("aria-label"), "换一题")
+        self.assertTrue(DRIVER.execute_script("return window.__zh").startswith("tactile-"))
+        shot("13-chinese", zh)
+        # Without data-lang, the page's <html lang> decides.
+        DRIVER.execute_script("""
+            document.documentElement.lang = 'zh-CN';
+            const div = document.createElement('div');
+            div.dataset.sitekey = arguments[0];
+            document.querySelector('.captcha-field').appendChild(div);
+            window.tactileCaptcha.render(div);""",
+                              DRIVER.find_element(By.CSS_SELECTOR, ".tactile-captcha").get_attribute("data-sitekey"))
+        wait_state("ready", index=2)
+        self.assertEqual(widget(2).find_element(By.CSS_SELECTOR, ".tactile-rail-text").text, "拖动滑块完成拼图")
+
+    def test_08_dark_and_reduced_motion(self):
+        DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [
+            {"name": "prefers-color-scheme", "value": "dark"}, {"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            open_demo()
+            shot("14-demo-dark")
+            shot("15-widget-dark", widget())
+            background = DRIVER.execute_script("return getComputedStyle(arguments[0]).backgroundColor", widget())
+            r, g, b = (int(v) for v in re.findall(r"\d+", background)[:3])
+            self.assertLess(0.2126 * r + 0.7152 * g + 0.0722 * b, 80, background)
+            motion = DRIVER.execute_script(
+                "return getComputedStyle(arguments[0].querySelector('.tactile-bg')).transitionDuration", widget())
+            self.assertEqual(motion, "0s")
+        finally:
+            DRIVER.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_09_cross_origin_page(self):
+        """A page on another origin (localhost) loads the widget from the service (127.0.0.1)."""
+        parts = urllib.parse.urlsplit(BASE)
+        if parts.hostname != "127.0.0.1":
+            self.skipTest("needs the service on 127.0.0.1 and localhost as a second origin")
+        other = f"http://localhost:{parts.port}"
+        DRIVER.get(f"{other}/demo")
+        wait_state("ready")
+        DRIVER.execute_script("""
+            const old = document.querySelector('.tactile-captcha');
+            window.tactileCaptcha.remove();
+            const div = document.createElement('div');
+            div.className = 'tactile-captcha'; div.dataset.sitekey = old.dataset.sitekey;
+            old.replaceWith(div);
+            import(arguments[0] + '/widget.js?cross-origin');""", BASE)
+        wait(lambda: sent(BASE + "/v1/challenges"), 10, "no request to the service's origin")
+        wait_state("ready")
+        self.assertTrue(sent(BASE + "/v1/challenges")[-1]["url"].startswith(BASE))
+        challenge = last_challenge()
+        self.assertTrue(DRIVER.execute_script("return document.querySelector('.tactile-widget img').src").startswith(BASE))
+        if challenge.get("proofOfWork"):
+            widget().find_element(By.CSS_SELECTOR, ".tactile-alt").click()
+        else:
+            hole_x, _ = answer_for(BASE, challenge["id"])
+            drag(slider(), css_offset_for(hole_x), seed=31)
+        wait_state("passed", timeout=30)
+        shot("16-cross-origin-passed", widget())
+        token = DRIVER.execute_script("return window.tactileCaptcha.getResponse()")
+        secret = os.environ.get("TACTILE_SITE_SECRET", "dev-secret")
+        verdict = http_json(f"{BASE}/v1/siteverify", {"secret": secret, "response": token})
+        self.assertTrue(verdict["success"], verdict)
+        self.assertEqual(verdict["hostname"], "localhost")
+        again = http_json(f"{BASE}/v1/siteverify", {"secret": secret, "response": token}, form=True)
+        self.assertEqual(again["error-codes"], ["timeout-or-duplicate"])
+
+
+    def test_10_a_finger_drag_passes(self):
+        open_demo()
+        challenge = last_challenge()
+        hole_x, _ = answer_for(BASE, challenge["id"])
+        piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
+        drag(piece, css_offset_for(hole_x, on="piece"), seed=41, kind=interaction.POINTER_TOUCH)
+        wait_state("passed", timeout=10)
+        self.assertGreaterEqual(len(sent("/answer")[-1]["body"]["track"]), 12)
+        time.sleep(0.4)
+        shot("17-touch-passed", widget())
+
+    def test_11_callbacks_and_a_narrow_widget(self):
+        open_demo()
+        sitekey = DRIVER.find_element(By.CSS_SELECTOR, ".tactile-captcha").get_attribute("data-sitekey")
+        DRIVER.execute_script("""
+            window.__calls = [];
+            window.onTactilePass = (token) => window.__calls.push(['pass', token]);
+            window.onTactileError = (code) => window.__calls.push(['error', code]);
+            const field = document.querySelector('.captcha-field');
+            field.style.width = '280px';
+            const good = document.createElement('div');
+            good.dataset.sitekey = arguments[0]; good.dataset.callback = 'onTactilePass';
+            const bad = document.createElement('div');
+            bad.dataset.sitekey = 'no-such-sitekey'; bad.dataset.errorCallback = 'onTactileError';
+            field.replaceChildren(good, bad);
+            window.__good = window.tactileCaptcha.render(good);
+            window.tactileCaptcha.render(bad);""", sitekey)
+        wait_state("ready", index=0)
+        wait_state("error", index=1)
+        self.assertGreaterEqual(rect(widget(0))["w"], 279)
+        shot("18-narrow-and-misconfigured")
+        self.assertEqual(DRIVER.execute_script("return window.__calls")[0][0], "error")
+        self.assertTrue(status_text(1))
+        if widget(0).find_element(By.CSS_SELECTOR, ".tactile-alt").is_displayed():
+            widget(0).find_element(By.CSS_SELECTOR, ".tactile-alt").click()
+        else:
+            hole_x, _ = answer_for(BASE, widget(0).get_attribute("data-challenge"))
+            drag(slider(0), css_offset_for(hole_x), seed=43)
+        wait_state("passed", index=0, timeout=30)
+        calls = DRIVER.execute_script("return window.__calls")
+        token = DRIVER.execute_script("return window.tactileCaptcha.getResponse(window.__good)")
+        self.assertIn(["pass", token], calls)
+        DRIVER.execute_script("window.tactileCaptcha.reset(window.__good)")
+        wait_state("ready", index=0)
+        self.assertEqual(DRIVER.execute_script("return window.tactileCaptcha.getResponse(window.__good)"), "")
+
+
+class AxisTests(unittest.TestCase):
+    """Vertical and free puzzles (the service may issue them): against mocks that do."""
+
+    def run_axis(self, axis, name, *flags):
+        process, base = start_mock("--axis", axis, *flags)
+        try:
+            open_demo(base)
+            challenge = last_challenge()
+            self.assertEqual(challenge["axis"], axis)
+            time.sleep(0.3)  # the picture fades in
+            shot(f"{name}-ready", widget())
+            hole_x, hole_y = answer_for(base, challenge["id"])
+            alt = widget().find_element(By.CSS_SELECTOR, ".tactile-alt")
+            self.assertEqual(alt.is_displayed(), "proofOfWork" in challenge, "no proof of work, no button")
+            if axis == "vertical":
+                self.assertEqual(slider().get_attribute("aria-orientation"), "vertical")
+                drag(slider(), 0, css_offset_for(hole_y, vertical=True), seed=51)
+            else:
+                piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
+                self.assertEqual(piece.get_attribute("role"), "slider")
+                scale = css_offset_for(1, on="piece")
+                drag(piece, hole_x * scale, hole_y * scale, seed=53)
+            wait_state("passed", timeout=10)
+            body = sent("/answer")[-1]["body"]
+            if axis == "vertical":
+                self.assertEqual(body["x"], challenge["pieceX"])
+                self.assertEqual(body["track"][0], {"x": challenge["pieceX"], "y": 0, "t": 0})
+            else:
+                self.assertEqual(body["track"][0], {"x": 0, "y": 0, "t": 0})
+            time.sleep(0.4)
+            shot(f"{name}-passed", widget())
+        finally:
+            stop(process)
+
+    def test_20_vertical_puzzle(self):
+        self.run_axis("vertical", "20-vertical", "--no-proof-of-work")
+
+    def test_21_free_puzzle(self):
+        self.run_axis("free", "21-free")
+
+
+class LimitTests(unittest.TestCase):
+    """How the widget reacts to rate limits and expiry: against a mock with tight limits."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.process, cls.base = start_mock("--checks-per-window", "1", "--window", "5", "--lifetime", "9",
+                                           "--difficulty", "18")
+
+    @classmethod
+    def tearDownClass(cls):
+        stop(cls.process)
+
+    def test_30_rate_limited_counts_down_then_a_fresh_puzzle(self):
+        open_demo(self.base)
+        widget().find_element(By.CSS_SELECTOR, ".tactile-alt").click()
+        try:  # 18 bits take a second or two here: long enough to see the progress
+            wait(lambda: re.search(r"\d+%", status_text()), 3)
+            shot("30-proof-of-work-progress", widget())
+        except TimeoutException:
+            pass
+        wait_state("passed", timeout=30)
+        DRIVER.execute_script("window.tactileCaptcha.reset()")
+        wait_state("ready")
+        DRIVER.find_element(By.CSS_SELECTOR, ".tactile-alt").click()  # a second check in the window
+        wait_state("limited", timeout=30)
+        first = status_text()
+        self.assertRegex(first, r"^Too many tries — wait \d+ s$")
+        shot("31-rate-limited", widget())
+        seconds = int(re.search(r"\d+", first).group())
+        if seconds > 1:
+            wait(lambda: status_text() != first, 3)
+            self.assertRegex(status_text(), r"^Too many tries — wait \d+ s$")
+            self.assertLess(int(re.search(r"\d+", status_text()).group()), seconds)
+        wait_state("ready", timeout=seconds + 5)
+        self.assertEqual(status_text(), "")
+
+    def test_31_an_expired_puzzle_is_replaced_with_the_reason(self):
+        open_demo(self.base)
+        time.sleep(0.2)
+        challenge_id = widget().get_attribute("data-challenge")
+        http_json(f"{self.base}/test/expire/{challenge_id}", {})
+        DRIVER.execute_script("arguments[0].focus()", slider())
+        press_keys([(Keys.ARROW_RIGHT, False)] * 5, random.Random(3))
+        ActionChains(DRIVER).send_keys(Keys.ENTER).perform()
+        wait(lambda: widget().get_attribute("data-challenge") != challenge_id and state() == "ready", 10)
+        self.assertEqual(status_text(), "That puzzle expired — here is a new one")
+        shot("32-expired-replaced", widget())
+
+    def test_32_a_puzzle_is_replaced_before_it_expires(self):
+        open_demo(self.base)
+        challenge_id = widget().get_attribute("data-challenge")
+        expires = last_challenge()["expiresAt"]
+        self.assertRegex(expires, r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
+        # A 9 s lifetime: the widget asks for a new puzzle about 2 s before the end, by itself.
+        wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge_id) and state() == "ready", 12)
+        self.assertEqual(status_text(), "")
+
+
+# ----------------------------------------------------------------------------- runner
+
+
+def main():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    started = time.time()
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    failed = len(result.failures) + len(result.errors)
+    skipped = len(result.skipped)
+    passed = result.testsRun - failed - skipped
+    line = f"{passed} passed, {failed} failed"
+    if skipped:
+        line += f", {skipped} skipped"
+    print(f"{line} in {time.time() - started:.1f}s")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
