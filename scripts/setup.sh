@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tactile needs to build, test and run, when missing.
-# Usage: scripts/setup.sh [--with-display]
+# Usage: scripts/setup.sh [--with-display] [--with-browser] [--with-peers]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
+#   --with-browser  also installs Chromium, its driver, Selenium and a Chinese font for the
+#                   browser tests of the captcha widget.
 #   --with-peers    also installs Chipmunk2D, Box2D and a C++ compiler for `scripts/bench.sh`.
 set -euo pipefail
 
@@ -14,13 +16,13 @@ packages=(
   libgtk-4-dev
   libsodium-dev
 )
-if [[ "${1:-}" == "--with-display" ]]; then
-  packages+=(xvfb xauth xdotool imagemagick)
-fi
 for option in "$@"; do
-  if [[ "$option" == "--with-peers" ]]; then
-    packages+=(libchipmunk-dev libbox2d-dev g++)
-  fi
+  case "$option" in
+    --with-display) packages+=(xvfb xauth xdotool imagemagick) ;;
+    --with-browser) packages+=(chromium chromium-driver python3-selenium fonts-wqy-microhei) ;;
+    --with-peers) packages+=(libchipmunk-dev libbox2d-dev g++) ;;
+    *) echo "setup.sh: unknown option $option" >&2; exit 2 ;;
+  esac
 done
 
 missing=()

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, then checks everything: formatting, build, unit tests, a short
-# fuzzing run of every parser, the documentation catalogs, and a smoke run of the showcase
-# app under Xvfb.
+# fuzzing run of every parser, the captcha widget in a real browser, the documentation
+# catalogs, and a smoke run of the showcase app under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --with-display
+scripts/setup.sh --with-display --with-browser
 
 echo "== format"
 swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources
@@ -15,6 +15,9 @@ swift test
 
 echo "== fuzz (every target briefly, from its seed corpus)"
 scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
+
+echo "== browser (the captcha widget in headless Chromium, against its test double)"
+Tests/Browser/run.sh
 
 echo "== docs"
 scripts/docs.sh
