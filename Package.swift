@@ -30,12 +30,16 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CSodium", pkgConfig: "libsodium",
         providers: [.apt(["libsodium-dev"])]),
+    .systemLibrary(
+        name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+        providers: [.apt(["libmicrohttpd-dev"])]),
 ]
 
 let adapterTargets: [Target] = [
     .target(name: "TactileCairo", dependencies: ["TactileCore", "CCairo", "CPixbuf", "CGif"]),
     .target(name: "TactileGTK", dependencies: ["TactileCore", "TactileCairo", "CGtk"]),
     .target(name: "TactileCrypto", dependencies: ["CSodium"]),
+    .target(name: "TactileHTTP", dependencies: ["CMicroHTTPD"]),
     .target(
         name: "TactilePatternVault",
         dependencies: ["TactileCore", "TactilePatternLock", "TactileCrypto"]),
@@ -97,6 +101,7 @@ let testTargets: [Target] = [
             "TactileCrypto", "TestSupport",
         ]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
+    .testTarget(name: "TactileHTTPTests", dependencies: ["TactileHTTP"]),
 ]
 
 let package = Package(
@@ -113,6 +118,7 @@ let package = Package(
         .library(name: "TactilePatternVault", targets: ["TactilePatternVault"]),
         .library(name: "TactilePuzzle", targets: ["TactilePuzzle"]),
         .library(name: "TactilePuzzleVerifier", targets: ["TactilePuzzleVerifier"]),
+        .library(name: "TactileHTTP", targets: ["TactileHTTP"]),
         // The command-line tool as a library, so other packages (the fuzz targets) can run it.
         .library(name: "TactileCommands", targets: ["TactileCommands"]),
         .executable(name: "tactile", targets: ["tactile"]),

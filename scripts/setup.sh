@@ -15,6 +15,7 @@ packages=(
   libgif-dev
   libgtk-4-dev
   libsodium-dev
+  libmicrohttpd-dev
 )
 for option in "$@"; do
   case "$option" in

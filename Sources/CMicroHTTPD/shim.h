@@ -1,0 +1,59 @@
+#ifndef TACTILE_MICROHTTPD_SHIM_H
+#define TACTILE_MICROHTTPD_SHIM_H
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// libmicrohttpd's start, daemon-info and connection-info calls take variable arguments,
+// which Swift cannot call; these wrappers pass a fixed set.
+
+/// Starts a daemon on `address` (IPv4 or IPv6) with an epoll thread pool, a connection
+/// limit overall and per client address, a per-connection idle timeout and memory limit.
+static inline struct MHD_Daemon *tactile_mhd_start(
+    const struct sockaddr *address, int is_ipv6, MHD_AccessHandlerCallback handler,
+    void *handler_context, MHD_RequestCompletedCallback completed, void *completed_context,
+    unsigned int threads, unsigned int connection_limit, unsigned int per_ip_limit,
+    unsigned int timeout_seconds, size_t memory_limit) {
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+    if (is_ipv6) flags |= MHD_USE_IPv6;
+    return MHD_start_daemon(
+        flags, 0, NULL, NULL, handler, handler_context,
+        MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+        MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+        MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (the one chosen when asked for port 0).
+static inline uint16_t tactile_mhd_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+/// The client's address as text into `buffer`; an empty string when unknown.
+static inline void tactile_mhd_client_address(
+    struct MHD_Connection *connection, char *buffer, size_t length) {
+    buffer[0] = 0;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer,
+                  (socklen_t)length);
+    } else if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer,
+                  (socklen_t)length);
+    }
+}
+
+#endif

@@ -1,0 +1,232 @@
+import CMicroHTTPD
+import Foundation
+
+/// An HTTP/1.1 server on libmicrohttpd: a pool of threads on epoll, with limits that keep one
+/// client or a flood of them from taking it over.
+///
+/// Each request is read whole (up to ``Configuration/maximumBodyBytes``; a larger declared
+/// or sent body is answered 413) and handed to the handler on one of the pool's threads, so
+/// the handler must be safe to call concurrently. Connections idle longer than the timeout
+/// are closed (a slow client cannot hold a thread), and there are limits on connections
+/// overall and per client address. Keep-alive is libmicrohttpd's default.
+public final class HTTPServer: @unchecked Sendable {
+    /// Where and how the server listens.
+    public struct Configuration: Sendable {
+        /// The address to listen on: an IPv4 or IPv6 literal.
+        public var host: String
+        /// The port; 0 picks a free one (see ``HTTPServer/port``).
+        public var port: Int
+        /// Threads in the pool; by default one per core.
+        public var threads: Int
+        /// The most connections at once.
+        public var connectionLimit: Int
+        /// The most connections at once from one address.
+        public var connectionsPerAddress: Int
+        /// Seconds a connection may sit idle before it is closed.
+        public var timeoutSeconds: Int
+        /// The largest request body accepted.
+        public var maximumBodyBytes: Int
+
+        /// Creates a configuration; by default 127.0.0.1:8080, a thread per core, 1,024
+        /// connections (64 per address), 10 s idle timeout, 1 MiB bodies.
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080,
+            threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+            connectionLimit: Int = 1024, connectionsPerAddress: Int = 64,
+            timeoutSeconds: Int = 10, maximumBodyBytes: Int = 1 << 20
+        ) {
+            self.host = host
+            self.port = port
+            self.threads = threads
+            self.connectionLimit = connectionLimit
+            self.connectionsPerAddress = connectionsPerAddress
+            self.timeoutSeconds = timeoutSeconds
+            self.maximumBodyBytes = maximumBodyBytes
+        }
+    }
+
+    /// Why the server could not start.
+    public struct StartError: Error, CustomStringConvertible, Sendable {
+        /// What went wrong, naming the address.
+        public var description: String
+    }
+
+    /// The handler: a request in, a response out.
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    private var daemon: OpaquePointer?
+    fileprivate let handler: Handler
+    fileprivate let configuration: Configuration
+    /// The port the server listens on.
+    public private(set) var port: Int = 0
+
+    /// Starts listening.
+    ///
+    /// - Throws: ``StartError`` for an address that is not a literal, a port out of range,
+    ///   or one that cannot be bound (in use, not permitted).
+    public init(configuration: Configuration, handler: @escaping Handler) throws(StartError) {
+        self.configuration = configuration
+        self.handler = handler
+        guard (0...65535).contains(configuration.port) else {
+            throw StartError(description: "port \(configuration.port) is outside 0…65535")
+        }
+        var storage = sockaddr_storage()
+        let isIPv6: Bool
+        if configuration.host.contains(":") {
+            isIPv6 = true
+            let ok = withUnsafeMutableBytes(of: &storage) { raw -> Bool in
+                let address = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
+                address.pointee.sin6_family = sa_family_t(AF_INET6)
+                address.pointee.sin6_port = UInt16(configuration.port).bigEndian
+                return inet_pton(AF_INET6, configuration.host, &address.pointee.sin6_addr) == 1
+            }
+            guard ok else {
+                throw StartError(description: "\(configuration.host) is not an IPv6 address")
+            }
+        } else {
+            isIPv6 = false
+            let ok = withUnsafeMutableBytes(of: &storage) { raw -> Bool in
+                let address = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
+                address.pointee.sin_family = sa_family_t(AF_INET)
+                address.pointee.sin_port = UInt16(configuration.port).bigEndian
+                return inet_pton(AF_INET, configuration.host, &address.pointee.sin_addr) == 1
+            }
+            guard ok else {
+                throw StartError(
+                    description: "\(configuration.host) is not an IPv4 or IPv6 address")
+            }
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        daemon = withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                tactile_mhd_start(
+                    address, isIPv6 ? 1 : 0, accessHandler, context, completionHandler, nil,
+                    UInt32(max(1, configuration.threads)),
+                    UInt32(max(1, configuration.connectionLimit)),
+                    UInt32(max(1, configuration.connectionsPerAddress)),
+                    UInt32(max(1, configuration.timeoutSeconds)), 256 << 10)
+            }
+        }
+        guard let daemon else {
+            throw StartError(
+                description:
+                    "cannot listen on \(configuration.host):\(configuration.port) (in use, or not permitted)"
+            )
+        }
+        port = Int(tactile_mhd_port(daemon))
+    }
+
+    /// Stops accepting, finishes the requests under way, and closes every connection.
+    public func stop() {
+        guard let daemon else { return }
+        self.daemon = nil
+        MHD_stop_daemon(daemon)
+    }
+
+    deinit { stop() }
+}
+
+/// What is kept for one request between libmicrohttpd's calls: the body so far.
+private final class RequestBody {
+    var bytes: [UInt8] = []
+    var isTooLarge = false
+}
+
+/// Collects a connection's headers or query arguments.
+private final class ValueCollector {
+    var values: [String: String] = [:]
+    let lowercasesNames: Bool
+    init(lowercasesNames: Bool) { self.lowercasesNames = lowercasesNames }
+}
+
+private func collect(
+    _ connection: OpaquePointer?, kind: MHD_ValueKind, lowercasing: Bool
+) -> [String: String] {
+    let collector = ValueCollector(lowercasesNames: lowercasing)
+    withExtendedLifetime(collector) {
+        _ = MHD_get_connection_values(
+            connection, kind,
+            { context, _, key, value in
+                guard let context, let key else { return MHD_Result.YES }
+                let collector = Unmanaged<ValueCollector>.fromOpaque(context)
+                    .takeUnretainedValue()
+                let name = String(cString: key)
+                collector.values[collector.lowercasesNames ? name.lowercased() : name] =
+                    value.map { String(cString: $0) } ?? ""
+                return MHD_Result.YES
+            }, Unmanaged.passUnretained(collector).toOpaque())
+    }
+    return collector.values
+}
+
+private func send(_ response: HTTPResponse, on connection: OpaquePointer?) -> MHD_Result {
+    let made = response.body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(
+            bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+            // MHD_RESPMEM_MUST_COPY: libmicrohttpd keeps its own copy of the body.
+            MHD_ResponseMemoryMode(rawValue: 2)!)
+    }
+    guard let made else { return MHD_Result.NO }
+    defer { MHD_destroy_response(made) }
+    for header in response.headers {
+        // libmicrohttpd refuses values with line breaks; a handler's bug must not split one.
+        guard !header.value.contains(where: { $0 == "\r" || $0 == "\n" }) else { continue }
+        MHD_add_response_header(made, header.name, header.value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status), made)
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = {
+    context, connection, url, method, _, uploadData, uploadSize, requestContext in
+    guard let context, let requestContext, let uploadSize else { return MHD_Result.NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    let limit = server.configuration.maximumBodyBytes
+    guard let stored = requestContext.pointee else {
+        // First call: only the headers are in. Refuse a declared body over the limit now.
+        if let length = MHD_lookup_connection_value(
+            connection, MHD_ValueKind.HEADER_KIND, "Content-Length"),
+            let declared = Int(String(cString: length)), declared > limit
+        {
+            return send(
+                .text(413, "the request body is larger than \(limit) bytes"), on: connection)
+        }
+        requestContext.pointee = Unmanaged.passRetained(RequestBody()).toOpaque()
+        return MHD_Result.YES
+    }
+    let body = Unmanaged<RequestBody>.fromOpaque(stored).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+        if let uploadData, !body.isTooLarge {
+            if body.bytes.count + uploadSize.pointee > limit {
+                body.isTooLarge = true
+                body.bytes = []
+            } else {
+                uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                    body.bytes.append(
+                        contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
+                }
+            }
+        }
+        uploadSize.pointee = 0
+        return MHD_Result.YES
+    }
+    if body.isTooLarge {
+        return send(.text(413, "the request body is larger than \(limit) bytes"), on: connection)
+    }
+    var address = [CChar](repeating: 0, count: 64)
+    tactile_mhd_client_address(connection, &address, address.count)
+    let request = HTTPRequest(
+        method: method.map { String(cString: $0) } ?? "GET",
+        path: url.map { String(cString: $0) } ?? "/",
+        query: collect(connection, kind: MHD_ValueKind.GET_ARGUMENT_KIND, lowercasing: false),
+        headers: collect(connection, kind: MHD_ValueKind.HEADER_KIND, lowercasing: true),
+        body: body.bytes,
+        clientAddress: String(
+            decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    return send(server.handler(request), on: connection)
+}
+
+private let completionHandler: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+    guard let requestContext, let stored = requestContext.pointee else { return }
+    Unmanaged<RequestBody>.fromOpaque(stored).release()
+    requestContext.pointee = nil
+}

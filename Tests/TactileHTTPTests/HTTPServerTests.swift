@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+@testable import TactileHTTP
+
+/// The HTTP server over real loopback sockets: requests reach the handler whole, limits are
+/// kept, a slow client is cut off, and concurrent requests are served.
+@Suite(.serialized) struct HTTPServerTests {
+    /// Sends raw bytes to the server and returns everything it answers until it closes or
+    /// `seconds` pass.
+    func exchange(_ port: Int, _ request: [UInt8], wait seconds: Double = 5) -> String {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return "" }
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        var answer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            answer += chunk[0..<n]
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+
+    func echoServer(_ configuration: HTTPServer.Configuration) throws -> HTTPServer {
+        try HTTPServer(configuration: configuration) { request in
+            let summary =
+                "\(request.method) \(request.path) q=\(request.query["a"] ?? "-") h=\(request.header("X-Test") ?? "-") n=\(request.body.count) from=\(request.clientAddress)"
+            return HTTPResponse.text(200, summary).adding("X-Echo", "yes")
+        }
+    }
+
+    func configuration(_ edit: (inout HTTPServer.Configuration) -> Void = { _ in })
+        -> HTTPServer.Configuration
+    {
+        var c = HTTPServer.Configuration(port: 0)
+        edit(&c)
+        return c
+    }
+
+    @Test func requestsReachTheHandlerWhole() throws {
+        let server = try echoServer(configuration())
+        defer { server.stop() }
+        #expect(server.port > 0)
+        let body = String(repeating: "x", count: 3000)
+        let answer = exchange(
+            server.port,
+            Array(
+                "POST /v1/thing?a=b%20c HTTP/1.1\r\nHost: x\r\nX-Test: 7\r\nContent-Length: 3000\r\nConnection: close\r\n\r\n\(body)"
+                    .utf8))
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+        #expect(answer.contains("X-Echo: yes"))
+        #expect(answer.contains("POST /v1/thing q=b c h=7 n=3000 from=127.0.0.1"), "\(answer)")
+    }
+
+    @Test func oversizedBodiesAreRefused() throws {
+        let server = try echoServer(configuration { $0.maximumBodyBytes = 1000 })
+        defer { server.stop() }
+        let declared = exchange(
+            server.port,
+            Array(
+                "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n"
+                    .utf8))
+        #expect(declared.hasPrefix("HTTP/1.1 413"), "\(declared)")
+        // Chunked, so the size is only known as it arrives.
+        let chunk = String(repeating: "y", count: 800)
+        let chunked = exchange(
+            server.port,
+            Array(
+                "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n"
+                    .utf8))
+        #expect(chunked.hasPrefix("HTTP/1.1 413"), "\(chunked)")
+    }
+
+    @Test func aSlowClientIsCutOff() throws {
+        let server = try echoServer(configuration { $0.timeoutSeconds = 1 })
+        defer { server.stop() }
+        let start = Date()
+        // Half a request line, then nothing: the server must close the connection itself.
+        let answer = exchange(server.port, Array("GET / HTTP/1.1\r\nHo".utf8), wait: 10)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(answer.isEmpty)
+        #expect(elapsed < 5, "the idle connection stayed open \(elapsed) s")
+    }
+
+    @Test func manyConcurrentRequestsAreServed() async throws {
+        let server = try echoServer(configuration())
+        defer { server.stop() }
+        let port = server.port
+        let answers = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<64 {
+                group.addTask {
+                    self.exchange(
+                        port, Array("GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+                    ).hasPrefix("HTTP/1.1 200")
+                }
+            }
+            var ok = 0
+            for await answer in group where answer { ok += 1 }
+            return ok
+        }
+        #expect(answers == 64)
+    }
+
+    @Test func badAddressesAreNamed() {
+        #expect(throws: HTTPServer.StartError.self) {
+            try echoServer(configuration { $0.host = "localhost" })
+        }
+        #expect(throws: HTTPServer.StartError.self) {
+            try echoServer(configuration { $0.port = 70000 })
+        }
+        do {
+            let first = try echoServer(configuration())
+            defer { first.stop() }
+            #expect(throws: HTTPServer.StartError.self) {
+                try echoServer(configuration { $0.port = first.port })
+            }
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+}
