@@ -238,14 +238,14 @@ import Testing
     @Test func alteredTokensAreRejected() throws {
         var verifier = makeVerifier()
         let token = try passToken(&verifier)
-        var fields = token.split(separator: ".").map(String.init)
-        // Extend the expiry by a day: the MAC no longer matches.
-        fields[4] = String(Int64(fields[4])! + 86_400_000)
-        #expect(throws: TokenError.badSignature) {
-            try verifier.redeemToken(fields.joined(separator: "."), now: 101)
+        // Extend the expiry by a day, or claim another site: the MAC no longer matches.
+        for (key, value) in [("expiresAt", 86_680.0 as Any), ("siteKey", "other" as Any)] {
+            #expect(throws: TokenError.badSignature) {
+                try verifier.redeemToken(alteringClaim(of: token, key, to: value), now: 101)
+            }
         }
-        // Flip one hex digit of the MAC, and of the puzzle id.
-        for index in [6, 1] {
+        // Flip one character of the MAC, and of the claims.
+        for index in [2, 1] {
             var f = token.split(separator: ".").map(String.init)
             let first = f[index].first!
             f[index] = String(first == "0" ? "1" : "0") + f[index].dropFirst()
@@ -267,7 +267,7 @@ import Testing
         let madeUp =
             fields.dropLast().joined(separator: ".") + "." + String(repeating: "ab", count: 32)
         #expect(throws: TokenError.badSignature) { try verifier.redeemToken(madeUp, now: 101) }
-        for junk in ["", "pt1", "pt1.a.b.c.d.e.f", "pt2" + genuine.dropFirst(3), genuine + "00"] {
+        for junk in ["", "pt2", "pt2.a.b.c", "pt1" + genuine.dropFirst(3), genuine + "00"] {
             #expect(throws: TokenError.self) { try verifier.redeemToken(junk, now: 101) }
         }
     }
@@ -311,5 +311,104 @@ import Testing
         let puzzle = try makePuzzle(seed: 51)
         _ = try verifier.register(puzzle, client: "e", now: 1_700_000_000)
         #expect(verifier.pendingCount == 2)
+    }
+}
+
+/// What a service needs of the verifier: tokens bound to a site, the proof-of-work
+/// alternative, and verifications that can be retried.
+@Suite struct PuzzleServiceVerifierTests {
+    let site = SiteBinding(siteKey: "site-a", hostname: "example.com", action: "signup")
+
+    func solve(_ work: ProofOfWorkChallenge) -> String {
+        var nonce = 0
+        while !work.isSolved(by: String(nonce)) { nonce += 1 }
+        return String(nonce)
+    }
+
+    @Test func tokensCarryTheSiteHostActionAndMode() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 60)
+        let id = try verifier.register(puzzle, client: "a", site: site, now: 100).id
+        let outcome = verifier.check(
+            id: id,
+            attempt: PuzzleAttempt(
+                position: puzzle.holePosition, displayWidth: 640,
+                track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition)),
+            client: "a", now: 101)
+        guard case .passed(let receipt) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        let claims = try verifier.redeemToken(receipt.token, now: 102)
+        #expect(
+            [claims.siteKey, claims.hostname, claims.action] == ["site-a", "example.com", "signup"])
+        #expect(claims.mode == .slider)
+    }
+
+    @Test func proofOfWorkPassesOnlyWhereAllowedAndGetsHarderWithFailures() throws {
+        var policy = VerifierPolicy()
+        policy.proofOfWorkDifficulty = 8
+        var verifier = makeVerifier(policy: policy)
+        let puzzle = try makePuzzle(seed: 61)
+        let challenge = try verifier.register(puzzle, client: "a", site: site, now: 100)
+        let work = try #require(challenge.proofOfWork)
+        #expect(work.difficulty == 8)
+        // A wrong nonce fails and counts; the next challenge asks for one more bit.
+        var wrong = 0
+        while work.isSolved(by: String(wrong)) { wrong += 1 }
+        let failed = verifier.check(
+            id: challenge.id,
+            attempt: PuzzleAttempt(
+                position: .zero, displayWidth: 640, track: [], proofOfWorkNonce: String(wrong)),
+            client: "a", now: 101)
+        #expect(failed == .failed(.proofOfWorkUnsolved))
+        let next = try verifier.register(puzzle, client: "a", site: site, now: 102)
+        let harder = try #require(next.proofOfWork)
+        #expect(harder.difficulty == 9)
+        let passed = verifier.check(
+            id: next.id,
+            attempt: PuzzleAttempt(
+                position: .zero, displayWidth: 640, track: [],
+                proofOfWorkNonce: solve(harder)),
+            client: "a", now: 103)
+        guard case .passed(let receipt) = passed else {
+            Issue.record("\(passed)")
+            return
+        }
+        #expect(try verifier.redeemToken(receipt.token, now: 104).mode == .proofOfWork)
+        // Without the site's consent, a proof of work is refused.
+        var strict = makeVerifier()
+        let plain = try strict.register(puzzle, client: "a", site: site, now: 100)
+        #expect(plain.proofOfWork == nil)
+        #expect(
+            strict.check(
+                id: plain.id,
+                attempt: PuzzleAttempt(
+                    position: .zero, displayWidth: 640, track: [], proofOfWorkNonce: "1"),
+                client: "a", now: 101) == .failed(.proofOfWorkRefused))
+    }
+
+    @Test func aRetriedVerificationWithItsKeyGetsTheSameAnswer() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 62)
+        let id = try verifier.register(puzzle, client: "a", site: site, now: 100).id
+        let outcome = verifier.check(
+            id: id,
+            attempt: PuzzleAttempt(
+                position: puzzle.holePosition, displayWidth: 640,
+                track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition)),
+            client: "a", now: 101)
+        guard case .passed(let receipt) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        let first = try verifier.redeemToken(receipt.token, now: 102, idempotencyKey: "k1")
+        #expect(try verifier.redeemToken(receipt.token, now: 103, idempotencyKey: "k1") == first)
+        #expect(throws: TokenError.alreadyUsed) {
+            try verifier.redeemToken(receipt.token, now: 103, idempotencyKey: "k2")
+        }
+        #expect(throws: TokenError.alreadyUsed) {
+            try verifier.redeemToken(receipt.token, now: 103)
+        }
     }
 }

@@ -26,12 +26,16 @@ public struct PuzzleChallenge: Codable, Hashable, Sendable {
     public var shape: String
     /// When the puzzle stops being accepted, in seconds since 1970.
     public var expiresAt: Double
+    /// The proof-of-work alternative, when the site allows it.
+    public var proofOfWork: ProofOfWorkChallenge?
 
     /// Creates a challenge.
     public init(
         id: String, imageWidth: Int, imageHeight: Int, pieceWidth: Int, pieceHeight: Int,
-        axis: PuzzleAxis, pieceX: Int?, pieceY: Int?, shape: String, expiresAt: Double
+        axis: PuzzleAxis, pieceX: Int?, pieceY: Int?, shape: String, expiresAt: Double,
+        proofOfWork: ProofOfWorkChallenge? = nil
     ) {
+        self.proofOfWork = proofOfWork
         self.id = id
         self.imageWidth = imageWidth
         self.imageHeight = imageHeight
@@ -56,12 +60,15 @@ public struct PuzzleAttempt: Hashable, Sendable {
     public var track: [PuzzleTrackPoint]
     /// Pointer drag or keyboard.
     public var inputMethod: PuzzleInputMethod
+    /// A proof-of-work nonce instead of a drag (position and track are then ignored).
+    public var proofOfWorkNonce: String?
 
     /// Creates an attempt.
     public init(
         position: Point, displayWidth: Double, track: [PuzzleTrackPoint],
-        inputMethod: PuzzleInputMethod = .pointer
+        inputMethod: PuzzleInputMethod = .pointer, proofOfWorkNonce: String? = nil
     ) {
+        self.proofOfWorkNonce = proofOfWorkNonce
         self.position = position
         self.displayWidth = displayWidth
         self.track = track

@@ -59,6 +59,10 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
     case wrongPosition(pixelsOff: Double)
     /// The drag looks machine-made.
     case machineLike(TrajectoryViolation)
+    /// A proof of work was sent for a puzzle whose site does not allow it.
+    case proofOfWorkRefused
+    /// The proof-of-work nonce does not solve the puzzle's challenge.
+    case proofOfWorkUnsolved
     /// The attempt's numbers make no sense.
     case invalidAttempt(String)
 
@@ -66,7 +70,9 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
     public var clientVerdict: ClientVerdict {
         switch self {
         case .unknownPuzzle, .expired: .expired
-        case .wrongClient, .wrongPosition, .machineLike, .invalidAttempt: .notPassed
+        case .wrongClient, .wrongPosition, .machineLike, .invalidAttempt, .proofOfWorkRefused,
+            .proofOfWorkUnsolved:
+            .notPassed
         }
     }
 
@@ -79,6 +85,8 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
         case .wrongPosition: "wrong-position"
         case .machineLike(let violation): violation.rule
         case .invalidAttempt: "invalid-attempt"
+        case .proofOfWorkRefused: "proof-of-work-refused"
+        case .proofOfWorkUnsolved: "proof-of-work-unsolved"
         }
     }
 
@@ -92,6 +100,8 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
             "the piece is not in the hole (\(String(format: "%.1f", off)) px off)"
         case .machineLike(let v): "the drag looks automated: \(v)"
         case .invalidAttempt(let reason): "invalid attempt: \(reason)"
+        case .proofOfWorkRefused: "a proof of work was sent but the site does not allow it"
+        case .proofOfWorkUnsolved: "the proof-of-work nonce does not solve the challenge"
         }
     }
 }
@@ -194,10 +204,15 @@ public struct PuzzleVerifier: Sendable {
 
     /// Remembers a generated puzzle's answer and returns what the client may see.
     ///
+    /// - Parameters:
+    ///   - puzzle: The generated puzzle.
+    ///   - client: Who asked (an address, a user); rate limits and lockouts are per client.
+    ///   - site: The site, host name and action it is for, bound into its pass token.
+    ///   - now: The time, seconds since 1970.
     /// - Throws: ``IssueRefusal`` when the client asked for too many puzzles in the window or
     ///   is locked out.
     public mutating func register(
-        _ puzzle: GeneratedPuzzle, client: String, now: Double
+        _ puzzle: GeneratedPuzzle, client: String, site: SiteBinding? = nil, now: Double
     ) throws(IssueRefusal) -> PuzzleChallenge {
         var record = state.clients[client] ?? VerifierState.Client()
         prune(&record, now: now)
@@ -207,17 +222,25 @@ public struct PuzzleVerifier: Sendable {
         }
         record.requests.append(now)
         record.lastSeen = now
+        let failures = record.failures
         store(record, for: client, now: now)
 
         removeExpired(now: now)
         while state.pending.count >= max(1, policy.maximumPending) { evictOldest() }
         let id = randomHex(bytes: 16)
+        // A client that keeps failing gets harder work, not a lock a person cannot leave.
+        let work = policy.proofOfWorkDifficulty.map { base in
+            ProofOfWorkChallenge(
+                salt: randomHex(bytes: 16),
+                difficulty: min(
+                    ProofOfWorkChallenge.difficulties.upperBound, base + min(failures, 8)))
+        }
         let pending = VerifierState.Pending(
             id: id, answerX: puzzle.holePosition.x, answerY: puzzle.holePosition.y,
             startX: puzzle.startPosition.x, startY: puzzle.startPosition.y,
             imageWidth: puzzle.background.width, imageHeight: puzzle.background.height,
             axis: puzzle.axis, client: client, issuedAt: now,
-            expiresAt: now + policy.puzzleLifetime)
+            expiresAt: now + policy.puzzleLifetime, site: site, proofOfWork: work)
         state.pending[id] = pending
         state.issueOrder.append(id)
         return PuzzleChallenge(
@@ -225,7 +248,7 @@ public struct PuzzleVerifier: Sendable {
             pieceWidth: puzzle.piece.width, pieceHeight: puzzle.piece.height, axis: puzzle.axis,
             pieceX: puzzle.axis == .vertical ? Int(puzzle.startPosition.x) : nil,
             pieceY: puzzle.axis == .horizontal ? Int(puzzle.startPosition.y) : nil,
-            shape: puzzle.shape.name, expiresAt: pending.expiresAt)
+            shape: puzzle.shape.name, expiresAt: pending.expiresAt, proofOfWork: work)
     }
 
     // MARK: - Checking
@@ -248,9 +271,12 @@ public struct PuzzleVerifier: Sendable {
         let failure = judge(puzzle, attempt: attempt, client: client, now: now)
         if let puzzle, failure == nil {
             record.failures = 0
+            let mode: VerificationMode =
+                attempt.proofOfWorkNonce != nil
+                ? .proofOfWork : attempt.inputMethod == .keyboard ? .keyboard : .slider
             return .passed(
                 PassReceipt(
-                    token: makeToken(puzzleID: id, client: client, now: now),
+                    token: makeToken(puzzle: puzzle, client: client, mode: mode, now: now),
                     holePosition: Point(x: puzzle.answerX, y: puzzle.answerY)))
         }
         record.failures = min(record.failures, VerifierState.failureLimit - 1) + 1
@@ -267,6 +293,10 @@ public struct PuzzleVerifier: Sendable {
         guard let puzzle else { return .unknownPuzzle }
         guard now < puzzle.expiresAt else { return .expired }
         guard puzzle.client == client else { return .wrongClient }
+        if let nonce = attempt.proofOfWorkNonce {
+            guard let work = puzzle.proofOfWork else { return .proofOfWorkRefused }
+            return work.isSolved(by: nonce) ? nil : .proofOfWorkUnsolved
+        }
         let width = attempt.displayWidth
         guard width.isFinite, width > 0, attempt.position.isFinite else {
             return .invalidAttempt("position and display width must be finite, width positive")
@@ -305,12 +335,16 @@ public struct PuzzleVerifier: Sendable {
 
     // MARK: - Tokens
 
-    private mutating func makeToken(puzzleID: String, client: String, now: Double) -> String {
+    private mutating func makeToken(
+        puzzle: VerifierState.Pending, client: String, mode: VerificationMode, now: Double
+    ) -> String {
         let nonce = randomHex(bytes: 16)
         return signer.sign(
             TokenClaims(
-                puzzleID: puzzleID, clientDigest: digest(client), issuedAt: now,
-                expiresAt: now + policy.tokenLifetime, nonce: nonce))
+                puzzleID: puzzle.id, clientDigest: digest(client), issuedAt: now,
+                expiresAt: now + policy.tokenLifetime, nonce: nonce,
+                siteKey: puzzle.site?.siteKey ?? "", hostname: puzzle.site?.hostname ?? "",
+                action: puzzle.site?.action ?? "", mode: mode))
     }
 
     /// The claims of a genuine, unexpired, unredeemed token; does not consume it.
@@ -322,9 +356,40 @@ public struct PuzzleVerifier: Sendable {
 
     /// Validates a token and consumes it: a second redemption fails with
     /// ``TokenError/alreadyUsed``.
-    public mutating func redeemToken(_ token: String, now: Double) throws(TokenError)
-        -> TokenClaims
-    {
+    ///
+    /// - Parameters:
+    ///   - token: The token.
+    ///   - now: The time.
+    ///   - idempotencyKey: When given, a retry with the same key gets the first answer (the
+    ///     claims, or the same error) instead of ``TokenError/alreadyUsed``, for as long as
+    ///     the token would live.
+    public mutating func redeemToken(
+        _ token: String, now: Double, idempotencyKey: String? = nil
+    ) throws(TokenError) -> TokenClaims {
+        guard let key = idempotencyKey else { return try redeem(token, now: now) }
+        state.verifications = state.verifications.filter { $0.value.until > now }
+        let remembered = "\(key.utf8.count):\(key)|\(token)"
+        if let earlier = state.verifications[remembered] {
+            if let claims = earlier.claims { return claims }
+            throw earlier.error ?? .malformed
+        }
+        let until = now + policy.tokenLifetime
+        if state.verifications.count >= policy.maximumRedeemed,
+            let oldest = state.verifications.min(by: { $0.value.until < $1.value.until })
+        {
+            state.verifications[oldest.key] = nil
+        }
+        do {
+            let claims = try redeem(token, now: now)
+            state.verifications[remembered] = .init(claims: claims, error: nil, until: until)
+            return claims
+        } catch {
+            state.verifications[remembered] = .init(claims: nil, error: error, until: until)
+            throw error
+        }
+    }
+
+    private mutating func redeem(_ token: String, now: Double) throws(TokenError) -> TokenClaims {
         let claims = try validateToken(token, now: now)
         state.redeemed = state.redeemed.filter { $0.value > now }
         if state.redeemed.count >= policy.maximumRedeemed,

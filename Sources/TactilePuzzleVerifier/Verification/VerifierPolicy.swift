@@ -28,6 +28,9 @@ public struct VerifierPolicy: Hashable, Sendable {
     public var trajectory = TrajectoryRules()
     /// Whether a pointer attempt without a track fails (it should, outside tests).
     public var requiresTrack = true
+    /// The proof-of-work difficulty offered to a client with no failures, in bits; `nil`
+    /// refuses the proof-of-work alternative. Each failure in a row adds a bit (at most 8).
+    public var proofOfWorkDifficulty: Int? = nil
 
     /// Creates the default policy.
     public init() {}

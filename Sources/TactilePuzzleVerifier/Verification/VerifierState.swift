@@ -31,6 +31,11 @@ struct VerifierState: Codable, Hashable, Sendable {
         var issuedAt: Double
         /// When it stops being accepted, seconds since 1970.
         var expiresAt: Double
+        /// The site it was issued for, the page's host name and the site's action
+        /// (`nil` outside a service).
+        var site: SiteBinding? = nil
+        /// The salt and difficulty of its proof-of-work alternative, when the site allows it.
+        var proofOfWork: ProofOfWorkChallenge? = nil
     }
 
     /// What is known about one client.
@@ -55,6 +60,16 @@ struct VerifierState: Codable, Hashable, Sendable {
     var clients: [String: Client] = [:]
     /// Redeemed token nonces, with the time each token expires.
     var redeemed: [String: Double] = [:]
+    /// Answers to verifications made with an idempotency key, kept until the token expires,
+    /// so a retried verification gets the same answer.
+    var verifications: [String: RememberedVerification] = [:]
+
+    /// The answer a verification gave.
+    struct RememberedVerification: Codable, Hashable, Sendable {
+        var claims: TokenClaims?
+        var error: TokenError?
+        var until: Double
+    }
 
     /// Creates an empty state.
     init() {}

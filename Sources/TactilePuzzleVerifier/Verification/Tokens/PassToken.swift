@@ -1,11 +1,21 @@
 import Foundation
 import TactileCrypto
 
+/// How a person passed.
+public enum VerificationMode: String, Hashable, Sendable, Codable, CaseIterable {
+    /// By dragging the piece (mouse, finger or pen).
+    case slider
+    /// With the keyboard.
+    case keyboard
+    /// By letting the browser do a proof of work, for people who cannot drag or see.
+    case proofOfWork = "proof-of-work"
+}
+
 /// What a pass token vouches for.
-public struct TokenClaims: Hashable, Sendable {
+public struct TokenClaims: Hashable, Sendable, Codable {
     /// The puzzle that was solved.
     public var puzzleID: String
-    /// A digest of the client that solved it (16 hexadecimal digits).
+    /// A keyed digest of the client that solved it (16 hexadecimal digits).
     public var clientDigest: String
     /// When the token was issued, seconds since 1970.
     public var issuedAt: Double
@@ -13,10 +23,35 @@ public struct TokenClaims: Hashable, Sendable {
     public var expiresAt: Double
     /// A random value that makes every token unique (32 hexadecimal digits).
     public var nonce: String
+    /// The site the puzzle was issued for (its site key); empty outside a service.
+    public var siteKey: String
+    /// The page's host name the puzzle was shown on; empty outside a service.
+    public var hostname: String
+    /// The action the site named (such as `signup`); empty when none.
+    public var action: String
+    /// How the person passed.
+    public var mode: VerificationMode
+
+    /// Creates claims.
+    public init(
+        puzzleID: String, clientDigest: String, issuedAt: Double, expiresAt: Double,
+        nonce: String, siteKey: String = "", hostname: String = "", action: String = "",
+        mode: VerificationMode = .slider
+    ) {
+        self.puzzleID = puzzleID
+        self.clientDigest = clientDigest
+        self.issuedAt = issuedAt
+        self.expiresAt = expiresAt
+        self.nonce = nonce
+        self.siteKey = siteKey
+        self.hostname = hostname
+        self.action = action
+        self.mode = mode
+    }
 }
 
 /// Why a token is not accepted.
-public enum TokenError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum TokenError: Error, Hashable, Sendable, CustomStringConvertible, Codable {
     /// Not a token at all.
     case malformed
     /// The signature does not match: forged or altered.
@@ -41,14 +76,16 @@ public enum TokenError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// Signs and checks pass tokens with HMAC-SHA-256.
 ///
-/// A token reads `pt1.<puzzle>.<client>.<issued>.<expires>.<nonce>.<mac>`: ASCII fields
-/// separated by dots, times in whole milliseconds, the MAC (64 hexadecimal digits) over
-/// everything before its dot, compared in constant time.
+/// A token reads `pt2.<claims>.<mac>`: the claims as JSON in unpadded base64url, and the MAC
+/// (64 hexadecimal digits) over everything before its dot, compared in constant time. At
+/// most ``maximumLength`` characters.
 public struct TokenSigner: Sendable {
     private let key: [UInt8]
 
     /// The key length in bytes.
     public static let keyLength = 32
+    /// The longest token accepted.
+    public static let maximumLength = 2048
 
     /// A new key: 32 bytes from the operating system's secure random source.
     public static func makeKey() -> [UInt8] { Sodium.randomBytes(keyLength) }
@@ -61,37 +98,51 @@ public struct TokenSigner: Sendable {
 
     /// A new token for the claims.
     public func sign(_ claims: TokenClaims) -> String {
-        let body = [
-            "pt1", claims.puzzleID, claims.clientDigest, Self.milliseconds(claims.issuedAt),
-            Self.milliseconds(claims.expiresAt), claims.nonce,
-        ].joined(separator: ".")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = (try? encoder.encode(claims)) ?? Data()
+        let body = "pt2." + Base64URL.encode(Array(json))
         return body + "." + Hex.encode(Sodium.hmacSHA256(Array(body.utf8), key: key))
     }
 
     /// The claims of a genuine, unexpired token (without consuming it).
     public func verify(_ token: String, now: Double) throws(TokenError) -> TokenClaims {
         let fields = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard token.utf8.count <= 256, fields.count == 7, fields[0] == "pt1",
-            let tag = Hex.decode(fields[6]), tag.count == 32
+        guard token.utf8.count <= Self.maximumLength, fields.count == 3, fields[0] == "pt2",
+            let tag = Hex.decode(fields[2]), tag.count == 32
         else { throw .malformed }
-        let body = token.utf8.dropLast(fields[6].utf8.count + 1)
+        let body = token.utf8.dropLast(fields[2].utf8.count + 1)
         guard Sodium.verifyHMACSHA256(tag, message: Array(body), key: key) else {
             throw .badSignature
         }
-        guard let issued = Int64(fields[3]), let expires = Int64(fields[4]) else {
-            throw .malformed
-        }
-        let claims = TokenClaims(
-            puzzleID: String(fields[1]), clientDigest: String(fields[2]),
-            issuedAt: Double(issued) / 1000, expiresAt: Double(expires) / 1000,
-            nonce: String(fields[5]))
+        guard let json = Base64URL.decode(fields[1]),
+            let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(json)),
+            claims.issuedAt.isFinite, claims.expiresAt.isFinite
+        else { throw .malformed }
         // A minute of slack for clocks that disagree a little.
         guard now >= claims.issuedAt - 60 else { throw .notYetValid }
         guard now < claims.expiresAt else { throw .expired }
         return claims
     }
+}
 
-    private static func milliseconds(_ seconds: Double) -> String {
-        String(Int64((seconds * 1000).rounded()))
+/// Unpadded base64url text (RFC 4648 §5).
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        guard
+            text.utf8.allSatisfy({
+                $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=")
+            })
+        else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+")
+            .replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
+        return Data(base64Encoded: base64).map(Array.init)
     }
 }
