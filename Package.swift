@@ -46,6 +46,13 @@ let adapterTargets: [Target] = [
     .target(
         name: "TactilePuzzleVerifier",
         dependencies: ["TactileCore", "TactilePuzzle", "TactileCairo", "TactileCrypto"]),
+    .target(
+        name: "TactilePuzzleService",
+        dependencies: [
+            "TactileCore", "TactileCrypto", "TactileHTTP", "TactilePuzzle",
+            "TactilePuzzleVerifier",
+        ],
+        resources: [.copy("Web")]),
     // Attacks on the captcha (gap finders of the kind bots use), for tests and the bench only.
     .target(
         name: "TactilePuzzleSolvers",
@@ -60,7 +67,7 @@ let programTargets: [Target] = [
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics", "TactileCradle",
             "TactilePatternLock", "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier",
-            "TactileCrypto", "TactilePuzzleSolvers",
+            "TactileCrypto", "TactilePuzzleSolvers", "TactilePuzzleService", "TactileHTTP",
         ]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
     .executableTarget(
@@ -119,6 +126,7 @@ let package = Package(
         .library(name: "TactilePuzzle", targets: ["TactilePuzzle"]),
         .library(name: "TactilePuzzleVerifier", targets: ["TactilePuzzleVerifier"]),
         .library(name: "TactileHTTP", targets: ["TactileHTTP"]),
+        .library(name: "TactilePuzzleService", targets: ["TactilePuzzleService"]),
         // The command-line tool as a library, so other packages (the fuzz targets) can run it.
         .library(name: "TactileCommands", targets: ["TactileCommands"]),
         .executable(name: "tactile", targets: ["tactile"]),

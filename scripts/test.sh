@@ -16,8 +16,8 @@ swift test
 echo "== fuzz (every target briefly, from its seed corpus)"
 scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
 
-echo "== browser (the captcha widget in headless Chromium, against its test double)"
-Tests/Browser/run.sh
+echo "== browser (the captcha widget in headless Chromium, against tactile puzzle serve)"
+Tests/Browser/run-against-service.sh
 
 echo "== docs"
 scripts/docs.sh

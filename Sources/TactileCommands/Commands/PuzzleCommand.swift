@@ -72,6 +72,41 @@ enum PuzzleCommand {
             "3 rate-limited or locked out, 4 damaged or unusable state.",
         ])
 
+    static let serveSpec = ArgumentParser.Spec(
+        usage:
+            "tactile puzzle serve [--listen HOST:PORT] [--store memory|DIR|redis://HOST:PORT[/DB]] [--sites FILE] [--pictures DIR]",
+        summary:
+            "Run the captcha as a web service: the HTTP API, siteverify, /widget.js and a /demo page.",
+        options: [
+            .init(
+                name: "listen", valueName: "HOST:PORT",
+                help: "Address to listen on; [::1]:8080 for IPv6. Default 127.0.0.1:8080."),
+            .init(
+                name: "store", valueName: "STORE",
+                help: "memory (default: this process), or a state directory shared by processes."),
+            .init(
+                name: "sites", valueName: "FILE",
+                help:
+                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"proofOfWorkDifficulty\"?}. Default: a development site for localhost, printed."
+            ),
+            .init(
+                name: "pictures", valueName: "DIR",
+                help:
+                    "JPEG/PNG photos to cut puzzles from (up to 64, each scaled to fill). Default: drawn."
+            ),
+            .init(
+                name: "trusted-proxy", valueName: "ADDR[,ADDR]",
+                help: "Addresses whose X-Forwarded-For names the client (your load balancers)."),
+            .init(
+                name: "reveal-answers-for-tests", valueName: "yes",
+                help: "Adds /test/answer/{id}, giving every answer away: for browser tests only."),
+        ],
+        details: [
+            "Open http://HOST:PORT/demo for a sign-up form protected by the widget. A site adds",
+            "<div class=\"tactile-captcha\" data-sitekey=\"…\"></div> and <script type=\"module\" src=\"http://HOST:PORT/widget.js\">,",
+            "and its server POSTs {\"secret\", \"response\"} to /v1/siteverify. Stops on Ctrl-C.",
+        ])
+
     static let redeemSpec = ArgumentParser.Spec(
         usage: "tactile puzzle redeem --state DIR <token|->",
         summary: "Redeem a pass token once: print its claims, and refuse it ever after.",
@@ -91,6 +126,7 @@ enum PuzzleCommand {
             arguments, command: "puzzle",
             [
                 ("new", newSpec, makePuzzle), ("check", checkSpec, check),
+                ("serve", serveSpec, PuzzleServeCommand.serve),
                 (
                     "redeem", redeemSpec,
                     { parsed, output throws(CommandFailure) in

@@ -194,6 +194,12 @@ public struct PuzzleVerifier: Sendable {
         }
     }
 
+    /// A waiting puzzle's answer, for a service started in its loud browser-test mode only.
+    @_spi(AnswerReveal)
+    public func testingAnswer(id: String) -> Point? {
+        state.pending[id].map { Point(x: $0.answerX, y: $0.answerY) }
+    }
+
     private mutating func randomHex(bytes count: Int) -> String {
         var bytes = [UInt8](repeating: 0, count: count)
         for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: random.next()) }

@@ -1,0 +1,135 @@
+import Foundation
+import TactileCairo
+import TactileCore
+import TactileHTTP
+import TactilePuzzleService
+import TactilePuzzleVerifier
+
+/// `tactile puzzle serve`: wires the HTTP server, the captcha service and a store together,
+/// and runs until interrupted.
+enum PuzzleServeCommand {
+    static func serve(_ parsed: ArgumentParser.Parsed, output: CommandOutput)
+        throws(CommandFailure)
+    {
+        let (host, port) = try listenAddress(parsed.option("listen") ?? "127.0.0.1:8080")
+        let policy = VerifierPolicy()
+        let backend: any VerifierBackend
+        let storeName: String
+        switch parsed.option("store") ?? "memory" {
+        case "memory":
+            backend = MemoryBackend(policy: policy)
+            storeName = "memory"
+        case let value where value.hasPrefix("redis://"):
+            throw .usage(
+                "--store \(TerminalText.quoted(value)): Redis stores are not available in this build; use memory or a state directory"
+            )
+        case let directory:
+            guard !directory.isEmpty else { throw .usage("--store needs memory or a directory") }
+            do { backend = try DirectoryBackend(directory: directory, policy: policy) } catch {
+                throw CommandFailure(error.isBadPath ? .usage : .damagedStore, error.message)
+            }
+            storeName = directory
+        }
+        var sites: [ServiceSite]
+        var development = false
+        if let path = parsed.option("sites") {
+            do { sites = try ServiceSite.load(path: path) } catch {
+                throw .usage(error.description)
+            }
+        } else {
+            sites = [ServiceSite.development()]
+            development = true
+        }
+        let pictures = try loadPictures(parsed.option("pictures"))
+        let proxies = Set(
+            (parsed.option("trusted-proxy") ?? "").split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            })
+        let reveals =
+            try parsed.option("reveal-answers-for-tests").map { text throws(CommandFailure) in
+                try ValueParser.choice(text, name: "--reveal-answers-for-tests", from: ["yes"])
+                    == "yes"
+            } ?? false
+        let service = CaptchaService(
+            configuration: .init(
+                sites: sites, policy: policy, pictures: pictures, trustedProxies: proxies,
+                revealsAnswers: reveals),
+            backend: backend,
+            log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
+
+        // The signals are waited for here; the server's threads inherit the blocked mask.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(configuration: .init(host: host, port: port)) {
+                service.handle($0)
+            }
+        } catch {
+            throw .usage("--listen \(host):\(port): \(error)")
+        }
+        let shown = host.contains(":") ? "[\(host)]" : host
+        if development, let site = sites.first {
+            output.line("development site: sitekey \(site.sitekey) secret \(site.secret)")
+        }
+        if reveals {
+            output.line(
+                "WARNING: --reveal-answers-for-tests gives every answer away; never use it for real"
+            )
+        }
+        output.line(
+            "store: \(storeName); pictures: \(pictures.isEmpty ? "drawn" : "\(pictures.count) photos")"
+        )
+        output.line("listening on http://\(shown):\(server.port) (open /demo)")
+        try output.checkWritable()
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        server.stop()
+        output.line("stopped")
+    }
+
+    /// `HOST:PORT`, with IPv6 in brackets.
+    static func listenAddress(_ text: String) throws(CommandFailure) -> (String, Int) {
+        let accepted = "--listen must be HOST:PORT (such as 127.0.0.1:8080 or [::1]:8080)"
+        guard let colon = text.lastIndex(of: ":") else {
+            throw .usage("\(accepted), got \(TerminalText.quoted(text))")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let port = try ValueParser.integer(
+            String(text[text.index(after: colon)...]), name: "the --listen port", in: 0...65535)
+        guard !host.isEmpty else { throw .usage("\(accepted), got \(TerminalText.quoted(text))") }
+        return (host, port)
+    }
+
+    /// Up to 64 photos from a folder, each scaled to fill and cropped.
+    static func loadPictures(_ directory: String?) throws(CommandFailure) -> [Bitmap] {
+        guard let directory else { return [] }
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            throw .usage("--pictures \(TerminalText.quoted(directory)): cannot list it")
+        }
+        let photos = names.filter {
+            ["jpg", "jpeg", "png"].contains(($0 as NSString).pathExtension.lowercased())
+        }
+        guard !photos.isEmpty else {
+            throw .usage(
+                "--pictures \(TerminalText.quoted(directory)): no .jpg, .jpeg or .png files")
+        }
+        var pictures: [Bitmap] = []
+        for name in photos.prefix(64) {
+            do {
+                pictures.append(
+                    try PictureSource.file(directory + "/" + name).picture(width: 640, height: 360))
+            } catch {
+                throw .usage("--pictures: \(error)")
+            }
+        }
+        return pictures
+    }
+}

@@ -1,0 +1,565 @@
+import Foundation
+import TactileCore
+import TactileCrypto
+import TactileHTTP
+import TactilePuzzle
+@_spi(AnswerReveal) import TactilePuzzleVerifier
+
+/// The captcha as a web service: the HTTP contract of `tactile puzzle serve`, as a function
+/// from request to response (``handle(_:)``), safe to call from many threads.
+///
+/// A client learns only whether it passed and, if not, whether the puzzle expired, it did
+/// not pass, or it must wait; the rule that failed goes to the log and the metrics.
+/// Challenge endpoints answer only pages of a site's own host names (CORS); siteverify is
+/// server to server and needs no CORS.
+public final class CaptchaService: @unchecked Sendable {
+    /// What the service is set up with.
+    public struct Configuration: Sendable {
+        /// The sites it serves.
+        public var sites: [ServiceSite]
+        /// The verifier's limits (lifetimes, rate limits, tolerance, trajectory rules).
+        public var policy: VerifierPolicy
+        /// The puzzles' shape, size and treatment.
+        public var options: PuzzleOptions
+        /// Pictures to cut puzzles from, each the options' size; empty for drawn pictures.
+        public var pictures: [Bitmap]
+        /// Addresses whose `X-Forwarded-For` is believed (the load balancers in front).
+        public var trustedProxies: Set<String>
+        /// Adds `/test/answer/{id}`, which gives any puzzle's answer away: for browser tests
+        /// only, and said loudly at start-up.
+        public var revealsAnswers: Bool
+
+        /// Creates a configuration.
+        public init(
+            sites: [ServiceSite], policy: VerifierPolicy = VerifierPolicy(),
+            options: PuzzleOptions = PuzzleOptions(), pictures: [Bitmap] = [],
+            trustedProxies: Set<String> = [], revealsAnswers: Bool = false
+        ) {
+            self.sites = sites
+            self.policy = policy
+            self.options = options
+            self.pictures = pictures
+            self.trustedProxies = trustedProxies
+            self.revealsAnswers = revealsAnswers
+        }
+    }
+
+    let configuration: Configuration
+    let backend: any VerifierBackend
+    let metrics = ServiceMetrics()
+    private let log: @Sendable (String) -> Void
+    private let clock: @Sendable () -> Double
+    private let images = ImageCache()
+    private let sitesByKey: [String: ServiceSite]
+
+    /// Creates the service.
+    ///
+    /// - Parameters:
+    ///   - configuration: Sites, policy, pictures.
+    ///   - backend: Where the verifier lives.
+    ///   - log: Receives one line per request and one per check, never a token, secret or
+    ///     answer.
+    ///   - clock: Seconds since 1970.
+    public init(
+        configuration: Configuration, backend: any VerifierBackend,
+        log: @escaping @Sendable (String) -> Void,
+        clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.configuration = configuration
+        self.backend = backend
+        self.log = log
+        self.clock = clock
+        sitesByKey = Dictionary(configuration.sites.map { ($0.sitekey, $0) }) { first, _ in first }
+    }
+
+    // MARK: - Routing
+
+    /// Answers one request.
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let start = Date()
+        let response = route(request)
+        let seconds = Date().timeIntervalSince(start)
+        let endpoint = Self.endpoint(of: request.path)
+        metrics.observe(endpoint: endpoint, status: response.status, seconds: seconds)
+        log(
+            "\(Self.timestamp(clock())) \(client(of: request)) \(request.method) \(endpoint) \(response.status) \(String(format: "%.1f", seconds * 1000)) ms"
+        )
+        return response
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPResponse {
+        let p = request.path.split(separator: "/").map(String.init)
+        let method = request.method
+        if p.count >= 2, p[0] == "v1", p[1] == "challenges", method == "OPTIONS" {
+            return preflight(request)
+        }
+        switch (method, p.count) {
+        case ("POST", 2) where p == ["v1", "challenges"]:
+            return issue(request)
+        case ("GET", 4)
+        where p[0] == "v1" && p[1] == "challenges" && (p[3] == "background" || p[3] == "piece"):
+            return image(id: p[2], kind: p[3])
+        case ("POST", 4) where p[0] == "v1" && p[1] == "challenges" && p[3] == "answer":
+            return answer(request, id: p[2])
+        case ("POST", 2) where p == ["v1", "siteverify"]:
+            return siteverify(request)
+        case ("GET", 1) where p == ["widget.js"]:
+            return WebResources.widget()
+        case ("GET", 1) where p == ["demo"]:
+            return demoPage()
+        case ("POST", 1) where p == ["demo"]:
+            return demoSubmit(request)
+        case ("GET", 1) where p == ["healthz"]:
+            return backend.isHealthy()
+                ? Self.json(200, ["status": "ok"]) : Self.json(503, ["status": "store unavailable"])
+        case ("GET", 1) where p == ["metrics"]:
+            return HTTPResponse(
+                status: 200, contentType: "text/plain; version=0.0.4",
+                body: Array(metrics.text().utf8))
+        case ("GET", 3) where configuration.revealsAnswers && p[0] == "test" && p[1] == "answer":
+            return revealAnswer(id: p[2])
+        default:
+            if let first = p.first, Self.knownPaths.contains(first) {
+                return Self.error(
+                    Self.isRoute(p) ? 405 : 404,
+                    Self.isRoute(p) ? "method not allowed" : "no such endpoint")
+            }
+            return Self.error(404, "no such endpoint")
+        }
+    }
+
+    /// Whether the path names an endpoint (with some method).
+    static func isRoute(_ p: [String]) -> Bool {
+        switch p.count {
+        case 1: return ["widget.js", "demo", "healthz", "metrics"].contains(p[0])
+        case 2: return p[0] == "v1" && (p[1] == "challenges" || p[1] == "siteverify")
+        case 4:
+            return p[0] == "v1" && p[1] == "challenges"
+                && ["background", "piece", "answer"].contains(p[3])
+        default: return false
+        }
+    }
+
+    static let knownPaths: Set<String> = ["v1", "widget.js", "demo", "healthz", "metrics"]
+
+    /// The path with ids replaced, for logs and metrics.
+    static func endpoint(of path: String) -> String {
+        var parts = path.split(separator: "/").map(String.init)
+        if parts.count >= 3, parts[0] == "v1", parts[1] == "challenges" { parts[2] = "{id}" }
+        if parts.count >= 3, parts[0] == "test" { parts[2] = "{id}" }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    // MARK: - Challenges
+
+    private func issue(_ request: HTTPRequest) -> HTTPResponse {
+        guard let body = Self.object(request.body), let key = body["sitekey"] as? String else {
+            return Self.error(400, "expected JSON {\"sitekey\": …, \"action\"?: …}")
+        }
+        guard let site = sitesByKey[key] else { return Self.error(400, "invalid-sitekey") }
+        let action = (body["action"] as? String) ?? ""
+        guard action.utf8.count <= 64,
+            action.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_./".contains($0)) })
+        else { return Self.error(400, "action must be at most 64 letters, digits or -_./") }
+        guard let hostname = pageHostname(request), site.hostnames.contains(hostname) else {
+            return Self.error(403, "this page's host name is not one of the site's")
+        }
+        let client = client(of: request)
+        var policy = configuration.policy
+        policy.proofOfWorkDifficulty = site.proofOfWorkDifficulty
+        let puzzle: GeneratedPuzzle
+        do { puzzle = try generate() } catch {
+            log("\(Self.timestamp(clock())) error: cannot make a puzzle: \(error)")
+            return Self.error(500, "internal-error")
+        }
+        let now = clock()
+        let registered: Result<PuzzleChallenge, IssueRefusal>
+        do {
+            registered = try backend.withVerifier { verifier in
+                verifier.policy = policy
+                do throws(IssueRefusal) {
+                    return .success(
+                        try verifier.register(
+                            puzzle, client: client,
+                            site: SiteBinding(siteKey: key, hostname: hostname, action: action),
+                            now: now))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            return storeUnavailable(error)
+        }
+        switch registered {
+        case .failure(let refusal):
+            metrics.count("tactile_rate_limited_total")
+            return rateLimited(until: refusal.until, now: now, origin: request)
+        case .success(let challenge):
+            metrics.count("tactile_challenges_issued_total")
+            images.put(
+                id: challenge.id, background: PNGEncoder.encode(puzzle.background),
+                piece: PNGEncoder.encode(puzzle.piece), until: challenge.expiresAt)
+            var fields: [String: Any] = [
+                "id": challenge.id, "axis": challenge.axis.rawValue,
+                "imageWidth": challenge.imageWidth, "imageHeight": challenge.imageHeight,
+                "pieceWidth": challenge.pieceWidth, "pieceHeight": challenge.pieceHeight,
+                "background": "/v1/challenges/\(challenge.id)/background",
+                "piece": "/v1/challenges/\(challenge.id)/piece",
+                "expiresAt": Self.timestamp(challenge.expiresAt), "shape": challenge.shape,
+            ]
+            if let y = challenge.pieceY { fields["pieceY"] = y }
+            if let x = challenge.pieceX { fields["pieceX"] = x }
+            if let work = challenge.proofOfWork {
+                fields["proofOfWork"] = ["salt": work.salt, "difficulty": work.difficulty]
+            }
+            return withCORS(Self.json(201, fields), for: request, site: site)
+        }
+    }
+
+    private func generate() throws -> GeneratedPuzzle {
+        var random = SecureRandom()
+        let options = configuration.options
+        let picture =
+            try configuration.pictures.randomElement(using: &random)
+            ?? PictureSource.procedural(seed: random.next())
+            .picture(width: options.width, height: options.height)
+        return try PuzzleGenerator.generate(picture: picture, options: options, using: &random)
+    }
+
+    private func image(id: String, kind: String) -> HTTPResponse {
+        guard let stored = images.get(id: id, now: clock()) else {
+            return Self.error(404, "no such puzzle (or it expired)")
+        }
+        let response = HTTPResponse(
+            status: 200, contentType: "image/png",
+            body: kind == "background" ? stored.background : stored.piece)
+        return response.adding("Cache-Control", "no-store").adding(
+            "Access-Control-Allow-Origin", "*")
+    }
+
+    // MARK: - Answers
+
+    /// The answer body: a drag (`x`, `y`, `track`, `input`) or a proof of work.
+    private struct AnswerBody: Decodable {
+        struct Sample: Decodable {
+            var x: Double
+            var y: Double
+            var t: Double
+        }
+        struct Work: Decodable { var nonce: String }
+        var x: Double?
+        var y: Double?
+        var track: [Sample]?
+        var input: String?
+        var proofOfWork: Work?
+    }
+
+    private func answer(_ request: HTTPRequest, id: String) -> HTTPResponse {
+        let origin = request
+        guard Hex.isHex(id, count: 32) else { return Self.error(404, "no such puzzle") }
+        // Count samples in the raw text before decoding builds anything.
+        let objects = request.body.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) }
+        guard objects <= DragTrack.maximumSamples + 2,
+            let body = try? JSONDecoder().decode(AnswerBody.self, from: Data(request.body))
+        else {
+            return Self.error(
+                400, "expected JSON {\"x\", \"y\"?, \"track\": [{\"x\",\"y\",\"t\"}, …]}")
+        }
+        let client = client(of: request)
+        let now = clock()
+        let outcome: (CheckOutcome, String)
+        do {
+            outcome = try backend.withVerifier { verifier in
+                let pending = verifier.pendingPuzzle(id: id)
+                let start = body.track?.first?.t ?? 0
+                let track = (body.track ?? []).map {
+                    PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000)
+                }
+                let attempt = PuzzleAttempt(
+                    position: Point(x: body.x ?? .nan, y: body.y ?? 0),
+                    displayWidth: Double(pending?.imageWidth ?? 1), track: track,
+                    inputMethod: body.input == "keyboard" ? .keyboard : .pointer,
+                    proofOfWorkNonce: body.proofOfWork?.nonce)
+                let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
+                return (outcome, verifier.digest(client))
+            }
+        } catch {
+            return storeUnavailable(error)
+        }
+        let (result, digest) = outcome
+        let site = siteOfOrigin(origin)
+        switch result {
+        case .passed(let receipt):
+            metrics.count("tactile_passes_total")
+            log("\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) passed")
+            return withCORS(
+                Self.json(
+                    200,
+                    [
+                        "success": true, "token": receipt.token, "x": receipt.holePosition.x,
+                        "y": receipt.holePosition.y,
+                    ]), for: origin, site: site)
+        case .failed(let failure):
+            metrics.count("tactile_failures_total", label: ("rule", failure.rule))
+            log(
+                "\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) \(failure.clientVerdict.rawValue): \(failure)"
+            )
+            return withCORS(
+                Self.json(
+                    200, ["success": false, "error-codes": [failure.clientVerdict.rawValue]]),
+                for: origin, site: site)
+        case .limited(let until):
+            metrics.count("tactile_rate_limited_total")
+            return rateLimited(until: until, now: now, origin: origin)
+        }
+    }
+
+    private func revealAnswer(id: String) -> HTTPResponse {
+        let answer = try? backend.withVerifier { verifier in verifier.testingAnswer(id: id) }
+        guard let answer = answer ?? nil else { return Self.error(404, "no such puzzle") }
+        return Self.json(200, ["x": answer.x, "y": answer.y])
+    }
+
+    // MARK: - siteverify
+
+    /// Verifies a token for a site's server, as Turnstile's siteverify does.
+    func siteverify(_ request: HTTPRequest) -> HTTPResponse {
+        let fields: [String: String]
+        if request.header("Content-Type")?.lowercased().hasPrefix(
+            "application/x-www-form-urlencoded") == true
+        {
+            fields = Self.form(request.body)
+        } else if let object = Self.object(request.body) {
+            fields = object.compactMapValues { $0 as? String }
+        } else {
+            return verification(["bad-request"])
+        }
+        return Self.json(200, verify(fields))
+    }
+
+    func verify(_ fields: [String: String]) -> [String: Any] {
+        func failure(_ codes: [String]) -> [String: Any] {
+            metrics.count("tactile_siteverify_total", label: ("result", codes[0]))
+            return ["success": false, "error-codes": codes]
+        }
+        guard let secret = fields["secret"], !secret.isEmpty else {
+            return failure(["missing-input-secret"])
+        }
+        // Compared in constant time with every site's secret.
+        var matched: ServiceSite?
+        for site in configuration.sites {
+            let a = Sodium.sha256(Array(secret.utf8))
+            let b = Sodium.sha256(Array(site.secret.utf8))
+            if Sodium.constantTimeEquals(a, b) { matched = site }
+        }
+        guard let site = matched else { return failure(["invalid-input-secret"]) }
+        guard let token = fields["response"], !token.isEmpty else {
+            return failure(["missing-input-response"])
+        }
+        let key = fields["idempotency_key"].flatMap { $0.isEmpty ? nil : $0 }
+        let result: Result<TokenClaims, TokenError>
+        do {
+            result = try backend.withVerifier { verifier in
+                do throws(TokenError) {
+                    // Another site's token is not this one's: check before spending it.
+                    let claims = try verifier.validateToken(token, now: clock())
+                    guard claims.siteKey == site.sitekey else { return .failure(.badSignature) }
+                    return .success(
+                        try verifier.redeemToken(token, now: clock(), idempotencyKey: key))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            return failure(["internal-error"])
+        }
+        switch result {
+        case .success(let claims):
+            metrics.count("tactile_siteverify_total", label: ("result", "success"))
+            return [
+                "success": true, "challenge_ts": Self.timestamp(claims.issuedAt),
+                "hostname": claims.hostname, "action": claims.action, "mode": claims.mode.rawValue,
+                "error-codes": [String](),
+            ]
+        case .failure(.expired), .failure(.alreadyUsed):
+            return failure(["timeout-or-duplicate"])
+        case .failure:
+            return failure(["invalid-input-response"])
+        }
+    }
+
+    private func verification(_ codes: [String]) -> HTTPResponse {
+        metrics.count("tactile_siteverify_total", label: ("result", codes[0]))
+        return Self.json(200, ["success": false, "error-codes": codes])
+    }
+
+    // MARK: - Demo
+
+    private var demoSite: ServiceSite? { configuration.sites.first }
+
+    private func demoPage() -> HTTPResponse {
+        guard let site = demoSite else { return Self.error(404, "no site") }
+        return WebResources.page("demo.html", replacing: ["SITEKEY": site.sitekey])
+    }
+
+    /// The demo form's own server side: it verifies the token as a real site would.
+    private func demoSubmit(_ request: HTTPRequest) -> HTTPResponse {
+        guard let site = demoSite else { return Self.error(404, "no site") }
+        let form = Self.form(request.body)
+        let result = verify([
+            "secret": site.secret, "response": form["tactile-captcha-response"] ?? "",
+        ])
+        let success = result["success"] as? Bool == true
+        let codes = (result["error-codes"] as? [String]) ?? []
+        let name = Self.escapeHTML(form["name"] ?? "")
+        return WebResources.page(
+            "demo-result.html",
+            replacing: [
+                "SUCCESS": success ? "true" : "false",
+                "HEADING": success
+                    ? "Verified — welcome\(name.isEmpty ? "" : ", \(name)")!" : "Not verified",
+                "SUMMARY": success
+                    ? "siteverify accepted the token for action “\(Self.escapeHTML(result["action"] as? String ?? ""))” (\(Self.escapeHTML(result["mode"] as? String ?? ""))) on \(Self.escapeHTML(result["hostname"] as? String ?? ""))."
+                    : "siteverify refused the token.",
+                "ERRORS": codes.map { "<li><code>\(Self.escapeHTML($0))</code></li>" }.joined(),
+            ])
+    }
+
+    // MARK: - Clients, origins, CORS
+
+    /// The client's address: the connection's, or, from a trusted proxy, the last address
+    /// in `X-Forwarded-For` that is not itself a trusted proxy.
+    func client(of request: HTTPRequest) -> String {
+        guard configuration.trustedProxies.contains(request.clientAddress),
+            let forwarded = request.header("X-Forwarded-For")
+        else { return request.clientAddress }
+        let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return hops.reversed().first { !configuration.trustedProxies.contains($0) && !$0.isEmpty }
+            ?? request.clientAddress
+    }
+
+    /// The page's host name, from `Origin`, else `Referer`.
+    func pageHostname(_ request: HTTPRequest) -> String? {
+        for header in ["Origin", "Referer"] {
+            if let value = request.header(header), let url = URL(string: value), let host = url.host
+            {
+                return host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+            }
+        }
+        return nil
+    }
+
+    private func siteOfOrigin(_ request: HTTPRequest) -> ServiceSite? {
+        guard let host = pageHostname(request) else { return nil }
+        return configuration.sites.first { $0.hostnames.contains(host) }
+    }
+
+    private func withCORS(_ response: HTTPResponse, for request: HTTPRequest, site: ServiceSite?)
+        -> HTTPResponse
+    {
+        guard let origin = request.header("Origin"), let site, let host = pageHostname(request),
+            site.hostnames.contains(host)
+        else { return response }
+        return response.adding("Access-Control-Allow-Origin", origin).adding("Vary", "Origin")
+            .adding("Access-Control-Expose-Headers", "Retry-After, Date")
+    }
+
+    private func preflight(_ request: HTTPRequest) -> HTTPResponse {
+        guard let site = siteOfOrigin(request), let origin = request.header("Origin") else {
+            return HTTPResponse(status: 403)
+        }
+        _ = site
+        return HTTPResponse(status: 204).adding("Access-Control-Allow-Origin", origin)
+            .adding("Vary", "Origin").adding("Access-Control-Allow-Methods", "GET, POST")
+            .adding("Access-Control-Allow-Headers", "Content-Type")
+            .adding("Access-Control-Max-Age", "600")
+    }
+
+    private func rateLimited(until: Double, now: Double, origin: HTTPRequest) -> HTTPResponse {
+        let seconds = max(1, Int((until - now).rounded(.up)))
+        return withCORS(
+            Self.json(429, ["success": false, "error-codes": ["rate-limited"]]), for: origin,
+            site: siteOfOrigin(origin)
+        ).adding("Retry-After", String(seconds))
+    }
+
+    private func storeUnavailable(_ error: any Error) -> HTTPResponse {
+        log("\(Self.timestamp(clock())) error: the store is unavailable: \(error)")
+        metrics.count("tactile_store_errors_total")
+        return Self.error(503, "store unavailable")
+    }
+
+    // MARK: - Helpers
+
+    static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
+        let data =
+            (try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return HTTPResponse(
+            status: status, contentType: "application/json", body: Array(data)
+        ).adding("Cache-Control", "no-store")
+    }
+
+    static func error(_ status: Int, _ message: String) -> HTTPResponse {
+        json(status, ["error": message])
+    }
+
+    static func object(_ body: [UInt8]) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+
+    static func form(_ body: [UInt8]) -> [String: String] {
+        var fields: [String: String] = [:]
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            if let name = parts.first { fields[name] = parts.count > 1 ? parts[1] : "" }
+        }
+        return fields
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+            of: "<", with: "&lt;"
+        )
+        .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func timestamp(_ seconds: Double) -> String {
+        Date(timeIntervalSince1970: seconds).ISO8601Format()
+    }
+}
+
+/// The images of the puzzles handed out, until they expire, bounded in number.
+final class ImageCache: @unchecked Sendable {
+    struct Entry {
+        var background: [UInt8]
+        var piece: [UInt8]
+        var until: Double
+    }
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+    let limit = 4096
+
+    func put(id: String, background: [UInt8], piece: [UInt8], until: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        entries[id] = Entry(background: background, piece: piece, until: until)
+        order.append(id)
+        while entries.count > limit, !order.isEmpty { entries[order.removeFirst()] = nil }
+        if order.count > 2 * limit { order = order.filter { entries[$0] != nil } }
+    }
+
+    func get(id: String, now: Double) -> Entry? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let entry = entries[id] else { return nil }
+        guard entry.until > now else {
+            entries[id] = nil
+            return nil
+        }
+        return entry
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TactileCore
+import TactileCrypto
+
+/// A site that uses the captcha: its public key, its secret, where it may be shown, and its
+/// policy.
+public struct ServiceSite: Codable, Hashable, Sendable {
+    /// The public site key the widget sends.
+    public var sitekey: String
+    /// The secret the site's server sends to siteverify.
+    public var secret: String
+    /// The host names of pages allowed to show its puzzles (from `Origin` or `Referer`).
+    public var hostnames: [String]
+    /// The proof-of-work difficulty in bits offered to people who cannot drag, or `nil` to
+    /// refuse that alternative. By default 16 bits (about a second in a browser).
+    public var proofOfWorkDifficulty: Int?
+
+    private enum CodingKeys: String, CodingKey {
+        case sitekey, secret, hostnames, proofOfWorkDifficulty
+    }
+
+    /// Creates a site.
+    public init(
+        sitekey: String, secret: String, hostnames: [String], proofOfWorkDifficulty: Int? = 16
+    ) {
+        self.sitekey = sitekey
+        self.secret = secret
+        self.hostnames = hostnames
+        self.proofOfWorkDifficulty = proofOfWorkDifficulty
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sitekey = try container.decode(String.self, forKey: .sitekey)
+        secret = try container.decode(String.self, forKey: .secret)
+        hostnames = try container.decode([String].self, forKey: .hostnames)
+        proofOfWorkDifficulty =
+            container.contains(.proofOfWorkDifficulty)
+            ? try container.decodeIfPresent(Int.self, forKey: .proofOfWorkDifficulty) : 16
+    }
+
+    /// A development site for this machine, with a fresh random key and secret.
+    public static func development() -> ServiceSite {
+        ServiceSite(
+            sitekey: "dev-" + Hex.encode(Sodium.randomBytes(8)),
+            secret: "dev-secret-" + Hex.encode(Sodium.randomBytes(16)),
+            hostnames: ["localhost", "127.0.0.1", "::1"])
+    }
+
+    /// Reads a sites file: a JSON array of sites, checked.
+    ///
+    /// - Throws: ``ServiceConfigurationError`` naming the file and what is wrong.
+    public static func load(path: String) throws(ServiceConfigurationError) -> [ServiceSite] {
+        let bytes: [UInt8]
+        do { bytes = try FileAccess.read(path: path, limit: 1 << 20) } catch {
+            throw ServiceConfigurationError("--sites: \(error)")
+        }
+        let sites: [ServiceSite]
+        do { sites = try JSONDecoder().decode([ServiceSite].self, from: Data(bytes)) } catch {
+            throw ServiceConfigurationError(
+                "--sites \(path): expected a JSON array of {\"sitekey\", \"secret\", \"hostnames\": […]}"
+            )
+        }
+        try validate(sites, path: path)
+        return sites
+    }
+
+    static func validate(_ sites: [ServiceSite], path: String) throws(ServiceConfigurationError) {
+        guard !sites.isEmpty else { throw ServiceConfigurationError("--sites \(path): no sites") }
+        var keys: Set<String> = []
+        for site in sites {
+            guard (8...128).contains(site.sitekey.utf8.count),
+                site.sitekey.allSatisfy(\.isSafeToken)
+            else {
+                throw ServiceConfigurationError(
+                    "--sites \(path): a site key must be 8…128 letters, digits, - or _")
+            }
+            guard site.secret.utf8.count >= 16 else {
+                throw ServiceConfigurationError(
+                    "--sites \(path): the secret of \(site.sitekey) must be at least 16 characters")
+            }
+            guard !site.hostnames.isEmpty, site.hostnames.allSatisfy({ !$0.isEmpty }) else {
+                throw ServiceConfigurationError(
+                    "--sites \(path): \(site.sitekey) needs at least one host name")
+            }
+            if let bits = site.proofOfWorkDifficulty, !(8...28).contains(bits) {
+                throw ServiceConfigurationError(
+                    "--sites \(path): proofOfWorkDifficulty of \(site.sitekey) must be 8…28 bits or null, got \(bits)"
+                )
+            }
+            guard keys.insert(site.sitekey).inserted else {
+                throw ServiceConfigurationError(
+                    "--sites \(path): site key \(site.sitekey) appears twice")
+            }
+        }
+    }
+}
+
+/// A service option that cannot be used.
+public struct ServiceConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong.
+    public var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Character {
+    fileprivate var isSafeToken: Bool {
+        isASCII && (isLetter || isNumber || self == "-" || self == "_")
+    }
+}

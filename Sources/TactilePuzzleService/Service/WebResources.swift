@@ -1,0 +1,44 @@
+import Foundation
+import TactileHTTP
+
+/// The browser widget and the demo pages, shipped with the module.
+enum WebResources {
+    /// A file of `Web/`, read once.
+    static func file(_ name: String) -> [UInt8]? {
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
+        if let bytes = cache.files[name] { return bytes }
+        guard
+            let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Web"),
+            let data = try? Data(contentsOf: url)
+        else { return nil }
+        cache.files[name] = Array(data)
+        return Array(data)
+    }
+
+    private final class Cache: @unchecked Sendable {
+        let lock = NSLock()
+        var files: [String: [UInt8]] = [:]
+    }
+    private static let cache = Cache()
+
+    /// `GET /widget.js`: an ES module any site may load.
+    static func widget() -> HTTPResponse {
+        guard let bytes = file("widget.js") else { return .text(500, "the widget is missing") }
+        return HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: bytes)
+            .adding("Access-Control-Allow-Origin", "*").adding("Cache-Control", "max-age=300")
+    }
+
+    /// An HTML page of `Web/` with `{{NAME}}` placeholders filled in.
+    static func page(_ name: String, replacing values: [String: String]) -> HTTPResponse {
+        guard let bytes = file(name) else { return .text(500, "\(name) is missing") }
+        var text = String(decoding: bytes, as: UTF8.self)
+        for (key, value) in values {
+            text = text.replacingOccurrences(of: "{{\(key)}}", with: value)
+        }
+        return HTTPResponse(
+            status: 200, contentType: "text/html; charset=utf-8", body: Array(text.utf8)
+        )
+        .adding("Cache-Control", "no-store")
+    }
+}
