@@ -109,6 +109,12 @@ let testTargets: [Target] = [
         ]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
     .testTarget(name: "TactileHTTPTests", dependencies: ["TactileHTTP"]),
+    .testTarget(
+        name: "TactilePuzzleServiceTests",
+        dependencies: [
+            "TactilePuzzleService", "TactilePuzzleVerifier", "TactilePuzzleSolvers", "TactileHTTP",
+            "TactilePuzzle", "TactileCore", "TestSupport",
+        ]),
 ]
 
 let package = Package(

@@ -361,11 +361,10 @@ public final class CaptchaService: @unchecked Sendable {
         do {
             result = try backend.withVerifier { verifier in
                 do throws(TokenError) {
-                    // Another site's token is not this one's: check before spending it.
-                    let claims = try verifier.validateToken(token, now: clock())
-                    guard claims.siteKey == site.sitekey else { return .failure(.badSignature) }
+                    // Another site's token is not this one's, and is not spent by asking.
                     return .success(
-                        try verifier.redeemToken(token, now: clock(), idempotencyKey: key))
+                        try verifier.redeemToken(
+                            token, now: clock(), idempotencyKey: key, forSite: site.sitekey))
                 } catch {
                     return .failure(error)
                 }

@@ -369,12 +369,16 @@ public struct PuzzleVerifier: Sendable {
     ///   - idempotencyKey: When given, a retry with the same key gets the first answer (the
     ///     claims, or the same error) instead of ``TokenError/alreadyUsed``, for as long as
     ///     the token would live.
+    ///   - siteKey: When given, a token issued for another site is refused (as a bad
+    ///     signature) without being spent.
     public mutating func redeemToken(
-        _ token: String, now: Double, idempotencyKey: String? = nil
+        _ token: String, now: Double, idempotencyKey: String? = nil, forSite siteKey: String? = nil
     ) throws(TokenError) -> TokenClaims {
-        guard let key = idempotencyKey else { return try redeem(token, now: now) }
+        guard let key = idempotencyKey else {
+            return try redeem(token, now: now, siteKey: siteKey)
+        }
         state.verifications = state.verifications.filter { $0.value.until > now }
-        let remembered = "\(key.utf8.count):\(key)|\(token)"
+        let remembered = "\(key.utf8.count):\(key)|\(siteKey ?? "")|\(token)"
         if let earlier = state.verifications[remembered] {
             if let claims = earlier.claims { return claims }
             throw earlier.error ?? .malformed
@@ -386,7 +390,7 @@ public struct PuzzleVerifier: Sendable {
             state.verifications[oldest.key] = nil
         }
         do {
-            let claims = try redeem(token, now: now)
+            let claims = try redeem(token, now: now, siteKey: siteKey)
             state.verifications[remembered] = .init(claims: claims, error: nil, until: until)
             return claims
         } catch {
@@ -395,8 +399,11 @@ public struct PuzzleVerifier: Sendable {
         }
     }
 
-    private mutating func redeem(_ token: String, now: Double) throws(TokenError) -> TokenClaims {
+    private mutating func redeem(_ token: String, now: Double, siteKey: String?)
+        throws(TokenError) -> TokenClaims
+    {
         let claims = try validateToken(token, now: now)
+        if let siteKey, claims.siteKey != siteKey { throw .badSignature }
         state.redeemed = state.redeemed.filter { $0.value > now }
         if state.redeemed.count >= policy.maximumRedeemed,
             let oldest = state.redeemed.min(by: { $0.value < $1.value })

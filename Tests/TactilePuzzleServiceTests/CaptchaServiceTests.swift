@@ -1,0 +1,252 @@
+import Foundation
+import TactileCore
+import TactileHTTP
+import TactilePuzzle
+import TactilePuzzleSolvers
+@_spi(AnswerReveal) import TactilePuzzleVerifier
+import TestSupport
+import Testing
+
+@testable import TactilePuzzleService
+
+/// The HTTP contract of `tactile puzzle serve`, request by request, without sockets.
+@Suite struct CaptchaServiceTests {
+    final class Log: @unchecked Sendable {
+        let lock = NSLock()
+        var lines: [String] = []
+        func append(_ line: String) {
+            lock.lock()
+            lines.append(line)
+            lock.unlock()
+        }
+        var text: String {
+            lock.lock()
+            defer { lock.unlock() }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    let site = ServiceSite(
+        sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"])
+    let other = ServiceSite(
+        sitekey: "site-two-key", secret: "secret-two-0123456789", hostnames: ["other.org"],
+        proofOfWorkDifficulty: nil)
+    let log = Log()
+    let backend = MemoryBackend(policy: VerifierPolicy())
+    var service: CaptchaService {
+        CaptchaService(
+            configuration: .init(sites: [site, other], trustedProxies: ["10.0.0.1"]),
+            backend: backend, log: { [log] in log.append($0) })
+    }
+
+    func json(_ response: HTTPResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+    }
+
+    func post(
+        _ service: CaptchaService, _ path: String, _ object: [String: Any],
+        origin: String? = "https://example.com", from address: String = "192.0.2.7",
+        headers: [String: String] = [:]
+    ) -> HTTPResponse {
+        var all = headers
+        if let origin { all["Origin"] = origin }
+        all["Content-Type"] = "application/json"
+        return service.handle(
+            HTTPRequest(
+                method: "POST", path: path, headers: all,
+                body: Array(try! JSONSerialization.data(withJSONObject: object)),
+                clientAddress: address))
+    }
+
+    /// A challenge, and a hand-like drag into its hole, as the widget would send it.
+    func challengeAndDrag(_ service: CaptchaService, seed: UInt64 = 1, off: Double = 0) throws
+        -> (id: String, answer: [String: Any])
+    {
+        let made = post(service, "/v1/challenges", ["sitekey": site.sitekey, "action": "signup"])
+        #expect(made.status == 201)
+        let challenge = json(made)
+        let id = try #require(challenge["id"] as? String)
+        let hole = try #require(try backend.withVerifier { $0.testingAnswer(id: id) })
+        let start = Point(x: 0, y: Double(challenge["pieceY"] as! Int))
+        var random = SeededRandom(seed: seed)
+        let target = Point(x: hole.x + off, y: start.y)
+        let track = HumanDrag.track(from: start, to: target, axis: .horizontal, using: &random)
+        let samples = track.map { ["x": $0.x, "y": $0.y, "t": $0.time * 1000] }
+        return (id, ["x": track.last!.x, "y": start.y, "track": samples])
+    }
+
+    @Test func aDragIntoTheHoleGivesATokenThatVerifiesOnce() throws {
+        let service = service
+        let (id, answer) = try challengeAndDrag(service)
+        let passed = post(service, "/v1/challenges/\(id)/answer", answer)
+        #expect(passed.status == 200)
+        let token = try #require(json(passed)["token"] as? String)
+        #expect(
+            passed.headers.contains {
+                $0.name == "Access-Control-Allow-Origin" && $0.value == "https://example.com"
+            })
+        let verified = json(
+            post(
+                service, "/v1/siteverify", ["secret": site.secret, "response": token], origin: nil))
+        #expect(verified["success"] as? Bool == true)
+        #expect(verified["hostname"] as? String == "example.com")
+        #expect(verified["action"] as? String == "signup")
+        #expect(verified["mode"] as? String == "slider")
+        let again = json(
+            post(
+                service, "/v1/siteverify", ["secret": site.secret, "response": token], origin: nil))
+        #expect(again["error-codes"] as? [String] == ["timeout-or-duplicate"])
+    }
+
+    @Test func siteverifyNamesWhatIsWrongAsTurnstileDoes() throws {
+        let service = service
+        let (id, answer) = try challengeAndDrag(service, seed: 2)
+        let token = try #require(
+            json(post(service, "/v1/challenges/\(id)/answer", answer))["token"] as? String)
+        func codes(_ fields: [String: Any]) -> [String] {
+            json(post(service, "/v1/siteverify", fields, origin: nil))["error-codes"] as? [String]
+                ?? []
+        }
+        #expect(codes(["response": token]) == ["missing-input-secret"])
+        #expect(
+            codes(["secret": "wrong-secret-0123456789", "response": token]) == [
+                "invalid-input-secret"
+            ])
+        #expect(codes(["secret": site.secret]) == ["missing-input-response"])
+        #expect(
+            codes(["secret": site.secret, "response": "pt2.abc.def"]) == ["invalid-input-response"])
+        // Another site's secret cannot redeem this site's token, and does not spend it.
+        #expect(codes(["secret": other.secret, "response": token]) == ["invalid-input-response"])
+        // A form body works too, and an idempotency key makes a retry safe.
+        let form = "secret=\(site.secret)&response=\(token)&idempotency_key=retry-1"
+        func formVerify() -> [String: Any] {
+            json(
+                service.handle(
+                    HTTPRequest(
+                        method: "POST", path: "/v1/siteverify",
+                        headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                        body: Array(form.utf8))))
+        }
+        let firstForm = formVerify()
+        #expect(firstForm["success"] as? Bool == true, "\(firstForm)")
+        let retried = formVerify()
+        #expect(
+            retried["success"] as? Bool == true, "the same key gets the same answer: \(retried)")
+        #expect(codes(["secret": site.secret, "response": token]) == ["timeout-or-duplicate"])
+        let junk = service.handle(
+            HTTPRequest(method: "POST", path: "/v1/siteverify", body: Array("{not json".utf8)))
+        #expect(json(junk)["error-codes"] as? [String] == ["bad-request"])
+    }
+
+    @Test func aClientLearnsOnlyTheVerdictAndTheLogTheRule() throws {
+        let service = service
+        let (id, answer) = try challengeAndDrag(service, seed: 3, off: 40)
+        let failed = post(service, "/v1/challenges/\(id)/answer", answer)
+        #expect(failed.status == 200)
+        let body = String(decoding: failed.body, as: UTF8.self)
+        #expect(json(failed)["error-codes"] as? [String] == ["not-passed"])
+        #expect(!body.contains("hole") && !body.contains("px"), "\(body)")
+        #expect(log.text.contains("not-passed: the piece is not in the hole"), "\(log.text)")
+        // The same puzzle again: gone.
+        let again = post(service, "/v1/challenges/\(id)/answer", answer)
+        #expect(json(again)["error-codes"] as? [String] == ["expired"])
+        #expect(service.handle(HTTPRequest(method: "GET", path: "/metrics")).body.count > 0)
+        let metrics = String(
+            decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body,
+            as: UTF8.self)
+        #expect(metrics.contains("tactile_failures_total{rule=\"wrong-position\"} 1"), "\(metrics)")
+        #expect(metrics.contains("tactile_challenges_issued_total 1"))
+    }
+
+    @Test func challengesComeOnlyForTheSitesOwnPages() {
+        let service = service
+        #expect(post(service, "/v1/challenges", ["sitekey": "nope-nope-nope"]).status == 400)
+        let foreign = post(
+            service, "/v1/challenges", ["sitekey": site.sitekey], origin: "https://evil.test")
+        #expect(foreign.status == 403)
+        #expect(!foreign.headers.contains { $0.name == "Access-Control-Allow-Origin" })
+        #expect(
+            post(service, "/v1/challenges", ["sitekey": site.sitekey], origin: nil).status == 403)
+        let viaReferer = post(
+            service, "/v1/challenges", ["sitekey": site.sitekey], origin: nil,
+            headers: ["Referer": "https://example.com/signup?x=1"])
+        #expect(viaReferer.status == 201)
+        let preflight = service.handle(
+            HTTPRequest(
+                method: "OPTIONS", path: "/v1/challenges",
+                headers: ["Origin": "https://example.com"]))
+        #expect(preflight.status == 204)
+        let badPreflight = service.handle(
+            HTTPRequest(
+                method: "OPTIONS", path: "/v1/challenges", headers: ["Origin": "https://evil.test"])
+        )
+        #expect(badPreflight.status == 403)
+    }
+
+    @Test func tooManyRequestsGet429WithRetryAfter() {
+        let service = service
+        var last = HTTPResponse(status: 0)
+        for _ in 0...VerifierPolicy().puzzlesPerWindow {
+            last = post(service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.99")
+        }
+        #expect(last.status == 429)
+        #expect(last.headers.contains { $0.name == "Retry-After" && Int($0.value) ?? 0 > 0 })
+        // Another address is not limited.
+        #expect(
+            post(service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.100").status
+                == 201)
+    }
+
+    @Test func forwardedAddressesAreBelievedOnlyFromTrustedProxies() {
+        let service = service
+        let proxied = HTTPRequest(
+            method: "GET", path: "/", headers: ["X-Forwarded-For": "203.0.113.5, 10.0.0.1"],
+            clientAddress: "10.0.0.1")
+        #expect(service.client(of: proxied) == "203.0.113.5")
+        let spoofed = HTTPRequest(
+            method: "GET", path: "/", headers: ["X-Forwarded-For": "203.0.113.5"],
+            clientAddress: "198.51.100.1")
+        #expect(service.client(of: spoofed) == "198.51.100.1")
+    }
+
+    @Test func unknownPathsAndMethodsAndHealth() {
+        let service = service
+        #expect(service.handle(HTTPRequest(method: "GET", path: "/nope")).status == 404)
+        #expect(service.handle(HTTPRequest(method: "GET", path: "/v1/siteverify")).status == 405)
+        #expect(
+            service.handle(HTTPRequest(method: "GET", path: "/v1/challenges/abc/piece")).status
+                == 404)
+        #expect(service.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 200)
+        #expect(
+            service.handle(HTTPRequest(method: "GET", path: "/test/answer/x")).status == 404,
+            "answers stay hidden")
+        let widget = service.handle(HTTPRequest(method: "GET", path: "/widget.js"))
+        #expect(widget.status == 200)
+        #expect(String(decoding: widget.body, as: UTF8.self).contains("tactile-captcha"))
+        let demo = service.handle(HTTPRequest(method: "GET", path: "/demo"))
+        #expect(String(decoding: demo.body, as: UTF8.self).contains(site.sitekey))
+    }
+
+    @Test func sitesFilesAreChecked() throws {
+        let scratch = ScratchDirectory("sites")
+        let good = try scratch.write(
+            #"[{"sitekey": "abcdefgh", "secret": "0123456789abcdef", "hostnames": ["a.com"]}]"#,
+            to: "good.json")
+        let sites = try ServiceSite.load(path: good)
+        #expect(sites.first?.proofOfWorkDifficulty == 16)
+        for (name, text) in [
+            ("empty", "[]"),
+            ("short", #"[{"sitekey": "abcdefgh", "secret": "short", "hostnames": ["a"]}]"#),
+            (
+                "nohosts",
+                #"[{"sitekey": "abcdefgh", "secret": "0123456789abcdef", "hostnames": []}]"#
+            ),
+            ("junk", "{"),
+        ] {
+            let path = try scratch.write(text, to: name + ".json")
+            #expect(throws: ServiceConfigurationError.self, "\(name)") {
+                try ServiceSite.load(path: path)
+            }
+        }
+    }
+}
