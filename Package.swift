@@ -30,6 +30,9 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CSodium", pkgConfig: "libsodium",
         providers: [.apt(["libsodium-dev"])]),
+    .systemLibrary(
+        name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+        providers: [.apt(["libturbojpeg0-dev"])]),
 ]
 
 let adapterTargets: [Target] = [
@@ -41,11 +44,13 @@ let adapterTargets: [Target] = [
         dependencies: ["TactileCore", "TactilePatternLock", "TactileCrypto"]),
     .target(
         name: "TactilePuzzleVerifier",
-        dependencies: ["TactileCore", "TactilePuzzle", "TactileCairo", "TactileCrypto"]),
+        dependencies: [
+            "TactileCore", "TactilePuzzle", "TactileCairo", "TactileCrypto", "CTurboJPEG",
+        ]),
     // Attacks on the captcha (gap finders of the kind bots use), for tests and the bench only.
     .target(
         name: "TactilePuzzleSolvers",
-        dependencies: ["TactileCore", "TactilePuzzle", "TactilePuzzleVerifier"]),
+        dependencies: ["TactileCore", "TactileCairo", "TactilePuzzle", "TactilePuzzleVerifier"]),
 ]
 
 // MARK: - Programs

@@ -3,6 +3,8 @@
 # Usage: scripts/setup.sh [--with-display]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
 #   --with-peers    also installs Chipmunk2D, Box2D and a C++ compiler for `scripts/bench.sh`.
+#   --with-photos   also installs scikit-image's sample photos (python3-skimage), which the
+#                   puzzle solver tests and `tactile bench puzzle` cut puzzles from.
 set -euo pipefail
 
 packages=(
@@ -13,6 +15,7 @@ packages=(
   libgif-dev
   libgtk-4-dev
   libsodium-dev
+  libturbojpeg0-dev
 )
 if [[ "${1:-}" == "--with-display" ]]; then
   packages+=(xvfb xauth xdotool imagemagick)
@@ -20,6 +23,9 @@ fi
 for option in "$@"; do
   if [[ "$option" == "--with-peers" ]]; then
     packages+=(libchipmunk-dev libbox2d-dev g++)
+  fi
+  if [[ "$option" == "--with-photos" ]]; then
+    packages+=(python3-skimage)
   fi
 done
 

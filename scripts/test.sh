@@ -3,7 +3,7 @@
 # documentation catalogs, and a smoke run of the showcase app under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --with-display
+scripts/setup.sh --with-display --with-photos
 
 echo "== format"
 swift format lint --strict --recursive Package.swift Sources Tests

@@ -47,6 +47,16 @@ public struct HoleTreatment: Hashable, Sendable {
         darkening: 0.55, edgeSoftness: 10, edgeFloor: 0.15, blurRadius: 3, noise: 16,
         grainSize: 4)
 
+    /// The treatment's name when it is one of the named ones (`plain`, `standard`), else
+    /// `custom`.
+    public var name: String {
+        switch self {
+        case .plain: "plain"
+        case .standard: "standard"
+        default: "custom"
+        }
+    }
+
     /// Cuts the hole described by `mask` into `bitmap`.
     public func apply(
         to bitmap: inout Bitmap, mask: ShapeMask, using random: inout some RandomNumberGenerator

@@ -22,6 +22,8 @@ public struct GeneratedPuzzle: Sendable {
     public var axis: PuzzleAxis
     /// The decoys' shapes and top-left corners.
     public var decoys: [(shape: PuzzleShape, frame: Rect)]
+    /// The format the background is handed out in (``PuzzleImageEncoder`` writes it).
+    public var backgroundFormat: PuzzleImageFormat = .png
     /// The hole's rectangle in background pixels.
     public var holeFrame: Rect {
         Rect(
@@ -77,7 +79,7 @@ public enum PuzzleGenerator {
             background: background,
             piece: cut(picture, mask: mask, frame: holeFrame),
             picture: picture, holePosition: hole, startPosition: start, shape: options.shape,
-            axis: options.axis, decoys: decoys)
+            axis: options.axis, decoys: decoys, backgroundFormat: options.backgroundFormat)
     }
 
     /// The piece: `frame`'s pixels of the picture, alpha from the mask, clear outside.
