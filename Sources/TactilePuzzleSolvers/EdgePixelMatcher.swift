@@ -29,35 +29,35 @@ public struct EdgePixelMatcher: PuzzleSolver {
         let piece = puzzle.piece
         let background = puzzle.background
         // The rim pixels: offset in the piece, and colour.
-        var rim: [(u: Int, v: Int, rgb: SIMD3<Int16>)] = []
+        var rim: [(u: Int, v: Int, red: Int, green: Int, blue: Int)] = []
         for v in 0..<piece.height {
             for u in 0..<piece.width {
                 let i = (v * piece.width + u) * 4
                 guard alphaRange.contains(piece.pixels[i + 3]) else { continue }
                 rim.append(
                     (
-                        u, v,
-                        SIMD3(
-                            Int16(piece.pixels[i]), Int16(piece.pixels[i + 1]),
-                            Int16(piece.pixels[i + 2]))
+                        u, v, Int(piece.pixels[i]), Int(piece.pixels[i + 1]),
+                        Int(piece.pixels[i + 2])
                     ))
             }
         }
-        let tolerance = SIMD3<Int16>(repeating: Int16(levels))
+        let levels = self.levels
         var best = (score: -1, x: 0, y: 0)
         background.pixels.withUnsafeBufferPointer { pixels in
-            for c in puzzle.candidates(freeStep: 1) {
-                var score = 0
-                for p in rim {
-                    let i = ((c.y + p.v) * background.width + c.x + p.u) * 4
-                    let under = SIMD3(
-                        Int16(pixels[i]), Int16(pixels[i + 1]), Int16(pixels[i + 2]))
-                    let difference = under &- p.rgb
-                    let magnitude = difference.replacing(
-                        with: 0 &- difference, where: difference .< 0)
-                    if all(magnitude .<= tolerance) { score += 1 }
+            rim.withUnsafeBufferPointer { rim in
+                for c in puzzle.candidates(freeStep: 1) {
+                    var score = 0
+                    for p in rim {
+                        let i = ((c.y + p.v) * background.width + c.x + p.u) * 4
+                        if abs(Int(pixels[i]) - p.red) <= levels,
+                            abs(Int(pixels[i + 1]) - p.green) <= levels,
+                            abs(Int(pixels[i + 2]) - p.blue) <= levels
+                        {
+                            score += 1
+                        }
+                    }
+                    if score > best.score { best = (score, c.x, c.y) }
                 }
-                if score > best.score { best = (score, c.x, c.y) }
             }
         }
         return Point(x: Double(best.x), y: Double(best.y))

@@ -16,12 +16,16 @@ enum PuzzleBenchmark {
     /// The generators compared: the first generator's images (kept as options), and the
     /// default now, with its background as JPEG (as handed out) and as PNG.
     static let variants: [(name: String, options: PuzzleOptions)] = [
-        ("before", PuzzleOptions(treatment: .standard, backgroundFormat: .png)),
+        ("before", PuzzleOptions(treatment: .softened, backgroundFormat: .png)),
         ("after", PuzzleOptions(backgroundFormat: .standard)),
         ("after/PNG", PuzzleOptions(backgroundFormat: .png)),
     ]
 
-    static let solvers: [any PuzzleSolver] = [EdgePixelMatcher(), GapFinder(), CannyMatcher()]
+    static let solvers: [any PuzzleSolver] = [
+        EdgePixelMatcher(), GapFinder(), CannyMatcher(),
+        CannyMatcher(thresholds: .fixed(low: 100, high: 200)), IntensityMatcher(),
+        ShadowMatcher(),
+    ]
 
     static func run(output: CommandOutput, arguments: ArgumentParser.Parsed)
         throws(CommandFailure)

@@ -161,61 +161,162 @@ struct GrayImage {
         let h = height
         let (gx, gy) = smoothed().sobel()
         var magnitude = [Float](repeating: 0, count: w * h)
+        var largest: Float = 0
         for i in magnitude.indices {
-            magnitude[i] = (gx.values[i] * gx.values[i] + gy.values[i] * gy.values[i]).squareRoot()
+            let m = (gx.values[i] * gx.values[i] + gy.values[i] * gy.values[i]).squareRoot()
+            magnitude[i] = m
+            largest = max(largest, m)
         }
         var highThreshold = high
         var lowThreshold = low
         if relative {
-            let sorted = magnitude.sorted()
-            let index = min(sorted.count - 1, max(0, Int(Float(sorted.count) * high)))
-            highThreshold = max(sorted.isEmpty ? 1 : sorted[index], 1e-3)
+            highThreshold = max(Self.quantile(magnitude, high, largest: largest), 1e-3)
             lowThreshold = highThreshold * low
         }
-        // Non-maximum suppression in four directions.
         var thin = [Float](repeating: 0, count: w * h)
+        var edges = [Float](repeating: 0, count: w * h)
+        guard w > 2, h > 2 else { return GrayImage(width: w, height: h, values: edges) }
+        // Non-maximum suppression in four directions.
         let tan22 = Float(0.414_213_56)
-        for y in 1..<max(1, h - 1) {
-            for x in 1..<max(1, w - 1) {
-                let i = y * w + x
-                let m = magnitude[i]
-                guard m >= lowThreshold else { continue }
-                let dx = gx.values[i]
-                let dy = gy.values[i]
-                let (ax, ay) = (abs(dx), abs(dy))
-                let (a, b): (Float, Float)
-                if ay <= ax * tan22 {
-                    (a, b) = (magnitude[i - 1], magnitude[i + 1])
-                } else if ax <= ay * tan22 {
-                    (a, b) = (magnitude[i - w], magnitude[i + w])
-                } else if (dx > 0) == (dy > 0) {
-                    (a, b) = (magnitude[i - w - 1], magnitude[i + w + 1])
-                } else {
-                    (a, b) = (magnitude[i - w + 1], magnitude[i + w - 1])
+        magnitude.withUnsafeBufferPointer { magnitude in
+            gx.values.withUnsafeBufferPointer { gx in
+                gy.values.withUnsafeBufferPointer { gy in
+                    thin.withUnsafeMutableBufferPointer { thin in
+                        for y in 1..<(h - 1) {
+                            for x in 1..<(w - 1) {
+                                let i = y * w + x
+                                let m = magnitude[i]
+                                guard m >= lowThreshold else { continue }
+                                let ax = abs(gx[i])
+                                let ay = abs(gy[i])
+                                let step: Int
+                                if ay <= ax * tan22 {
+                                    step = 1
+                                } else if ax <= ay * tan22 {
+                                    step = w
+                                } else if (gx[i] > 0) == (gy[i] > 0) {
+                                    step = w + 1
+                                } else {
+                                    step = w - 1
+                                }
+                                if m >= magnitude[i - step], m > magnitude[i + step] { thin[i] = m }
+                            }
+                        }
+                    }
                 }
-                if m >= a, m > b { thin[i] = m }
             }
         }
         // Hysteresis: grow from the strong pixels through the weak ones.
-        var edges = [Float](repeating: 0, count: w * h)
         var stack: [Int] = []
-        for i in thin.indices where thin[i] >= highThreshold {
-            edges[i] = 255
-            stack.append(i)
-        }
-        while let i = stack.popLast() {
-            let x = i % w
-            let y = i / w
-            for ny in max(0, y - 1)...min(h - 1, y + 1) {
-                for nx in max(0, x - 1)...min(w - 1, x + 1) {
-                    let j = ny * w + nx
-                    if edges[j] == 0, thin[j] >= lowThreshold {
-                        edges[j] = 255
-                        stack.append(j)
+        thin.withUnsafeBufferPointer { thin in
+            edges.withUnsafeMutableBufferPointer { edges in
+                for i in 0..<(w * h) where thin[i] >= highThreshold {
+                    edges[i] = 255
+                    stack.append(i)
+                }
+                while let i = stack.popLast() {
+                    let x = i % w
+                    let y = i / w
+                    for ny in max(0, y - 1)...min(h - 1, y + 1) {
+                        for nx in max(0, x - 1)...min(w - 1, x + 1) {
+                            let j = ny * w + nx
+                            if edges[j] == 0, thin[j] >= lowThreshold {
+                                edges[j] = 255
+                                stack.append(j)
+                            }
+                        }
                     }
                 }
             }
         }
         return GrayImage(width: w, height: h, values: edges)
+    }
+
+    /// The value below which the share `fraction` of `values` (all in 0…`largest`) lie,
+    /// from a 4,096-bin histogram.
+    static func quantile(_ values: [Float], _ fraction: Float, largest: Float) -> Float {
+        guard largest > 0, !values.isEmpty else { return 0 }
+        let bins = 4096
+        var histogram = [Int](repeating: 0, count: bins)
+        let scale = Float(bins - 1) / largest
+        values.withUnsafeBufferPointer { values in
+            histogram.withUnsafeMutableBufferPointer { histogram in
+                for v in values { histogram[Int(v * scale)] += 1 }
+            }
+        }
+        let target = Int(Float(values.count) * fraction)
+        var seen = 0
+        for (bin, count) in histogram.enumerated() {
+            seen += count
+            if seen > target { return Float(bin) / scale }
+        }
+        return largest
+    }
+}
+
+extension GrayImage {
+    /// The image box-blurred with the given radius, edges clamped.
+    func boxBlurred(radius: Int) -> GrayImage {
+        guard radius > 0, width > 0, height > 0 else { return self }
+        let w = width
+        let h = height
+        let span = Float(2 * radius + 1)
+        var across = [Float](repeating: 0, count: w * h)
+        for y in 0..<h {
+            var sum: Float = 0
+            for dx in -radius...radius { sum += values[y * w + min(max(dx, 0), w - 1)] }
+            for x in 0..<w {
+                across[y * w + x] = sum / span
+                sum += values[y * w + min(x + radius + 1, w - 1)]
+                sum -= values[y * w + max(x - radius, 0)]
+            }
+        }
+        var out = [Float](repeating: 0, count: w * h)
+        for x in 0..<w {
+            var sum: Float = 0
+            for dy in -radius...radius { sum += across[min(max(dy, 0), h - 1) * w + x] }
+            for y in 0..<h {
+                out[y * w + x] = sum / span
+                sum += across[min(y + radius + 1, h - 1) * w + x]
+                sum -= across[max(y - radius, 0) * w + x]
+            }
+        }
+        return GrayImage(width: w, height: h, values: out)
+    }
+
+    /// Whether each pixel is above `threshold`, grown (`radius` > 0) or shrunk (`radius` < 0)
+    /// by that many pixels in a square neighbourhood, as 1 or 0, on a canvas enlarged by
+    /// `margin` pixels all round.
+    func mask(above threshold: Float, grownBy radius: Int, margin: Int) -> GrayImage {
+        let w = width + 2 * margin
+        let h = height + 2 * margin
+        var on = [Bool](repeating: false, count: w * h)
+        for y in 0..<height {
+            for x in 0..<width where values[y * width + x] > threshold {
+                on[(y + margin) * w + x + margin] = true
+            }
+        }
+        let r = abs(radius)
+        // A square structuring element, as a row pass then a column pass.
+        func pass(_ source: [Bool], horizontal: Bool) -> [Bool] {
+            var out = [Bool](repeating: false, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    var any = false
+                    var all = true
+                    for k in -r...r {
+                        let (sx, sy) = horizontal ? (x + k, y) : (x, y + k)
+                        let value =
+                            sx >= 0 && sx < w && sy >= 0 && sy < h ? source[sy * w + sx] : false
+                        any = any || value
+                        all = all && value
+                    }
+                    out[y * w + x] = radius >= 0 ? any : all
+                }
+            }
+            return out
+        }
+        let grown = r == 0 ? on : pass(pass(on, horizontal: true), horizontal: false)
+        return GrayImage(width: w, height: h, values: grown.map { $0 ? 1 : 0 })
     }
 }

@@ -21,7 +21,7 @@ public struct PuzzleOptions: Hashable, Sendable {
     public var shape: PuzzleShape
     /// How the piece may move.
     public var axis: PuzzleAxis
-    /// Holes of other shapes that are not the answer, 0…2.
+    /// Holes that are not the answer, 0…2 (their shape follows the treatment).
     public var decoyCount: Int
     /// How holes are cut.
     public var treatment: HoleTreatment
@@ -35,7 +35,7 @@ public struct PuzzleOptions: Hashable, Sendable {
         width: Int = 640, height: Int = 360, shape: PuzzleShape = .classic(),
         axis: PuzzleAxis = .horizontal, decoyCount: Int = 1,
         treatment: HoleTreatment = .standard, pieceSide: Int? = nil,
-        backgroundFormat: PuzzleImageFormat = .png
+        backgroundFormat: PuzzleImageFormat = .standard
     ) {
         self.width = width
         self.height = height
