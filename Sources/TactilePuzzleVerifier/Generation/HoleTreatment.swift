@@ -133,14 +133,14 @@ public struct HoleTreatment: Hashable, Sendable {
     /// up to 60 %, from nothing at 1 px outside the outline to 70 % of that 14 px inside, the
     /// rest added over 6 px around 13 px inside (the recess's floor), and lit from a random
     /// side (±25 %); inside, the picture is blurred (4 px), 60 % flattened toward its mean,
-    /// cast by up to 6 % per channel and grained (±6 levels in 3-pixel mottles, more over
+    /// cast by up to 6 % per channel and grained (±6 levels in 2-pixel mottles, more over
     /// busy pictures, fading in with the darkening); a colour tint of 30 levels that keeps
     /// brightness shows the outline to the eye. The piece is drawn with its own light edge
     /// and a brightness and colour of its own (``PieceTreatment/standard``); decoys have the
     /// piece's own shape. `tactile bench puzzle` measures the solvers it stops.
     public static let standard = HoleTreatment(
-        darkening: 0.6, edgeSoftness: 14, edgeFloor: 0, blurRadius: 4, noise: 6, grainSize: 3,
-        rimWidth: 1, colorJitter: 0.06, flattening: 0.6, shading: 0.25, detailGrain: 1.5,
+        darkening: 0.6, edgeSoftness: 14, edgeFloor: 0, blurRadius: 4, noise: 6, grainSize: 2,
+        rimWidth: 1, colorJitter: 0.06, flattening: 0.6, shading: 0.25, detailGrain: 0.6,
         fadesGrain: true, tint: 30, tintSoftness: 1.5, coreInset: 13, coreShare: 0.3,
         coreSoftness: 6, piece: .standard, decoys: .matching)
 
