@@ -30,7 +30,8 @@ public struct PuzzleOptions: Hashable, Sendable {
     /// The background's file format; see ``PuzzleImageEncoder``.
     public var backgroundFormat: PuzzleImageFormat
 
-    /// Creates options; every argument has a default (640 × 360, classic, horizontal, one decoy).
+    /// Creates options; every argument has a default (640 × 360, classic, horizontal, one decoy,
+    /// the standard treatment, a JPEG background at quality 80).
     public init(
         width: Int = 640, height: Int = 360, shape: PuzzleShape = .classic(),
         axis: PuzzleAxis = .horizontal, decoyCount: Int = 1,
