@@ -33,6 +33,9 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
         providers: [.apt(["libmicrohttpd-dev"])]),
+    .systemLibrary(
+        name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+        providers: [.apt(["libturbojpeg0-dev"])]),
 ]
 
 let adapterTargets: [Target] = [
@@ -45,7 +48,9 @@ let adapterTargets: [Target] = [
         dependencies: ["TactileCore", "TactilePatternLock", "TactileCrypto"]),
     .target(
         name: "TactilePuzzleVerifier",
-        dependencies: ["TactileCore", "TactilePuzzle", "TactileCairo", "TactileCrypto"]),
+        dependencies: [
+            "TactileCore", "TactilePuzzle", "TactileCairo", "TactileCrypto", "CTurboJPEG",
+        ]),
     .target(
         name: "TactilePuzzleService",
         dependencies: [
@@ -56,7 +61,7 @@ let adapterTargets: [Target] = [
     // Attacks on the captcha (gap finders of the kind bots use), for tests and the bench only.
     .target(
         name: "TactilePuzzleSolvers",
-        dependencies: ["TactileCore", "TactilePuzzle", "TactilePuzzleVerifier"]),
+        dependencies: ["TactileCore", "TactileCairo", "TactilePuzzle", "TactilePuzzleVerifier"]),
 ]
 
 // MARK: - Programs

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tactile needs to build, test and run, when missing.
-# Usage: scripts/setup.sh [--with-display] [--with-browser] [--with-peers]
+# Usage: scripts/setup.sh [--with-display] [--with-browser] [--with-peers] [--with-photos]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
 #   --with-browser  also installs Chromium, its driver, Selenium and a Chinese font for the
 #                   browser tests of the captcha widget.
 #   --with-peers    also installs Chipmunk2D, Box2D and a C++ compiler for `scripts/bench.sh`.
+#   --with-photos   also installs scikit-image's sample photos (python3-skimage), which the
+#                   puzzle solver tests and `tactile bench puzzle` cut puzzles from.
 set -euo pipefail
 
 packages=(
@@ -16,12 +18,14 @@ packages=(
   libgtk-4-dev
   libsodium-dev
   libmicrohttpd-dev
+  libturbojpeg0-dev
 )
 for option in "$@"; do
   case "$option" in
     --with-display) packages+=(xvfb xauth xdotool imagemagick) ;;
     --with-browser) packages+=(chromium chromium-driver python3-selenium fonts-wqy-microhei) ;;
     --with-peers) packages+=(libchipmunk-dev libbox2d-dev g++) ;;
+    --with-photos) packages+=(python3-skimage) ;;
     *) echo "setup.sh: unknown option $option" >&2; exit 2 ;;
   esac
 done

@@ -4,7 +4,7 @@
 # catalogs, and a smoke run of the showcase app under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --with-display --with-browser
+scripts/setup.sh --with-display --with-browser --with-photos
 
 echo "== format"
 swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources

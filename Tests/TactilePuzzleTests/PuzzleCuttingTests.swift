@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func treatedHolesChangeOnlyPixelsInsideTheirShapes() throws {
-        let puzzle = try makePuzzle(seed: 13, treatment: .standard, decoys: 2)
+        let puzzle = try makePuzzle(seed: 13, treatment: .softened, decoys: 2)
         #expect(puzzle.decoys.count == 2)
         let masks =
             [ShapeMask(path: puzzle.shape.path(in: puzzle.holeFrame))]

@@ -41,3 +41,40 @@ func expectPassed(
     if case .passed = outcome { return }
     Issue.record("expected a pass \(comment): \(outcome)", sourceLocation: sourceLocation)
 }
+
+/// scikit-image's sample photos when Debian's `python3-skimage` is installed
+/// (`scripts/setup.sh --with-photos`), read once; `nil` otherwise, and the photo tests are
+/// skipped.
+let scikitPhotos = PhotoSet.scikitImage()
+
+/// A puzzle as a client gets it: its images encoded as handed out (the background as JPEG
+/// by default) and decoded again, with the challenge's axis and fixed coordinate.
+func clientView(of puzzle: GeneratedPuzzle) throws -> ClientPuzzle {
+    try SolverTrial.clientView(of: puzzle, files: PuzzleImageEncoder().encode(puzzle))
+}
+
+/// The pixels of a piece with alpha above 0 whose colour is within `levels` in every
+/// channel of the background pixel under it when the piece sits at `position`.
+func matchingPixels(
+    of piece: Bitmap, on background: Bitmap, at position: Point, levels: Int = 3,
+    alphas: ClosedRange<UInt8> = 1...255
+) -> (matching: Int, counted: Int) {
+    var matching = 0
+    var counted = 0
+    let x0 = Int(position.x)
+    let y0 = Int(position.y)
+    for v in 0..<piece.height {
+        for u in 0..<piece.width {
+            let i = (v * piece.width + u) * 4
+            guard alphas.contains(piece.pixels[i + 3]) else { continue }
+            let j = ((y0 + v) * background.width + x0 + u) * 4
+            counted += 1
+            if (0..<3).allSatisfy({
+                abs(Int(piece.pixels[i + $0]) - Int(background.pixels[j + $0])) <= levels
+            }) {
+                matching += 1
+            }
+        }
+    }
+    return (matching, counted)
+}

@@ -6,22 +6,111 @@ import TactilePuzzle
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
 
-/// `tactile bench puzzle`: puzzle generation with PNG encoding, checks, and how often an
-/// automated gap finder beats the hole treatment.
+/// `tactile bench puzzle`: puzzle generation with the images encoded as they are handed out,
+/// checks, and how often automated solvers find the hole, before and after the image
+/// hardening.
 enum PuzzleBenchmark {
-    static func run(output: CommandOutput) throws(CommandFailure) {
+    static let puzzleRange = 10...10_000
+    static let defaultPuzzles = 200
+
+    /// The generators compared: the first generator's images (kept as options), and the
+    /// default now, with its background as JPEG (as handed out) and as PNG.
+    static let variants: [(name: String, options: PuzzleOptions)] = [
+        ("before", PuzzleOptions(treatment: .softened, backgroundFormat: .png)),
+        ("after", PuzzleOptions(backgroundFormat: .standard)),
+        ("after/PNG", PuzzleOptions(backgroundFormat: .png)),
+    ]
+
+    static let solvers: [any PuzzleSolver] = [
+        EdgePixelMatcher(), GapFinder(), CannyMatcher(),
+        CannyMatcher(thresholds: .fixed(low: 100, high: 200)), IntensityMatcher(),
+        ShadowMatcher(),
+    ]
+
+    static func run(output: CommandOutput, arguments: ArgumentParser.Parsed)
+        throws(CommandFailure)
+    {
         #if DEBUG
             output.line(
                 "warning: this is a debug build; run `swift run -c release tactile bench puzzle` for real figures"
             )
         #endif
-        let options = PuzzleOptions(width: 640, height: 360, shape: .classic(), decoyCount: 1)
-        output.line("Puzzle captcha — 640×360, classic piece, one decoy, one core")
+        let puzzles =
+            try arguments.option("puzzles").map { text throws(CommandFailure) in
+                try ValueParser.integer(text, name: "--puzzles", in: puzzleRange)
+            } ?? defaultPuzzles
+        let photos: PhotoSet?
+        let photoNote: String
+        if let directory = arguments.option("pictures") {
+            guard let set = PhotoSet(directory: directory) else {
+                throw .usage(
+                    "--pictures \(directory): no PNG or JPEG file of at least 300x170 pixels there")
+            }
+            photos = set
+            photoNote = "\(set.count) photos from \(directory)"
+        } else if let set = PhotoSet.scikitImage() {
+            photos = set
+            photoNote =
+                "\(set.count) photos from \(PhotoSet.scikitImageDirectory) (Debian's python3-skimage)"
+        } else {
+            photos = nil
+            photoNote =
+                "photos missing: \(PhotoSet.scikitImageDirectory) not found; install python3-skimage (scripts/setup.sh --with-photos) or pass --pictures DIR"
+        }
 
-        // Generation, from a fresh drawn picture each time and from a loaded picture; every
-        // puzzle's two images PNG-encoded, their sizes summed. One encoder throughout, as a
-        // server would keep one: it holds on to its working memory between images.
-        let encoder = PNGEncoder()
+        let options = PuzzleOptions()
+        output.line(
+            "Puzzle captcha — 640×360, classic piece, horizontal, one decoy, default options, one core"
+        )
+        try measureGeneration(options: options, output: output)
+        try measureChecks(options: options, output: output)
+
+        // Solvers: each variant's puzzles, as a client gets them, to every solver.
+        output.line("")
+        output.line(
+            "Solvers: share of \(puzzles) puzzles whose hole each finds within the verifier's tolerance (8 px)"
+        )
+        output.line("  pictures: drawn (ProceduralPicture); \(photoNote)")
+        var kinds: [TrialPictures] = [.drawn]
+        if let photos { kinds.append(.photos(photos)) }
+        var table: [[String]] = solvers.map { [$0.name] }
+        var sizes: [String] = []
+        let watch = Stopwatch()
+        for kind in kinds {
+            for variant in variants {
+                let trial = SolverTrial(
+                    options: variant.options, pictures: kind, puzzles: puzzles, seed: 7_000)
+                let outcome: SolverTrial.Outcome
+                do { outcome = try trial.run(solvers) } catch {
+                    throw CommandFailure(.negative, "the solver trial failed: \(error)")
+                }
+                for index in solvers.indices {
+                    table[index].append(String(format: "%.1f %%", 100 * outcome.rate(index)))
+                }
+                sizes.append(
+                    String(
+                        format: "%@ %@: background %.1f KB, piece %.1f KB", kind.name, variant.name,
+                        Double(outcome.backgroundBytes) / Double(outcome.puzzles) / 1024,
+                        Double(outcome.pieceBytes) / Double(outcome.puzzles) / 1024))
+            }
+        }
+        let header =
+            ["solver"]
+            + kinds.flatMap { kind in variants.map { "\(kind.name) \($0.name)" } }
+        for line in formatTable([header] + table) { output.line("  " + line) }
+        output.line(
+            "  before: \(describe(variants[0].options)); after: \(describe(variants[1].options))")
+        output.line("  mean file sizes: " + sizes.joined(separator: "; "))
+        output.line("  (solver trials took \(formatDuration(watch.elapsed)))")
+    }
+
+    /// Generation speed on one core, with the images encoded as handed out.
+    static func measureGeneration(options: PuzzleOptions, output: CommandOutput)
+        throws(CommandFailure)
+    {
+        // One encoder throughout, as a server would keep one: it holds on to its working
+        // memory between images.
+        let encoder = PuzzleImageEncoder()
         var random = SeededRandom(seed: 1)
         var sizes = (background: 0, piece: 0, puzzles: 0)
         var seed: UInt64 = 0
@@ -51,24 +140,22 @@ enum PuzzleBenchmark {
         }
         if cutFailed { throw CommandFailure(.negative, "the benchmark could not cut a puzzle") }
         let puzzle = try generate(picture, options, &random)
-        let encodeOnly = Stopwatch.timePerCall {
-            blackHole(encoder.encode(puzzle.background))
-            blackHole(encoder.encode(puzzle.piece))
-        }
+        let encodeOnly = Stopwatch.timePerCall { blackHole(encoder.encode(puzzle)) }
+        let format = options.backgroundFormat
         output.line(
             String(
                 format:
-                    "  new puzzle, drawn picture, PNG-encoded:  %.0f puzzles/s (%@; PNGs %.0f KB + %.1f KB)",
-                1 / fresh, formatDuration(fresh),
+                    "  new puzzle, drawn picture, encoded:  %.0f puzzles/s (%@; background %@ %.1f KB, piece PNG %.1f KB)",
+                1 / fresh, formatDuration(fresh), describe(format),
                 Double(sizes.background) / Double(sizes.puzzles) / 1024,
                 Double(sizes.piece) / Double(sizes.puzzles) / 1024))
         output.line(
             String(
                 format:
-                    "  new puzzle, loaded picture, PNG-encoded: %.0f puzzles/s (%@)  (target ≥ 200)",
+                    "  new puzzle, loaded picture, encoded: %.0f puzzles/s (%@)  (target ≥ 200)",
                 1 / cached, formatDuration(cached)))
         output.line(
-            "    of which: drawing the picture \(formatDuration(drawOnly)), cutting and treating the holes \(formatDuration(cutOnly)), PNG encoding both images \(formatDuration(encodeOnly))"
+            "    of which: drawing the picture \(formatDuration(drawOnly)), cutting and treating the holes and the piece \(formatDuration(cutOnly)), encoding both images \(formatDuration(encodeOnly))"
         )
         // The peer: Cairo's PNG writer (libpng and zlib at their defaults), same background.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -76,7 +163,10 @@ enum PuzzleBenchmark {
         ).path
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let surface = ImageSurface(bitmap: puzzle.background)
-        let ours = Stopwatch.timePerCall { blackHole(PNGEncoder.encode(puzzle.background)) }
+        let png = PNGEncoder()
+        let ours = Stopwatch.timePerCall { blackHole(png.encode(puzzle.background)) }
+        let jpeg = JPEGEncoder()
+        let ourJPEG = Stopwatch.timePerCall { blackHole(jpeg.encode(puzzle.background)) }
         var cairoFailed = false
         let cairo = Stopwatch.timePerCall(minimum: 0.5) {
             do { try surface.writePNG(to: scratch) } catch { cairoFailed = true }
@@ -85,11 +175,18 @@ enum PuzzleBenchmark {
             (try? FileManager.default.attributesOfItem(atPath: scratch)[.size] as? Int) ?? 0
         if !cairoFailed {
             output.line(
-                "    background PNG: tactile \(formatDuration(ours)) (\(PNGEncoder.encode(puzzle.background).count / 1024) KB), Cairo/libpng \(formatDuration(cairo)) (\(cairoSize / 1024) KB): \(String(format: "%.1f", cairo / ours))× faster"
+                "    background: PNG \(formatDuration(ours)) (\(png.encode(puzzle.background).count / 1024) KB; Cairo/libpng \(formatDuration(cairo)), \(cairoSize / 1024) KB: \(String(format: "%.1f", cairo / ours))× slower), JPEG q\(jpeg.quality) \(formatDuration(ourJPEG)) (\(jpeg.encode(puzzle.background).count / 1024) KB)"
             )
         }
+    }
 
-        // Checks: each on its own puzzle, with a human-like track, against a store of 1,000.
+    /// Checks: each on its own puzzle, with a human-like track, against a store of 1,000.
+    static func measureChecks(options: PuzzleOptions, output: CommandOutput)
+        throws(CommandFailure)
+    {
+        var random = SeededRandom(seed: 3)
+        let puzzle = try generate(
+            ProceduralPicture.make(width: 640, height: 360, seed: 5), options, &random)
         guard var verifier = PuzzleVerifier(key: [UInt8](repeating: 7, count: 32)) else {
             throw CommandFailure(.negative, "cannot make a verifier")
         }
@@ -119,27 +216,28 @@ enum PuzzleBenchmark {
             String(
                 format: "  check (trajectory rules, HMAC token):    %.0f checks/s (%@)",
                 1 / checkTime, formatDuration(checkTime)))
+    }
 
-        // The gap finder, with and without the hole treatment.
-        let trials = 100
-        for (name, treatment) in [("plain hole", HoleTreatment.plain), ("treated hole", .standard)]
-        {
-            var hits = 0
-            var solverRandom = SeededRandom(seed: 2024)
-            for trial in 0..<trials {
-                let picture = ProceduralPicture.make(
-                    width: 640, height: 360, seed: 10_000 + UInt64(trial))
-                var trialOptions = options
-                trialOptions.treatment = treatment
-                let p = try generate(picture, trialOptions, &solverRandom)
-                let guess = GapFinder.locate(
-                    background: p.background, piece: p.piece, axis: .horizontal,
-                    fixed: Int(p.startPosition.y))
-                if abs(guess.x - p.holePosition.x) <= 8 { hits += 1 }
-            }
-            output.line(
-                "  gap finder (Canny-style edges + template matching), \(name): \(hits) of \(trials) solved within 8 px"
-            )
+    static func describe(_ format: PuzzleImageFormat) -> String {
+        switch format {
+        case .png: "PNG"
+        case .jpeg(let quality): "JPEG q\(quality)"
+        }
+    }
+
+    static func describe(_ options: PuzzleOptions) -> String {
+        "\(options.treatment.name) treatment, background \(describe(options.backgroundFormat))"
+    }
+
+    /// Rows padded into columns: the first left-aligned, the others right-aligned.
+    static func formatTable(_ rows: [[String]]) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { c in rows.map { c < $0.count ? $0[c].count : 0 }.max()! }
+        return rows.map { row in
+            row.enumerated().map { c, cell in
+                let pad = String(repeating: " ", count: widths[c] - cell.count)
+                return c == 0 ? cell + pad : pad + cell
+            }.joined(separator: "   ")
         }
     }
 
@@ -153,13 +251,13 @@ enum PuzzleBenchmark {
         }
     }
 
-    /// Generates a puzzle and PNG-encodes its two images: the files' sizes in bytes.
+    /// Generates a puzzle and encodes its two images as handed out: the files' sizes in bytes.
     static func encodedSizes(
-        _ picture: Bitmap, _ options: PuzzleOptions, _ encoder: PNGEncoder,
+        _ picture: Bitmap, _ options: PuzzleOptions, _ encoder: PuzzleImageEncoder,
         _ random: inout SeededRandom
     ) throws(CommandFailure) -> (background: Int, piece: Int) {
-        let puzzle = try generate(picture, options, &random)
-        return (encoder.encode(puzzle.background).count, encoder.encode(puzzle.piece).count)
+        let files = encoder.encode(try generate(picture, options, &random))
+        return (files.background.count, files.piece.count)
     }
 
     static func timePerCall(_ body: () throws(CommandFailure) -> Void) throws(CommandFailure)

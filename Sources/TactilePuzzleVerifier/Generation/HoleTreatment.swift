@@ -1,13 +1,38 @@
+import Foundation
 import TactileCore
 
-/// How a hole (and each decoy) is cut into the background: darkened, and — to keep automated
-/// gap finders unsure — with a soft edge, a slight blur and grain inside.
+/// How a hole (and each decoy) is cut into the background, how the piece is drawn, and what
+/// shape the decoys take: everything that keeps an automated solver from finding the
+/// answer while a person still sees it at a glance.
 ///
-/// Every change is confined to the shape and weighted by its coverage, so pixels outside
-/// every hole keep the picture's exact values. A person still sees a clear, darker dent;
-/// an edge detector finds no crisp outline where the piece's outline is, and template
-/// matching against the piece's pixels meets blurred, noisy content.
+/// A hole is darkened, with a soft edge, a blur, grain and a colour cast inside. Every change
+/// is weighted by how far a pixel lies inside the outline: with ``rimWidth`` 0 the changes
+/// stay within the shape, weighted by coverage, so every pixel outside keeps the picture's
+/// exact values; with a rim they reach that far outside.
+///
+/// What each part is for (``standard`` uses them all; `tactile bench puzzle` measures them):
+/// - A wide, smooth darkening (``edgeSoftness``) with its steepest part deep inside
+///   (``coreInset``): edge detectors find no step along the outline, and the contour they
+///   do find is the outline shrunk by many pixels, which a template of the piece does not
+///   fit within the verifier's tolerance.
+/// - A brightness-neutral ``tint`` along the outline: the eye sees the exact shape, knobs
+///   and all, in colour; edge detectors that work on grey levels see nothing.
+/// - ``blurRadius``, ``flattening``, ``shading`` and grain (``noise``, ``detailGrain``):
+///   what is left of the picture inside no longer matches the piece's own detail, yet the
+///   hole is as busy as the picture around it.
+/// - ``piece`` draws the piece with its own edge and colours, so none of its pixels repeats
+///   the background; ``decoys`` of the piece's own shape leave only the picture to tell
+///   the real hole from them.
 public struct HoleTreatment: Hashable, Sendable {
+    /// What shape decoy holes take.
+    public enum DecoyShapes: Hashable, Sendable {
+        /// Shapes unlike the piece's, a little smaller: a solver rules them out by shape.
+        case contrasting
+        /// The piece's own shape and size, exactly on the row (or column) the piece slides
+        /// along: only the picture tells them from the real hole.
+        case matching
+    }
+
     /// The share of light removed at full depth, 0…1.
     public var darkening: Double
     /// Pixels over which the darkening grows from the edge to full depth; 0 for a crisp edge.
@@ -21,11 +46,54 @@ public struct HoleTreatment: Hashable, Sendable {
     /// The grain's feature size in pixels: random values on a grid this coarse, blended
     /// between grid points, so smoothing before edge detection does not remove them.
     public var grainSize: Int
+    /// How far the treatment reaches outside the outline, in pixels, 0…8; 0 keeps it inside,
+    /// weighted by coverage.
+    public var rimWidth: Double
+    /// The largest colour cast of a hole: each channel's gain is drawn from 1 ± this, per
+    /// hole, 0…0.5.
+    public var colorJitter: Double
+    /// The share of the picture's detail inside a hole, at full depth, replaced by the
+    /// hole's mean colour, 0…1: what is left of the picture no longer matches the piece.
+    public var flattening: Double
+    /// The largest change of light across a hole, as a share of its brightness, 0…0.5: each
+    /// hole is lit from its own random side, lighter there and darker opposite.
+    public var shading: Double
+    /// How much grain makes up for the detail the blur and the flattening take away, 0…4:
+    /// the grain grows by this times the mean difference, in levels, between the picture
+    /// and its blur inside the hole, so a hole in a busy photo is as busy as around it.
+    public var detailGrain: Double
+    /// Whether the grain fades in with the darkening, from nothing at the edge, rather than
+    /// starting at full strength right inside the outline (where it would draw the outline
+    /// as the edge of a texture).
+    public var fadesGrain: Bool
+    /// The strength, in 8-bit levels, of a colour tint that leaves brightness alone: cool
+    /// (blue-violet) over warm or grey pictures, warm (amber) over blue ones, 0…64. It marks
+    /// the outline crisply for the eye, while grey-level edge detectors see nothing of it.
+    public var tint: Double
+    /// The pixels over which the tint grows from the outline inwards, 0…8.
+    public var tintSoftness: Double
+    /// How far inside the outline, in pixels, the hole's floor begins, 0…24: the share
+    /// ``coreShare`` of the darkening is added there, over ``coreSoftness`` pixels, so the
+    /// hole reads as a recess with a sloping wall and a darker floor, and its steepest edge
+    /// is no outline of the piece.
+    public var coreInset: Double
+    /// The share of the darkening that belongs to the floor, 0…1; 0 for none.
+    public var coreShare: Double
+    /// The pixels over which the floor's darkening grows, 0.5…16.
+    public var coreSoftness: Double
+    /// How the piece is drawn.
+    public var piece: PieceTreatment
+    /// What shape the decoys take.
+    public var decoys: DecoyShapes
 
     /// Creates a treatment.
     public init(
         darkening: Double, edgeSoftness: Double, edgeFloor: Double, blurRadius: Int, noise: Int,
-        grainSize: Int = 1
+        grainSize: Int = 1, rimWidth: Double = 0, colorJitter: Double = 0,
+        flattening: Double = 0, shading: Double = 0, detailGrain: Double = 0,
+        fadesGrain: Bool = false, tint: Double = 0, tintSoftness: Double = 1.5,
+        coreInset: Double = 0, coreShare: Double = 0, coreSoftness: Double = 4,
+        piece: PieceTreatment = .exact, decoys: DecoyShapes = .contrasting
     ) {
         self.grainSize = max(1, min(grainSize, 16))
         self.darkening = darkening.clamped(to: 0...1)
@@ -33,19 +101,59 @@ public struct HoleTreatment: Hashable, Sendable {
         self.edgeFloor = edgeFloor.clamped(to: 0...1)
         self.blurRadius = max(0, min(blurRadius, 8))
         self.noise = max(0, min(noise, 64))
+        self.rimWidth = rimWidth.isFinite ? rimWidth.clamped(to: 0...8) : 0
+        self.colorJitter = colorJitter.isFinite ? colorJitter.clamped(to: 0...0.5) : 0
+        self.flattening = flattening.isFinite ? flattening.clamped(to: 0...1) : 0
+        self.shading = shading.isFinite ? shading.clamped(to: 0...0.5) : 0
+        self.detailGrain = detailGrain.isFinite ? detailGrain.clamped(to: 0...4) : 0
+        self.fadesGrain = fadesGrain
+        self.tint = tint.isFinite ? tint.clamped(to: 0...64) : 0
+        self.tintSoftness = tintSoftness.isFinite ? tintSoftness.clamped(to: 0...8) : 1.5
+        self.coreInset = coreInset.isFinite ? coreInset.clamped(to: 0...24) : 0
+        self.coreShare = coreShare.isFinite ? coreShare.clamped(to: 0...1) : 0
+        self.coreSoftness = coreSoftness.isFinite ? coreSoftness.clamped(to: 0.5...16) : 4
+        self.piece = piece
+        self.decoys = decoys
     }
 
     /// Darkened by half with a crisp edge, nothing else: what TTGPuzzleVerify shows.
     public static let plain = HoleTreatment(
         darkening: 0.5, edgeSoftness: 0, edgeFloor: 1, blurRadius: 0, noise: 0)
 
-    /// The default: 55 % darker, growing over 10 px from 15 % of that at the edge, a 3-pixel
-    /// blur and ±16 levels of grain in 4-pixel mottles. Against the gap finder of `tactile bench puzzle` it brings the
-    /// hit rate from every puzzle to about half (see `tactile bench puzzle`), while the
-    /// shape stays easy to see.
-    public static let standard = HoleTreatment(
+    /// The first generator's treatment, kept to measure against: 55 % darker, growing over
+    /// 10 px from 15 % of that at the edge, a 3-pixel blur and ±16 levels of grain in 4-pixel
+    /// mottles, inside the shape only; the piece cut exactly from the picture, decoys of
+    /// other shapes. The edge-pixel matcher of `tactile bench puzzle` finds nearly every
+    /// hole: the piece's faint rim pixels repeat the background under them.
+    public static let softened = HoleTreatment(
         darkening: 0.55, edgeSoftness: 10, edgeFloor: 0.15, blurRadius: 3, noise: 16,
         grainSize: 4)
+
+    /// The default: a recess rather than a cut-out. Holes and decoys alike are darkened by
+    /// up to 60 %, from nothing at 1 px outside the outline to 70 % of that 14 px inside, the
+    /// rest added over 6 px around 13 px inside (the recess's floor), and lit from a random
+    /// side (±25 %); inside, the picture is blurred (4 px), 60 % flattened toward its mean,
+    /// cast by up to 6 % per channel and grained (±6 levels in 2-pixel mottles, more over
+    /// busy pictures, fading in with the darkening); a colour tint of 30 levels that keeps
+    /// brightness shows the outline to the eye. The piece is drawn with its own light edge
+    /// and a brightness and colour of its own (``PieceTreatment/standard``); decoys have the
+    /// piece's own shape. `tactile bench puzzle` measures the solvers it stops.
+    public static let standard = HoleTreatment(
+        darkening: 0.6, edgeSoftness: 14, edgeFloor: 0, blurRadius: 4, noise: 6, grainSize: 2,
+        rimWidth: 1, colorJitter: 0.06, flattening: 0.6, shading: 0.25, detailGrain: 0.6,
+        fadesGrain: true, tint: 30, tintSoftness: 1.5, coreInset: 13, coreShare: 0.3,
+        coreSoftness: 6, piece: .standard, decoys: .matching)
+
+    /// The treatment's name when it is one of the named ones (`plain`, `softened`,
+    /// `standard`), else `custom`.
+    public var name: String {
+        switch self {
+        case .plain: "plain"
+        case .softened: "softened"
+        case .standard: "standard"
+        default: "custom"
+        }
+    }
 
     /// Cuts the hole described by `mask` into `bitmap`.
     public func apply(
@@ -53,49 +161,84 @@ public struct HoleTreatment: Hashable, Sendable {
     ) {
         guard mask.width > 0, mask.height > 0 else { return }
         var grain = SeededRandom(seed: random.next())
-        let full = Double(ShapeMask.samplesPerPixel)
-        let distance = edgeSoftness > 0 ? Self.insideDistances(mask) : []
+        let gains: SIMD3<Float> =
+            colorJitter > 0
+            ? SIMD3(
+                Float(Double.random(in: -colorJitter...colorJitter, using: &random)),
+                Float(Double.random(in: -colorJitter...colorJitter, using: &random)),
+                Float(Double.random(in: -colorJitter...colorJitter, using: &random)))
+            : .zero
+        // The region treated: the mask and the rim around it.
+        let reach = rimWidth > 0 ? Int(rimWidth.rounded(.up)) + 1 : 0
+        let region = (
+            x: mask.originX - reach, y: mask.originY - reach, width: mask.width + 2 * reach,
+            height: mask.height + 2 * reach
+        )
+        let counts = Self.padded(mask, by: reach)
+        var light = (x: Float(0), y: Float(0))
+        if shading > 0 {
+            let angle = Double.random(in: 0..<(2 * .pi), using: &random)
+            let scale = shading / Double(max(region.width, region.height)) * 2
+            light = (Float(cos(angle) * scale), Float(sin(angle) * scale))
+        }
+        let weights = self.weights(counts: counts, width: region.width, height: region.height)
         let blurred =
-            blurRadius > 0 ? Self.boxBlurred(bitmap, around: mask, radius: blurRadius) : []
+            blurRadius > 0
+            ? Self.boxBlurred(
+                bitmap, x: region.x, y: region.y, width: region.width, height: region.height,
+                radius: blurRadius) : []
         let width = bitmap.width
-        let height = bitmap.height
         let grainField = Self.grainField(
-            width: mask.width, height: mask.height, size: grainSize, amplitude: noise,
+            width: region.width, height: region.height, size: grainSize, amplitude: noise,
             using: &grain)
-        // Only the rows and columns of the mask inside the bitmap.
-        let rows = max(0, -mask.originY)..<min(mask.height, height - mask.originY)
-        let columns = max(0, -mask.originX)..<min(mask.width, width - mask.originX)
+        // Only the rows and columns of the region inside the bitmap.
+        let rows = max(0, -region.y)..<min(region.height, bitmap.height - region.y)
+        let columns = max(0, -region.x)..<min(region.width, width - region.x)
         guard !rows.isEmpty, !columns.isEmpty else { return }
+        let darkening = Float(self.darkening)
+        let flattening = Float(self.flattening)
+        let mean =
+            flattening > 0 || tint > 0
+            ? Self.meanColor(bitmap, weights: weights, region: region) : .zero
+        let tintVector = tint > 0 ? Self.tintDirection(over: mean) * Float(tint) : .zero
+        var grainScale: Float = 1
+        if detailGrain > 0, noise > 0, blurRadius > 0 {
+            let detail = Self.meanDetail(bitmap, blurred: blurred, weights: weights, region: region)
+            grainScale = 1 + Float(detailGrain) * detail / Float(noise)
+        }
+        let centre = (x: Float(region.width) / 2, y: Float(region.height) / 2)
         bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
-            mask.counts.withUnsafeBufferPointer { counts in
-                distance.withUnsafeBufferPointer { distance in
-                    blurred.withUnsafeBufferPointer { blurred in
-                        grainField.withUnsafeBufferPointer { grainField in
-                            for v in rows {
-                                let y = mask.originY + v
-                                for u in columns {
-                                    let m = v * mask.width + u
-                                    let count = counts[m]
-                                    guard count > 0 else { continue }
-                                    let coverage = Double(count) / full
-                                    var ramp = 1.0
-                                    if edgeSoftness > 0 {
-                                        let s = min(distance[m] / edgeSoftness, 1)
-                                        ramp = edgeFloor + (1 - edgeFloor) * s * s * (3 - 2 * s)
+            weights.withUnsafeBufferPointer { weights in
+                blurred.withUnsafeBufferPointer { blurred in
+                    grainField.withUnsafeBufferPointer { grainField in
+                        for v in rows {
+                            let y = region.y + v
+                            for u in columns {
+                                let m = v * region.width + u
+                                let presence = weights[3 * m]
+                                guard presence > 0 else { continue }
+                                let tinted = tintVector * weights[3 * m + 2]
+                                let depth = weights[3 * m + 1] * presence
+                                let lit =
+                                    1
+                                    + (light.x * (Float(u) - centre.x) + light.y
+                                        * (Float(v) - centre.y)) * depth
+                                let keep = (1 - darkening * depth) * lit
+                                let grainValue =
+                                    noise > 0
+                                    ? Float(grainField[m]) * presence * grainScale
+                                        * (fadesGrain ? weights[3 * m + 1] : 1) : 0
+                                let i = (y * width + region.x + u) * 4
+                                for channel in 0..<3 {
+                                    var value = Float(pixels[i + channel])
+                                    if blurRadius > 0 {
+                                        value +=
+                                            (Float(blurred[m * 3 + channel]) - value) * presence
                                     }
-                                    let keep = 1 - darkening * ramp * coverage
-                                    let grainValue = noise > 0 ? grainField[m] : 0
-                                    let i = (y * width + mask.originX + u) * 4
-                                    for channel in 0..<3 {
-                                        var value = Double(pixels[i + channel])
-                                        if blurRadius > 0 {
-                                            value +=
-                                                (Double(blurred[m * 3 + channel]) - value)
-                                                * coverage
-                                        }
-                                        value = value * keep + grainValue * coverage
-                                        pixels[i + channel] = UInt8(min(max(value, 0), 255) + 0.5)
-                                    }
+                                    value += (mean[channel] - value) * flattening * depth
+                                    value *= keep * (1 + gains[channel] * presence)
+                                    value += grainValue + tinted[channel]
+                                    pixels[i + channel] = UInt8(min(max(value, 0), 255) + 0.5)
                                 }
                             }
                         }
@@ -105,7 +248,135 @@ public struct HoleTreatment: Hashable, Sendable {
         }
     }
 
-    /// Grain for every mask pixel: uniform values in ±`amplitude` on a grid of `size`-pixel
+    /// The mean colour of the region's pixels, weighted by their depth in the hole.
+    static func meanColor(
+        _ bitmap: Bitmap, weights: [Float],
+        region: (x: Int, y: Int, width: Int, height: Int)
+    ) -> SIMD3<Float> {
+        var sum = SIMD3<Float>.zero
+        var total: Float = 0
+        for v in 0..<region.height {
+            let y = region.y + v
+            guard y >= 0, y < bitmap.height else { continue }
+            for u in 0..<region.width {
+                let x = region.x + u
+                guard x >= 0, x < bitmap.width else { continue }
+                let m = v * region.width + u
+                let weight = weights[3 * m] * weights[3 * m + 1]
+                guard weight > 0 else { continue }
+                let i = (y * bitmap.width + x) * 4
+                sum +=
+                    SIMD3(
+                        Float(bitmap.pixels[i]), Float(bitmap.pixels[i + 1]),
+                        Float(bitmap.pixels[i + 2])) * weight
+                total += weight
+            }
+        }
+        return total > 0 ? sum / total : .zero
+    }
+
+    /// The mean absolute difference, in levels over the three channels, between the region's
+    /// pixels and their blur, weighted by presence: how much detail the blur takes away.
+    static func meanDetail(
+        _ bitmap: Bitmap, blurred: [UInt8], weights: [Float],
+        region: (x: Int, y: Int, width: Int, height: Int)
+    ) -> Float {
+        var sum: Float = 0
+        var total: Float = 0
+        for v in 0..<region.height {
+            let y = region.y + v
+            guard y >= 0, y < bitmap.height else { continue }
+            for u in 0..<region.width {
+                let x = region.x + u
+                guard x >= 0, x < bitmap.width else { continue }
+                let m = v * region.width + u
+                let weight = weights[3 * m]
+                guard weight > 0 else { continue }
+                let i = (y * bitmap.width + x) * 4
+                for c in 0..<3 {
+                    sum += abs(Float(bitmap.pixels[i + c]) - Float(blurred[m * 3 + c])) * weight
+                }
+                total += 3 * weight
+            }
+        }
+        return total > 0 ? sum / total : 0
+    }
+
+    /// A colour change of no luma (Rec. 601 weights), its largest channel 1: toward
+    /// blue-violet, or toward amber over a picture whose mean is blue.
+    static func tintDirection(over mean: SIMD3<Float>) -> SIMD3<Float> {
+        let isBlue = mean.z > mean.x + 16 && mean.z > mean.y
+        let target: SIMD3<Float> = isBlue ? SIMD3(1, 0.6, 0) : SIMD3(0.45, 0, 1)
+        let luma = 0.299 * target.x + 0.587 * target.y + 0.114 * target.z
+        let direction = target - SIMD3(repeating: luma)
+        let largest = max(abs(direction.x), abs(direction.y), abs(direction.z))
+        return direction / largest
+    }
+
+    /// The mask's counts with `margin` empty pixels all round.
+    static func padded(_ mask: ShapeMask, by margin: Int) -> [UInt8] {
+        guard margin > 0 else { return mask.counts }
+        let w = mask.width + 2 * margin
+        var out = [UInt8](repeating: 0, count: w * (mask.height + 2 * margin))
+        for v in 0..<mask.height {
+            for u in 0..<mask.width {
+                out[(v + margin) * w + u + margin] = mask.counts[v * mask.width + u]
+            }
+        }
+        return out
+    }
+
+    /// For each pixel of the region, two weights, interleaved: its presence in the hole
+    /// (its coverage without a rim; with one, rising from 0 at ``rimWidth`` outside the
+    /// outline to 1 half a pixel inside), and the depth of the darkening there (rising from
+    /// ``edgeFloor`` at the rim's outer edge to 1 at ``edgeSoftness`` inside, smoothly).
+    func weights(counts: [UInt8], width: Int, height: Int) -> [Float] {
+        let full = ShapeMask.samplesPerPixel
+        let n = width * height
+        guard edgeSoftness > 0 || rimWidth > 0 || coreShare > 0 else {
+            return [Float](unsafeUninitializedCapacity: 3 * n) { out, count in
+                for i in 0..<n {
+                    let coverage = Float(counts[i]) / Float(full)
+                    out[3 * i] = coverage
+                    out[3 * i + 1] = 1
+                    out[3 * i + 2] = coverage
+                }
+                count = 3 * n
+            }
+        }
+        let distance = OutlineDistance.signed(
+            counts: counts, width: width, height: height, full: full)
+        let rim = Float(rimWidth)
+        let softness = Float(edgeSoftness)
+        let floor = Float(edgeFloor)
+        let coreShare = Float(self.coreShare)
+        let coreStart = Float(coreInset - coreSoftness / 2)
+        let coreSpan = Float(max(coreSoftness, 0.5))
+        let tintSpan = Float(1 + tintSoftness)
+        return [Float](unsafeUninitializedCapacity: 3 * n) { out, count in
+            for i in 0..<n {
+                let d = distance[i]
+                // Coverage is d + ½ where the outline crosses; the rim stretches the rise.
+                let presence = min(max((d + 0.5 + rim) / (1 + rim), 0), 1)
+                var depth: Float = 1
+                if softness > 0 {
+                    let s = min(max((d + rim) / (softness + rim), 0), 1)
+                    depth = floor + (1 - floor) * s * s * (3 - 2 * s)
+                }
+                if coreShare > 0 {
+                    let c = min(max((d - coreStart) / coreSpan, 0), 1)
+                    depth = (1 - coreShare) * depth + coreShare * c * c * (3 - 2 * c)
+                }
+                out[3 * i] = presence
+                out[3 * i + 1] = depth
+                let t = min(max((d + 0.5) / tintSpan, 0), 1)
+                out[3 * i + 2] = t * t * (3 - 2 * t)
+            }
+            count = 3 * n
+        }
+    }
+
+    /// Grain for every region pixel: uniform values in ±`amplitude` on a grid of `size`-pixel
     /// cells, bilinearly blended (plain per-pixel values when `size` is 1).
     static func grainField(
         width: Int, height: Int, size: Int, amplitude: Int, using random: inout SeededRandom
@@ -140,58 +411,13 @@ public struct HoleTreatment: Hashable, Sendable {
         }
     }
 
-    /// For each mask pixel, roughly how many pixels it lies inside the shape's edge: 0 on
-    /// pixels the edge crosses, growing inwards (a two-pass chamfer transform).
-    static func insideDistances(_ mask: ShapeMask) -> [Double] {
-        let w = mask.width
-        let h = mask.height
-        let full = UInt8(ShapeMask.samplesPerPixel)
-        let far = Double(w + h)
-        let (straight, diagonal) = (1.0, 2.0.squareRoot())
-        // A border of zeros around the mask, so every neighbour can be read.
-        let pw = w + 2
-        var padded = [Double](repeating: 0, count: pw * (h + 2))
-        padded.withUnsafeMutableBufferPointer { d in
-            mask.counts.withUnsafeBufferPointer { counts in
-                for v in 0..<h {
-                    for u in 0..<w where counts[v * w + u] == full {
-                        d[(v + 1) * pw + u + 1] = far
-                    }
-                }
-            }
-            for v in 1...h {
-                for u in 1...w where d[v * pw + u] > 0 {
-                    let k = v * pw + u
-                    // The row above first, the pixel just done last: only one addition and
-                    // one comparison wait on the previous pixel.
-                    let above = min(
-                        d[k - pw] + straight, min(d[k - pw - 1], d[k - pw + 1]) + diagonal)
-                    d[k] = min(min(d[k], above), d[k - 1] + straight)
-                }
-            }
-            for v in stride(from: h, through: 1, by: -1) {
-                for u in stride(from: w, through: 1, by: -1) where d[v * pw + u] > 0 {
-                    let k = v * pw + u
-                    let below = min(
-                        d[k + pw] + straight, min(d[k + pw + 1], d[k + pw - 1]) + diagonal)
-                    d[k] = min(min(d[k], below), d[k + 1] + straight)
-                }
-            }
-        }
-        return [Double](unsafeUninitializedCapacity: w * h) { out, count in
-            for v in 0..<h {
-                for u in 0..<w { out[v * w + u] = padded[(v + 1) * pw + u + 1] }
-            }
-            count = w * h
-        }
-    }
-
-    /// The RGB of the mask's pixels box-blurred with the given radius (edges clamped):
+    /// The RGB of a region's pixels box-blurred with the given radius (edges clamped):
     /// running sums along the rows, then down the columns. Sums stay below 2¹⁷, so the
     /// arithmetic wraps unchecked and vectorises.
-    static func boxBlurred(_ bitmap: Bitmap, around mask: ShapeMask, radius: Int) -> [UInt8] {
-        let w = mask.width
-        let h = mask.height
+    static func boxBlurred(
+        _ bitmap: Bitmap, x originX: Int, y originY: Int, width w: Int, height h: Int,
+        radius: Int
+    ) -> [UInt8] {
         let rows = h + 2 * radius
         let maxX = bitmap.width - 1
         let rowLength = w * 3
@@ -200,12 +426,12 @@ public struct HoleTreatment: Hashable, Sendable {
         horizontal.withUnsafeMutableBufferPointer { horizontal in
             bitmap.pixels.withUnsafeBufferPointer { pixels in
                 for r in 0..<rows {
-                    let y = min(max(mask.originY + r - radius, 0), bitmap.height - 1)
+                    let y = min(max(originY + r - radius, 0), bitmap.height - 1)
                     let row = y * bitmap.width
                     func at(_ x: Int) -> Int { (row + min(max(x, 0), maxX)) * 4 }
                     var (red, green, blue): (Int32, Int32, Int32) = (0, 0, 0)
                     for dx in -radius...radius {
-                        let i = at(mask.originX + dx)
+                        let i = at(originX + dx)
                         red &+= Int32(pixels[i])
                         green &+= Int32(pixels[i + 1])
                         blue &+= Int32(pixels[i + 2])
@@ -216,8 +442,8 @@ public struct HoleTreatment: Hashable, Sendable {
                         horizontal[o + 1] = green
                         horizontal[o + 2] = blue
                         // Slide the window one pixel right.
-                        let leaving = at(mask.originX + u - radius)
-                        let entering = at(mask.originX + u + 1 + radius)
+                        let leaving = at(originX + u - radius)
+                        let entering = at(originX + u + 1 + radius)
                         red &+= Int32(pixels[entering]) &- Int32(pixels[leaving])
                         green &+= Int32(pixels[entering + 1]) &- Int32(pixels[leaving + 1])
                         blue &+= Int32(pixels[entering + 2]) &- Int32(pixels[leaving + 2])

@@ -6,8 +6,8 @@ import TactilePuzzle
 public struct GeneratedPuzzle: Sendable {
     /// The picture with the hole and the decoys cut in.
     public var background: Bitmap
-    /// The piece: the picture's pixels inside the shape, alpha its coverage, transparent
-    /// outside; cropped to the piece's rectangle.
+    /// The piece: the picture inside the shape as the treatment's ``HoleTreatment/piece``
+    /// draws it, alpha its coverage, transparent outside; cropped to the piece's rectangle.
     public var piece: Bitmap
     /// The untouched picture (kept for tests and for a success view; never handed out
     /// before a pass).
@@ -22,6 +22,8 @@ public struct GeneratedPuzzle: Sendable {
     public var axis: PuzzleAxis
     /// The decoys' shapes and top-left corners.
     public var decoys: [(shape: PuzzleShape, frame: Rect)]
+    /// The format the background is handed out in (``PuzzleImageEncoder`` writes it).
+    public var backgroundFormat: PuzzleImageFormat = .png
     /// The hole's rectangle in background pixels.
     public var holeFrame: Rect {
         Rect(
@@ -30,8 +32,8 @@ public struct GeneratedPuzzle: Sendable {
     }
 }
 
-/// Cuts puzzles from pictures: picks the hole's place and the decoys', cuts the piece
-/// exactly, and treats the holes.
+/// Cuts puzzles from pictures: picks the hole's place and the decoys', treats the holes,
+/// and cuts and draws the piece.
 public enum PuzzleGenerator {
     /// Generates a puzzle from a picture of exactly `options.width × options.height` pixels.
     ///
@@ -59,12 +61,23 @@ public enum PuzzleGenerator {
         var background = picture
         var decoys: [(shape: PuzzleShape, frame: Rect)] = []
         var taken = [holeFrame, Rect(origin: start, size: pieceSize)]
+        let matching = options.treatment.decoys == .matching
         for _ in 0..<options.decoyCount {
+            // A decoy of the piece's own shape goes where the picture looks least like the
+            // piece, of a few places tried, so a person tells them apart at a glance.
+            let tries = matching ? 6 : 1
+            let frames = (0..<tries).compactMap { _ in
+                placeDecoy(
+                    options: options, near: holeFrame, avoiding: taken, matching: matching,
+                    using: &random)
+            }
             guard
-                let frame = placeDecoy(
-                    options: options, near: holeFrame, avoiding: taken, using: &random)
+                let frame = frames.max(by: {
+                    contentDifference(picture, mask: mask, to: $0.origin)
+                        < contentDifference(picture, mask: mask, to: $1.origin)
+                })
             else { continue }
-            let shape = decoyShape(for: options.shape, using: &random)
+            let shape = matching ? options.shape : decoyShape(for: options.shape, using: &random)
             taken.append(frame)
             decoys.append((shape, frame))
             options.treatment.apply(
@@ -73,11 +86,19 @@ public enum PuzzleGenerator {
         }
         options.treatment.apply(to: &background, mask: mask, using: &random)
 
+        var piece = cut(picture, mask: mask, frame: holeFrame)
+        if !options.treatment.piece.isExact {
+            let counts = (0..<(piece.width * piece.height)).map { k in
+                UInt8(
+                    mask.count(x: Int(hole.x) + k % piece.width, y: Int(hole.y) + k / piece.width))
+            }
+            options.treatment.piece.apply(to: &piece, counts: counts, using: &random)
+        }
         return GeneratedPuzzle(
             background: background,
-            piece: cut(picture, mask: mask, frame: holeFrame),
+            piece: piece,
             picture: picture, holePosition: hole, startPosition: start, shape: options.shape,
-            axis: options.axis, decoys: decoys)
+            axis: options.axis, decoys: decoys, backgroundFormat: options.backgroundFormat)
     }
 
     /// The piece: `frame`'s pixels of the picture, alpha from the mask, clear outside.
@@ -146,19 +167,23 @@ public enum PuzzleGenerator {
 
     /// A decoy's rectangle clear of everything taken, on the hole's row for a horizontal
     /// puzzle (its column for a vertical one) so that scanning along the axis meets it.
+    ///
+    /// A decoy `matching` the piece has the hole's size and sits exactly on its row (or
+    /// column); another is 85…100 % of its size, up to 6 px off the row.
     static func placeDecoy(
-        options: PuzzleOptions, near hole: Rect, avoiding taken: [Rect],
+        options: PuzzleOptions, near hole: Rect, avoiding taken: [Rect], matching: Bool = false,
         using random: inout some RandomNumberGenerator
     ) -> Rect? {
         let side = hole.width
         let gap = 6.0
         for _ in 0..<64 {
-            let size = (side * Double.random(in: 0.85...1, using: &random)).rounded()
+            let size =
+                matching ? side : (side * Double.random(in: 0.85...1, using: &random)).rounded()
             let maxX = Double(options.width) - size - 2
             let maxY = Double(options.height) - size - 2
             var x = Double(Int.random(in: 2...Int(maxX), using: &random))
             var y = Double(Int.random(in: 2...Int(maxY), using: &random))
-            let wobble = Double(Int.random(in: -6...6, using: &random))
+            let wobble = matching ? 0 : Double(Int.random(in: -6...6, using: &random))
             switch options.axis {
             case .horizontal: y = min(max(hole.minY + wobble, 2), maxY)
             case .vertical: x = min(max(hole.minX + wobble, 2), maxX)
@@ -170,6 +195,46 @@ public enum PuzzleGenerator {
             }
         }
         return nil
+    }
+
+    /// How different the picture looks inside the hole's shape and inside the same shape
+    /// moved to `origin`: the mean difference, over the three channels, of 4 × 4-pixel block
+    /// means on the shape's fully covered blocks.
+    static func contentDifference(_ picture: Bitmap, mask: ShapeMask, to origin: Point) -> Double {
+        let dx = Int(origin.x) - mask.originX
+        let dy = Int(origin.y) - mask.originY
+        let full = UInt8(ShapeMask.samplesPerPixel)
+        var total = 0
+        var blocks = 0
+        picture.pixels.withUnsafeBufferPointer { pixels in
+            for v in stride(from: 0, to: mask.height - 3, by: 4) {
+                for u in stride(from: 0, to: mask.width - 3, by: 4)
+                where mask.counts[v * mask.width + u] == full
+                    && mask.counts[(v + 3) * mask.width + u + 3] == full
+                {
+                    let x = mask.originX + u
+                    let y = mask.originY + v
+                    guard x >= 0, y >= 0, x + dx >= 0, y + dy >= 0,
+                        x + dx + 4 <= picture.width, y + dy + 4 <= picture.height,
+                        x + 4 <= picture.width, y + 4 <= picture.height
+                    else { continue }
+                    for c in 0..<3 {
+                        var here = 0
+                        var there = 0
+                        for j in 0..<4 {
+                            for i in 0..<4 {
+                                here += Int(pixels[((y + j) * picture.width + x + i) * 4 + c])
+                                there += Int(
+                                    pixels[((y + dy + j) * picture.width + x + dx + i) * 4 + c])
+                            }
+                        }
+                        total += abs(here - there)
+                    }
+                    blocks += 1
+                }
+            }
+        }
+        return blocks > 0 ? Double(total) / Double(blocks * 3 * 16) : 0
     }
 
     /// A shape unlike the piece's.

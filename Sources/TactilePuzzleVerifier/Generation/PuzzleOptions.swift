@@ -21,18 +21,22 @@ public struct PuzzleOptions: Hashable, Sendable {
     public var shape: PuzzleShape
     /// How the piece may move.
     public var axis: PuzzleAxis
-    /// Holes of other shapes that are not the answer, 0…2.
+    /// Holes that are not the answer, 0…2 (their shape follows the treatment).
     public var decoyCount: Int
     /// How holes are cut.
     public var treatment: HoleTreatment
     /// The piece's side in pixels; by default 15 % of the width, at most 40 % of the height.
     public var pieceSide: Int?
+    /// The background's file format; see ``PuzzleImageEncoder``.
+    public var backgroundFormat: PuzzleImageFormat
 
-    /// Creates options; every argument has a default (640 × 360, classic, horizontal, one decoy).
+    /// Creates options; every argument has a default (640 × 360, classic, horizontal, one decoy,
+    /// the standard treatment, a JPEG background at quality 80).
     public init(
         width: Int = 640, height: Int = 360, shape: PuzzleShape = .classic(),
         axis: PuzzleAxis = .horizontal, decoyCount: Int = 1,
-        treatment: HoleTreatment = .standard, pieceSide: Int? = nil
+        treatment: HoleTreatment = .standard, pieceSide: Int? = nil,
+        backgroundFormat: PuzzleImageFormat = .standard
     ) {
         self.width = width
         self.height = height
@@ -41,6 +45,7 @@ public struct PuzzleOptions: Hashable, Sendable {
         self.decoyCount = decoyCount
         self.treatment = treatment
         self.pieceSide = pieceSide
+        self.backgroundFormat = backgroundFormat
     }
 
     /// The piece's side in pixels.
@@ -59,6 +64,11 @@ public struct PuzzleOptions: Hashable, Sendable {
             throw PuzzleGenerationError(
                 "height must be \(Self.heightRange.lowerBound)…\(Self.heightRange.upperBound) pixels, got \(height)"
             )
+        }
+        if case .jpeg(let quality) = backgroundFormat,
+            !JPEGEncoder.qualityRange.contains(quality)
+        {
+            throw PuzzleGenerationError("JPEG quality must be 1…100, got \(quality)")
         }
         guard Self.decoyRange.contains(decoyCount) else {
             throw PuzzleGenerationError("decoys must be 0…2, got \(decoyCount)")
