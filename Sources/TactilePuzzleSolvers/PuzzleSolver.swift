@@ -71,19 +71,19 @@ public protocol PuzzleSolver: Sendable {
 
 extension PuzzleSolver {
     /// Whether a guess would pass the verifier's position rule: within the policy's
-    /// tolerance (a fraction of the image's width) of the answer along the axis, or both ways
-    /// for a free puzzle — the rule `PuzzleVerifier` applies.
+    /// tolerance (background pixels) of the answer along the axis, or both ways for a free
+    /// puzzle — the rule `PuzzleVerifier` applies.
     public static func isHit(
         _ guess: Point, answer: Point, axis: PuzzleAxis, imageWidth: Int,
         policy: VerifierPolicy = VerifierPolicy()
     ) -> Bool {
-        let width = Double(imageWidth)
-        let dx = abs(guess.x - answer.x) / width
-        let dy = abs(guess.y - answer.y) / width
+        let dx = abs(guess.x - answer.x)
+        let dy = abs(guess.y - answer.y)
+        let tolerance = policy.verificationTolerance
         switch axis {
-        case .horizontal: return dx <= policy.tolerance
-        case .vertical: return dy <= policy.tolerance
-        case .free: return dx <= policy.tolerance && dy <= policy.tolerance
+        case .horizontal: return dx <= tolerance
+        case .vertical: return dy <= tolerance
+        case .free: return dx <= tolerance && dy <= tolerance
         }
     }
 

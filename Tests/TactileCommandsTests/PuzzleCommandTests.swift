@@ -150,7 +150,7 @@ import Testing
         defer { dirs.remove() }
         let made = newPuzzle(dirs, "--shape", "circle", "--axis", "free", "--seed", "9")
         #expect(made.code == 0, "\(made.errors)")
-        let background = try ImageLoader.load(path: dirs.out + "/background.png")
+        let background = try ImageLoader.load(path: dirs.out + "/background.jpg")
         let piece = try ImageLoader.load(path: dirs.out + "/piece.png")
         #expect(background.width == 640 && background.height == 360)
         #expect(piece.width == 96 && piece.height == 96)

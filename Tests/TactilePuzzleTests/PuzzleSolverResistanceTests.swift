@@ -64,9 +64,9 @@ import Testing
         )
         #expect(Solver.isHit(Point(x: 0, y: 92), answer: answer, axis: .vertical, imageWidth: 640))
         #expect(!Solver.isHit(Point(x: 300, y: 109), answer: answer, axis: .free, imageWidth: 640))
-        // A fraction of the width: 16 px on a 1,280-pixel image.
+        // Background pixels, whatever the image's width: 8 px on a 1,280-pixel image too.
         #expect(
-            Solver.isHit(Point(x: 316, y: 100), answer: answer, axis: .horizontal, imageWidth: 1280)
+            !Solver.isHit(Point(x: 309, y: 100), answer: answer, axis: .horizontal, imageWidth: 1280)
         )
     }
 }

@@ -12,7 +12,7 @@ enum PuzzleCommand {
         usage:
             "tactile puzzle new --state DIR --out DIR [--image FILE] [--shape classic|circle|square|svg:FILE] [--axis horizontal|vertical|free] [--seed N]",
         summary:
-            "Generate a puzzle: write background.png, piece.png and challenge.json (never the answer) to --out, keep the answer in --state, print the id last.",
+            "Generate a puzzle: write background.jpg, piece.png and challenge.json (never the answer) to --out, keep the answer in --state, print the id last.",
         options: [
             .init(
                 name: "state", valueName: "DIR",
@@ -54,7 +54,7 @@ enum PuzzleCommand {
             .init(name: "id", valueName: "ID", help: "The puzzle id new printed (32 hex digits)."),
             .init(
                 name: "x", valueName: "X",
-                help: "Left edge of piece.png on background.png, in background pixels."),
+                help: "Left edge of piece.png on the background, in background pixels."),
             .init(
                 name: "y", valueName: "Y",
                 help: "Top edge, in background pixels (needed for a free puzzle)."),
@@ -156,7 +156,7 @@ enum PuzzleCommand {
         }
         let options = PuzzleOptions(shape: shape, axis: axis)
         // Refuse unusable outputs before a puzzle is registered and counted.
-        for name in outputNames {
+        for name in outputNames(options) {
             do throws(FileAccessError) {
                 try FileAccess.checkTarget(outDirectory + "/" + name)
             } catch {
@@ -204,11 +204,12 @@ enum PuzzleCommand {
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let images = PuzzleImageEncoder().encode(puzzle)
         let files: [(name: String, bytes: [UInt8])]
         do {
             files = [
-                ("background.png", PNGEncoder.encode(puzzle.background)),
-                ("piece.png", PNGEncoder.encode(puzzle.piece)),
+                ("background.\(images.format.fileExtension)", images.background),
+                ("piece.png", images.piece),
                 ("challenge.json", Array(try encoder.encode(challenge))),
             ]
         } catch {
@@ -228,14 +229,17 @@ enum PuzzleCommand {
             }
         }
         output.line(
-            "\(outDirectory)/background.png \(challenge.imageWidth)x\(challenge.imageHeight)")
+            "\(outDirectory)/background.\(images.format.fileExtension) \(challenge.imageWidth)x\(challenge.imageHeight)"
+        )
         output.line("\(outDirectory)/piece.png \(challenge.pieceWidth)x\(challenge.pieceHeight)")
         output.line("\(outDirectory)/challenge.json")
         output.line(challenge.id)
     }
 
     /// The files `new` writes to `--out`.
-    static let outputNames = ["background.png", "piece.png", "challenge.json"]
+    static func outputNames(_ options: PuzzleOptions) -> [String] {
+        ["background.\(options.backgroundFormat.fileExtension)", "piece.png", "challenge.json"]
+    }
 
     static func shape(_ text: String) throws(CommandFailure) -> PuzzleShape {
         switch text {

@@ -196,9 +196,11 @@ public final class CaptchaService: @unchecked Sendable {
             return rateLimited(until: refusal.until, now: now, origin: request)
         case .success(let challenge):
             metrics.count("tactile_challenges_issued_total")
+            let files = PuzzleImageEncoder().encode(puzzle)
             images.put(
-                id: challenge.id, background: PNGEncoder.encode(puzzle.background),
-                piece: PNGEncoder.encode(puzzle.piece), until: challenge.expiresAt)
+                id: challenge.id, background: files.background,
+                backgroundType: files.format.mediaType, piece: files.piece,
+                until: challenge.expiresAt)
             var fields: [String: Any] = [
                 "id": challenge.id, "axis": challenge.axis.rawValue,
                 "imageWidth": challenge.imageWidth, "imageHeight": challenge.imageHeight,
@@ -231,7 +233,7 @@ public final class CaptchaService: @unchecked Sendable {
             return Self.error(404, "no such puzzle (or it expired)")
         }
         let response = HTTPResponse(
-            status: 200, contentType: "image/png",
+            status: 200, contentType: kind == "background" ? stored.backgroundType : "image/png",
             body: kind == "background" ? stored.background : stored.piece)
         return response.adding("Cache-Control", "no-store").adding(
             "Access-Control-Allow-Origin", "*")
@@ -534,6 +536,7 @@ public final class CaptchaService: @unchecked Sendable {
 final class ImageCache: @unchecked Sendable {
     struct Entry {
         var background: [UInt8]
+        var backgroundType: String
         var piece: [UInt8]
         var until: Double
     }
@@ -542,10 +545,12 @@ final class ImageCache: @unchecked Sendable {
     private var order: [String] = []
     let limit = 4096
 
-    func put(id: String, background: [UInt8], piece: [UInt8], until: Double) {
+    func put(id: String, background: [UInt8], backgroundType: String, piece: [UInt8], until: Double)
+    {
         lock.lock()
         defer { lock.unlock() }
-        entries[id] = Entry(background: background, piece: piece, until: until)
+        entries[id] = Entry(
+            background: background, backgroundType: backgroundType, piece: piece, until: until)
         order.append(id)
         while entries.count > limit, !order.isEmpty { entries[order.removeFirst()] = nil }
         if order.count > 2 * limit { order = order.filter { entries[$0] != nil } }
