@@ -129,4 +129,34 @@ import Testing
         #expect(run.code == 2)
         #expect(run.errors.contains("at most 10,000 segments"), "\(run.errors)")
     }
+
+    /// A JPEG whose scans would each pass over all its pixels: refused from its markers.
+    @Test func aJPEGWithManyScansIsRefusedBeforeDecoding() throws {
+        let header: [UInt8] =
+            [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 0, count: 14)
+            + [0xFF, 0xC2, 0, 11, 8, 0x10, 0x00, 0x10, 0x00, 1, 1, 0x11, 0]
+        let bomb =
+            header + Array(repeating: [0xFF, 0xDA, 0, 2] as [UInt8], count: 33).flatMap { $0 }
+            + [0xFF, 0xD9]
+        #expect(ImageHeader(bomb)?.scans == 33)
+        #expect(throws: ImageFileError.self) { try ImageLoader.decode(bomb, name: "bomb.jpg") }
+        do {
+            _ = try ImageLoader.decode(bomb, name: "bomb.jpg")
+        } catch {
+            #expect(error.reason == "a JPEG of 33 scans is over the limit of 32")
+        }
+    }
+
+    /// An animation of 50,000 one-pixel frames is cut to its first frame before decoding (a
+    /// decoder would keep every frame, at a cost that grows with the square of their number).
+    @Test func aGIFDecodesOnlyItsFirstFrame() throws {
+        let screen: [UInt8] =
+            Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+        let animation = screen + Array(repeating: frame, count: 50_000).flatMap { $0 } + [0x3B]
+        #expect(ImageHeader.firstFrameOfGIF(animation) == screen + frame + [0x3B])
+        let bitmap = try ImageLoader.decode(animation, name: "many.gif")
+        #expect(bitmap.width == 1 && bitmap.height == 1)
+        #expect(ImageHeader.firstFrameOfGIF(Array(animation.prefix(20))) == nil)
+    }
 }

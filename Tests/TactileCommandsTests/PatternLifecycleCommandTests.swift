@@ -67,4 +67,21 @@ import Testing
         #expect(run.errors.contains("a wait is recorded after 0 failures"), "\(run.errors)")
         #expect(pattern("status", "--store", store).code == 4)
     }
+
+    @Test func loosenedModesFailClosed() throws {
+        #expect(pattern("set", "--store", store, "1-5-9-6").code == 0)
+        for (file, mode) in [(store, 0o644), (store, 0o600 | 0o060), (store + ".lock", 0o666)] {
+            #expect(chmod(file, mode_t(mode)) == 0)
+            let run = pattern("check", "--store", store, "1-5-9-6")
+            #expect(run.code == 4, "\(file) at \(String(mode, radix: 8))")
+            #expect(run.errors.contains("open to other users"), "\(run.errors)")
+            #expect(chmod(file, 0o600) == 0)
+        }
+        #expect(chmod(scratch.path, 0o777) == 0)
+        let folder = pattern("check", "--store", store, "1-5-9-6")
+        #expect(folder.code == 4)
+        #expect(folder.errors.contains("can be written by other users"), "\(folder.errors)")
+        #expect(chmod(scratch.path, 0o755) == 0)
+        #expect(pattern("check", "--store", store, "1-5-9-6").code == 0)
+    }
 }

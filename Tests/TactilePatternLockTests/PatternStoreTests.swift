@@ -45,8 +45,11 @@ final class ManualClock: @unchecked Sendable {
         Array(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
+    /// Writes damaged contents as the vault would write a store (mode 0600), so that only
+    /// the contents are wrong.
     func write(_ bytes: [UInt8], to path: String) throws {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o600)
     }
 
     @Test func recordRoundTrips() throws {

@@ -66,7 +66,8 @@ import Testing
         #expect(!Solver.isHit(Point(x: 300, y: 109), answer: answer, axis: .free, imageWidth: 640))
         // Background pixels, whatever the image's width: 8 px on a 1,280-pixel image too.
         #expect(
-            !Solver.isHit(Point(x: 309, y: 100), answer: answer, axis: .horizontal, imageWidth: 1280)
+            !Solver.isHit(
+                Point(x: 309, y: 100), answer: answer, axis: .horizontal, imageWidth: 1280)
         )
     }
 }

@@ -128,6 +128,20 @@ import Testing
         }
     }
 
+    @Test func deletingBothFilesOfAUsedDirectoryFailsClosed() throws {
+        let (directory, _, _) = try populatedStore()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try VerifierStore(directory: directory)
+        try store.log("a check happened")
+        for name in ["key", "state.json"] {
+            try FileManager.default.removeItem(atPath: directory + "/" + name)
+        }
+        refuses(directory, "a used directory without its key and state")
+        // A fresh directory with only its lock starts afresh.
+        try FileManager.default.removeItem(atPath: directory + "/verifier.log")
+        try VerifierStore(directory: directory).withVerifier { _ in }
+    }
+
     @Test func looseModesFailClosed() throws {
         for (name, mode) in [("key", 0o640), ("state.json", 0o604), ("", 0o750), ("", 0o707)] {
             let (directory, _, _) = try populatedStore()

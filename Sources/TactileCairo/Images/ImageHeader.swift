@@ -16,13 +16,17 @@ public struct ImageHeader: Hashable, Sendable {
     public var width: Int
     /// Height in pixels.
     public var height: Int
+    /// Decoding passes: a JPEG's scans (a progressive file has several, each a pass over the
+    /// whole picture), 1 for the other formats.
+    public var scans = 1
 
     /// Reads the header of a PNG (its IHDR chunk), a JPEG (its first start-of-frame
     /// segment) or a GIF (its logical screen); `nil` for anything else or a header that is cut short or claims no pixels.
     public init?(_ bytes: [UInt8]) {
         if let png = Self.png(bytes) {
             self = png
-        } else if let jpeg = Self.jpeg(bytes) {
+        } else if var jpeg = Self.jpeg(bytes) {
+            jpeg.scans = Self.jpegScans(bytes)
             self = jpeg
         } else if let gif = Self.gif(bytes) {
             self = gif
@@ -87,6 +91,55 @@ public struct ImageHeader: Hashable, Sendable {
                     height: bigEndian(bytes, offset + 3, 2))
             }
             offset += length
+        }
+        return nil
+    }
+
+    /// The start-of-scan markers in a JPEG. Inside entropy-coded data a 0xFF byte is always
+    /// followed by 0x00 or a restart marker, so every 0xFF 0xDA is a scan (or one of an
+    /// embedded thumbnail's, which only errs on the safe side).
+    private static func jpegScans(_ bytes: [UInt8]) -> Int {
+        var count = 0
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == 0xFF, bytes[index + 1] == 0xDA { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    /// A GIF cut after its first image and closed with a trailer, so a decoder sees one
+    /// frame however many follow; `nil` when the blocks before it do not parse.
+    public static func firstFrameOfGIF(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count >= 13 else { return nil }
+        var offset = 13
+        if bytes[10] & 0x80 != 0 { offset += 3 << (Int(bytes[10] & 7) + 1) }  // global colours
+        /// Skips data sub-blocks (a length byte, that many bytes, until a zero length).
+        func skipSubBlocks() -> Bool {
+            while offset < bytes.count {
+                let length = Int(bytes[offset])
+                offset += 1
+                if length == 0 { return true }
+                offset += length
+            }
+            return false
+        }
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x21:  // an extension: label, then sub-blocks
+                offset += 2
+                guard skipSubBlocks() else { return nil }
+            case 0x2C:  // the first image: descriptor, local colours, LZW code size, data
+                guard offset + 10 <= bytes.count else { return nil }
+                let flags = bytes[offset + 9]
+                offset += 10
+                if flags & 0x80 != 0 { offset += 3 << (Int(flags & 7) + 1) }
+                offset += 1
+                guard offset <= bytes.count, skipSubBlocks() else { return nil }
+                return Array(bytes[..<offset]) + [0x3B]
+            default:
+                return nil
+            }
         }
         return nil
     }

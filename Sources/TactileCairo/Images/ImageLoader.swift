@@ -11,10 +11,13 @@ public enum ImageLoader {
     public static let maximumFileBytes = 32 << 20
     /// The most pixels decoded: 16,777,216 (4096 × 4096, or a 16-megapixel photo).
     public static let maximumPixels = 1 << 24
+    /// The most scans a JPEG may have: each is a pass over the whole picture, and encoders
+    /// write 1 (baseline) to about 12 (progressive).
+    public static let maximumScans = 32
 
     /// What the limits say, for help texts.
     public static var limitsDescription: String {
-        "PNG, JPEG or GIF, at most \(FileAccess.describe(bytes: maximumFileBytes)) and 16,777,216 pixels (such as 4096x4096)"
+        "PNG, JPEG (at most \(maximumScans) scans) or GIF (its first frame), at most \(FileAccess.describe(bytes: maximumFileBytes)) and 16,777,216 pixels (such as 4096x4096)"
     }
 
     /// Reads and decodes an image file.
@@ -44,6 +47,19 @@ public enum ImageLoader {
                 reason:
                     "\(header.width)×\(header.height) pixels is over the limit of 16,777,216 (such as 4096×4096)"
             )
+        }
+        guard header.scans <= maximumScans else {
+            throw ImageFileError(
+                path: name,
+                reason: "a JPEG of \(header.scans) scans is over the limit of \(maximumScans)")
+        }
+        var bytes = bytes
+        if header.format == .gif {
+            // Only the first frame is wanted; decoders keep every frame of an animation.
+            guard let first = ImageHeader.firstFrameOfGIF(bytes) else {
+                throw ImageFileError(path: name, reason: "the GIF's blocks do not parse")
+            }
+            bytes = first
         }
         var error: UnsafeMutablePointer<GError>?
         func failure(_ fallback: String) -> ImageFileError {

@@ -48,10 +48,14 @@ public final class CommandOutput {
     public var failureReason: String? { failure.map { String(cString: strerror($0)) } }
 
     /// Flushes, then throws when a write has failed, so a long stream stops at once.
-    func checkWritable() throws(CommandFailure) {
+    ///
+    /// - Parameter change: What was already done and must be reported lost with the output
+    ///   (a token redeemed, a puzzle registered), so the caller knows not to simply retry.
+    func checkWritable(afterChange change: String? = nil) throws(CommandFailure) {
         flush()
         if let failureReason {
-            throw .outputFailed("cannot write the output: \(failureReason)")
+            throw .outputFailed(
+                (change.map { "\($0): " } ?? "") + "cannot write the output: \(failureReason)")
         }
     }
 

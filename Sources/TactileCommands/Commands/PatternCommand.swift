@@ -219,8 +219,9 @@ enum PatternCommand {
             try vault.enroll(pattern)
         }
         session.output.line(
-            "Pattern set in \(vault.path): \(pattern.grid), at least \(PatternLimits.defaultMinimumLength) dots, Argon2id \(describe(vault.cost))."
+            "Pattern set in \(TerminalText.escaped(vault.path)): \(pattern.grid), at least \(PatternLimits.defaultMinimumLength) dots, Argon2id \(describe(vault.cost))."
         )
+        try session.output.checkWritable(afterChange: "the pattern was set")
     }
 
     static func check(_ session: PatternSession) throws(CommandFailure) {
@@ -241,7 +242,8 @@ enum PatternCommand {
             try session.vault.change(from: old, to: new)
         }
         try report(verdict, status: status)
-        session.output.line("Pattern changed in \(session.vault.path).")
+        session.output.line("Pattern changed in \(TerminalText.escaped(session.vault.path)).")
+        try session.output.checkWritable(afterChange: "the pattern was changed")
     }
 
     static func remove(_ session: PatternSession) throws(CommandFailure) {
@@ -251,7 +253,9 @@ enum PatternCommand {
             try session.vault.remove(pattern)
         }
         try report(verdict, status: status)
-        session.output.line("Pattern removed: \(session.vault.path) is deleted.")
+        session.output.line(
+            "Pattern removed: \(TerminalText.escaped(session.vault.path)) is deleted.")
+        try session.output.checkWritable(afterChange: "the pattern was removed")
     }
 
     static func status(_ session: PatternSession) throws(CommandFailure) {
@@ -262,7 +266,7 @@ enum PatternCommand {
         }
         let wait = status.lockoutRemaining.map { "locked for \(seconds($0)) s" } ?? "not locked"
         session.output.line(
-            "Pattern set in \(vault.path): \(status.grid), at least \(status.minimumLength) dots, Argon2id \(describe(status.cost)); \(status.failures) wrong in a row, \(wait)."
+            "Pattern set in \(TerminalText.escaped(vault.path)): \(status.grid), at least \(status.minimumLength) dots, Argon2id \(describe(status.cost)); \(status.failures) wrong in a row, \(wait)."
         )
     }
 

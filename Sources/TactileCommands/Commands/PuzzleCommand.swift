@@ -228,12 +228,15 @@ enum PuzzleCommand {
                 throw .usage("--out: \(error)")
             }
         }
+        let shownOut = TerminalText.escaped(outDirectory)
         output.line(
-            "\(outDirectory)/background.\(images.format.fileExtension) \(challenge.imageWidth)x\(challenge.imageHeight)"
+            "\(shownOut)/background.\(images.format.fileExtension) \(challenge.imageWidth)x\(challenge.imageHeight)"
         )
-        output.line("\(outDirectory)/piece.png \(challenge.pieceWidth)x\(challenge.pieceHeight)")
-        output.line("\(outDirectory)/challenge.json")
+        output.line("\(shownOut)/piece.png \(challenge.pieceWidth)x\(challenge.pieceHeight)")
+        output.line("\(shownOut)/challenge.json")
         output.line(challenge.id)
+        try output.checkWritable(
+            afterChange: "puzzle \(challenge.id) was made, but its id could not be written")
     }
 
     /// The files `new` writes to `--out`.
@@ -249,12 +252,13 @@ enum PuzzleCommand {
         default:
             guard text.hasPrefix("svg:"), text.count > 4 else {
                 throw .usage(
-                    "--shape must be one of classic, circle, square, svg:FILE, got \"\(text)\"")
+                    "--shape must be one of classic, circle, square, svg:FILE, got \(TerminalText.quoted(text))"
+                )
             }
             let path = String(text.dropFirst(4))
             let data: [UInt8]
             do { data = try FileAccess.read(path: path, limit: svgFileLimit) } catch {
-                throw .usage("--shape svg:\(error)")
+                throw .usage("--shape: \(error)")
             }
             guard let svg = String(validating: data, as: UTF8.self) else {
                 throw .usage("--shape svg:\(path): the file is not UTF-8 text")
@@ -278,7 +282,8 @@ enum PuzzleCommand {
         let stateDirectory = try required(parsed, "state")
         let id = try required(parsed, "id")
         guard id.utf8.count == 32, id.utf8.allSatisfy({ $0.isLowerHexDigit }) else {
-            throw .usage("--id must be 32 lower-case hexadecimal digits, got \"\(id)\"")
+            throw .usage(
+                "--id must be 32 lower-case hexadecimal digits, got \(TerminalText.quoted(id))")
         }
         let x = try ValueParser.number(required(parsed, "x"), name: "--x", in: -100_000...100_000)
         let y = try parsed.option("y").map { text throws(CommandFailure) in
@@ -306,9 +311,15 @@ enum PuzzleCommand {
                 case .failed(let failure): "\(failure.clientVerdict.rawValue): \(failure)"
                 case .limited: "rate-limited"
                 }
-            try? store.log(
-                "\(Date().ISO8601Format()) check puzzle=\(id.prefix(8)) client=\(verifier.digest(client)) \(detail)"
-            )
+            do {
+                try store.log(
+                    "\(Date().ISO8601Format()) check puzzle=\(id.prefix(8)) client=\(verifier.digest(client)) \(detail)"
+                )
+            } catch {
+                // The operator must hear that the log is broken, though not what it would say.
+                FileHandle.standardError.write(
+                    Data("tactile puzzle: warning: \(TerminalText.escaped("\(error)"))\n".utf8))
+            }
             return .success(outcome)
         }
         switch outcome {
@@ -361,8 +372,12 @@ enum PuzzleCommand {
             }
             output.line("puzzle \(claims.puzzleID)")
             output.line("client \(claims.clientDigest)")
+            output.line("site \(claims.siteKey.isEmpty ? "-" : claims.siteKey)")
+            output.line("mode \(claims.mode.rawValue)")
             output.line("issued \(time(claims.issuedAt))")
             output.line("expires \(time(claims.expiresAt))")
+            try output.checkWritable(
+                afterChange: "the token was redeemed, but its claims could not be written")
         case .failure(let error):
             throw CommandFailure(.negative, "token refused: \(error)")
         }

@@ -82,7 +82,7 @@ enum RenderCommand {
         } catch {
             throw CommandFailure(.usage, "cannot write \(error)")
         }
-        output.line(out)
+        output.line(TerminalText.escaped(out))
     }
 
     /// A component set up for a demonstration, with a good still moment and length.

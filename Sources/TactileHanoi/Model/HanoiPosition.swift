@@ -38,16 +38,18 @@ public struct HanoiPosition: Hashable, Sendable, CustomStringConvertible {
     public init(state: String, pegCount: Int) throws(HanoiError) {
         try HanoiLimits.check(pegs: pegCount)
         let last = HanoiPeg.letter(pegCount - 1)
+        // A message shows at most the first 70 characters of what was given.
+        let shown = state.count > 70 ? String(state.prefix(70)) + "…" : state
         guard HanoiLimits.disks.contains(state.count) else {
             throw HanoiError(
-                "state \"\(state)\" must have one peg letter per disk, 1…64 letters, got \(state.count)"
+                "state \"\(shown)\" must have one peg letter per disk, 1…64 letters, got \(state.count)"
             )
         }
         var pegs: [Int] = []
         for (offset, character) in state.enumerated() {
             guard let peg = HanoiPeg.index(of: character), peg < pegCount else {
                 throw HanoiError(
-                    "state \"\(state)\": letter \(offset + 1) is \"\(character)\", expected A…\(last)"
+                    "state \"\(shown)\": letter \(offset + 1) is \"\(character)\", expected A…\(last)"
                 )
             }
             pegs.append(peg)

@@ -15,12 +15,18 @@ struct PatternStoreFile {
     /// it cannot carry the lock.
     var lockPath: String { path + ".lock" }
 
-    /// The store's bytes, or `nil` when there is no store.
+    /// The store's bytes, or `nil` when there is no store. A store, lock file or folder
+    /// that others could change fails closed: loosened modes are damage, not to be mended
+    /// silently.
     func read() throws(PatternVaultError) -> [UInt8]? {
         do {
-            return try FileAccess.read(
+            let bytes = try FileAccess.read(
                 path: path, limit: Self.readLimit, followsSymbolicLinks: false)
-        } catch {
+            try checkPrivate()
+            return bytes
+        } catch let error as PatternVaultError {
+            throw error
+        } catch let error as FileAccessError {
             if error.kind == .notFound { return nil }
             if case .tooLarge = error.kind {
                 throw .damaged(path: path, reason: "larger than \(Self.readLimit) bytes")
@@ -28,6 +34,37 @@ struct PatternStoreFile {
             throw error.isBadPath
                 ? .unusablePath(path: path, reason: error.reason)
                 : .unreadable(path: path, reason: error.reason)
+        } catch {
+            throw .unreadable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Refuses a store or lock file that another user owns or that others may read or write,
+    /// and a folder that others may write to (unless it is sticky, as /tmp is).
+    private func checkPrivate() throws(PatternVaultError) {
+        var info = stat()
+        for (file, what) in [(path, "the store"), (lockPath, "its lock file")] {
+            guard lstat(file, &info) == 0 else { continue }
+            guard info.st_uid == geteuid() else {
+                throw .damaged(
+                    path: path, reason: "\(what) belongs to another user (uid \(info.st_uid))")
+            }
+            let mode = info.st_mode & 0o777
+            guard mode & 0o077 == 0 else {
+                throw .damaged(
+                    path: path,
+                    reason:
+                        "\(what) is open to other users (mode \(String(mode, radix: 8)), it must be 600)"
+                )
+            }
+        }
+        let folder = FileAccess.parentDirectory(of: path)
+        if lstat(folder, &info) == 0, info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+            throw .damaged(
+                path: path,
+                reason:
+                    "its folder \(folder) can be written by other users (mode \(String(info.st_mode & 0o777, radix: 8)))"
+            )
         }
     }
 

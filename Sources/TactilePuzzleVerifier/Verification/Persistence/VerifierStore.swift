@@ -129,7 +129,14 @@ public struct VerifierStore: Sendable {
         let stateBytes = try readIfPresent(statePath, limit: Self.stateLimit)
         switch (keyBytes, stateBytes) {
         case (nil, nil):
-            // A new directory: make both, key first. Nothing else creates either.
+            // A new directory: make both, key first. Nothing else creates either, so a
+            // directory that has been used (it holds more than its lock) and lost both is
+            // refused rather than started afresh.
+            if let used = usedEntries(), !used.isEmpty {
+                throw damaged(
+                    "\(directory) has no key and no state but has been used (it holds \(used.joined(separator: ", "))); refusing to start afresh (that would lift every limit)"
+                )
+            }
             let secret = Sodium.randomBytes(32)
             try write(Self.keyMagic + secret + Sodium.sha256(Self.keyMagic + secret), to: keyPath)
             try save(VerifierState(), secret: secret)
@@ -140,7 +147,7 @@ public struct VerifierStore: Sendable {
             )
         case (.some, nil):
             throw damaged(
-                "\(statePath) is missing but \(keyPath) exists; refusing to start afresh (that would lift every limit)"
+                "\(statePath) is missing but \(keyPath) exists; refusing to start afresh (that would lift every limit). If the directory was only just created (a first run was interrupted), remove it and try again"
             )
         case (.some(let key), .some(let state)):
             let secret = try decodeKey(key)
@@ -207,6 +214,15 @@ public struct VerifierStore: Sendable {
     }
 
     // MARK: - Checks
+
+    /// The directory's entries other than its lock and temporaries, or `nil` when it cannot
+    /// be listed.
+    private func usedEntries() -> [String]? {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            return nil
+        }
+        return names.filter { $0 != "lock" && !$0.contains(".tmp-") }.sorted()
+    }
 
     /// The file's bytes, or `nil` when it does not exist; a file that is not private to
     /// the user fails closed.
