@@ -68,4 +68,13 @@ import Testing
         #expect(!run.errors.contains(text), "\(run.errors)")
         #expect(!run.errors.contains("2x") && !run.errors.contains("6x"), "\(run.errors)")
     }
+
+    @Test func doubleDashEndsTheOptions() {
+        #expect(tactile(["hanoi", "count", "--", "3"]).output == "7\n")
+        let negative = tactile(["hanoi", "count", "--", "-3"])
+        #expect(negative.code == 2)
+        #expect(negative.errors.contains("got -3"), "\(negative.errors)")
+        #expect(
+            tactile(["hanoi", "count", "--", "--help"]).code == 2, "after --, --help is a value")
+    }
 }

@@ -54,8 +54,20 @@ struct ArgumentParser {
     static func parse(_ arguments: [String], spec: Spec) throws(CommandFailure) -> Parsed {
         var parsed = Parsed()
         var i = 0
+        var optionsEnded = false
         while i < arguments.count {
             let argument = arguments[i]
+            // `--` ends the options: what follows is positional, even if it starts with -.
+            if optionsEnded {
+                parsed.positionals.append(argument)
+                i += 1
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                i += 1
+                continue
+            }
             if argument == "--help" || argument == "-h" {
                 parsed.wantsHelp = true
                 return parsed

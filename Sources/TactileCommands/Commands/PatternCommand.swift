@@ -230,7 +230,7 @@ enum PatternCommand {
         let verdict = try vaultResult { () throws(PatternVaultError) in
             try session.vault.verify(pattern)
         }
-        try report(verdict, status: status)
+        try report(verdict, vault: session.vault, status: status)
         session.output.line("Pattern accepted.")
     }
 
@@ -241,7 +241,7 @@ enum PatternCommand {
         let verdict = try vaultResult { () throws(PatternVaultError) in
             try session.vault.change(from: old, to: new)
         }
-        try report(verdict, status: status)
+        try report(verdict, vault: session.vault, status: status)
         session.output.line("Pattern changed in \(TerminalText.escaped(session.vault.path)).")
         try session.output.checkWritable(afterChange: "the pattern was changed")
     }
@@ -252,7 +252,7 @@ enum PatternCommand {
         let verdict = try vaultResult { () throws(PatternVaultError) in
             try session.vault.remove(pattern)
         }
-        try report(verdict, status: status)
+        try report(verdict, vault: session.vault, status: status)
         session.output.line(
             "Pattern removed: \(TerminalText.escaped(session.vault.path)) is deleted.")
         try session.output.checkWritable(afterChange: "the pattern was removed")
@@ -271,9 +271,9 @@ enum PatternCommand {
     }
 
     /// Turns anything but an accepted verdict into the command's failure.
-    static func report(_ verdict: PatternVerification, status: PatternVaultStatus)
-        throws(CommandFailure)
-    {
+    static func report(
+        _ verdict: PatternVerification, vault: PatternVault, status: PatternVaultStatus
+    ) throws(CommandFailure) {
         switch verdict {
         case .accepted:
             return
@@ -290,9 +290,11 @@ enum PatternCommand {
                 .negative,
                 "wrong pattern (\(counted)); \(tries) left before a \(seconds(next)) s wait")
         case .lockedOut(let secondsLeft):
+            // Counted now, after the lock: other checks may have failed since the first look.
+            let failures = (try? vault.status())??.failures ?? status.failures
             throw CommandFailure(
                 .locked,
-                "locked out after \(status.failures) wrong patterns in a row; try again in \(seconds(secondsLeft)) s"
+                "locked out after \(failures) wrong patterns in a row; try again in \(seconds(secondsLeft)) s"
             )
         }
     }
