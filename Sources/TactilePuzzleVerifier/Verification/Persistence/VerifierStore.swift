@@ -44,9 +44,7 @@ public struct VerifierStore: Sendable {
     /// The size at which `verifier.log` is moved to `verifier.log.1` and started afresh.
     public static let logLimit = 1 << 20
 
-    static let keyMagic = Array("TPZKEY01".utf8)
-    static let stateMagic = "TPZSTATE1"
-    static let keyFileLength = 8 + 32 + 32
+    static let keyFileLength = VerifierSeal.keyLength
 
     /// Opens (creating if needed, mode 0700) a state directory.
     public init(directory: String) throws(VerifierStoreError) {
@@ -137,8 +135,9 @@ public struct VerifierStore: Sendable {
                     "\(directory) has no key and no state but has been used (it holds \(used.joined(separator: ", "))); refusing to start afresh (that would lift every limit)"
                 )
             }
-            let secret = Sodium.randomBytes(32)
-            try write(Self.keyMagic + secret + Sodium.sha256(Self.keyMagic + secret), to: keyPath)
+            let key = VerifierSeal.makeKey()
+            let secret = try decodeKey(key)
+            try write(key, to: keyPath)
             try save(VerifierState(), secret: secret)
             return (secret, VerifierState())
         case (nil, .some):
@@ -156,55 +155,19 @@ public struct VerifierStore: Sendable {
     }
 
     private func decodeKey(_ bytes: [UInt8]) throws(VerifierStoreError) -> [UInt8] {
-        guard bytes.count == Self.keyFileLength, Array(bytes[0..<8]) == Self.keyMagic else {
-            throw damaged("\(keyPath) is damaged: not a verifier key (\(bytes.count) bytes)")
-        }
-        let secret = Array(bytes[8..<40])
-        guard Sodium.constantTimeEquals(Sodium.sha256(Self.keyMagic + secret), Array(bytes[40...]))
-        else { throw damaged("\(keyPath) is damaged: its checksum does not match") }
-        return secret
+        try VerifierSeal.secret(of: bytes, name: keyPath)
     }
 
     private func decodeState(_ bytes: [UInt8], secret: [UInt8]) throws(VerifierStoreError)
         -> VerifierState
     {
-        let headerLength = Self.stateMagic.utf8.count + 1 + 64 + 1
-        guard bytes.count > headerLength,
-            String(decoding: bytes[0..<Self.stateMagic.utf8.count + 1], as: UTF8.self)
-                == Self.stateMagic + " ",
-            bytes[headerLength - 1] == 10,
-            let tag = Hex.decode(
-                String(decoding: bytes[(headerLength - 65)..<(headerLength - 1)], as: UTF8.self))
-        else { throw damaged("\(statePath) is damaged: its header is not TPZSTATE1 <mac>") }
-        let body = Array(bytes[headerLength...])
-        guard Sodium.verifyHMACSHA256(tag, message: body, key: Self.stateKey(secret)) else {
-            throw damaged("\(statePath) failed its authentication check (altered or damaged)")
-        }
-        let state: VerifierState
-        do { state = try JSONDecoder().decode(VerifierState.self, from: Data(body)) } catch {
-            throw damaged("\(statePath) is authentic but cannot be decoded: \(error)")
-        }
-        if let problem = state.implausibility() {
-            throw damaged("\(statePath) holds values no verifier writes: \(problem)")
-        }
-        return state
-    }
-
-    private static func stateKey(_ secret: [UInt8]) -> [UInt8] {
-        PuzzleVerifier.derive(secret, purpose: "state")
+        try VerifierSeal.decodeState(bytes, secret: secret, name: statePath)
     }
 
     // MARK: - Saving
 
     private func save(_ state: VerifierState, secret: [UInt8]) throws(VerifierStoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body: [UInt8]
-        do { body = Array(try encoder.encode(state)) } catch {
-            throw VerifierStoreError("cannot encode the state: \(error)")
-        }
-        let tag = Sodium.hmacSHA256(body, key: Self.stateKey(secret))
-        try write(Array("\(Self.stateMagic) \(Hex.encode(tag))\n".utf8) + body, to: statePath)
+        try write(try VerifierSeal.seal(state, secret: secret), to: statePath)
     }
 
     private func write(_ bytes: [UInt8], to path: String) throws(VerifierStoreError) {
