@@ -34,6 +34,9 @@ let systemLibraries: [Target] = [
         name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
         providers: [.apt(["libmicrohttpd-dev"])]),
     .systemLibrary(
+        name: "CHiredis", pkgConfig: "hiredis",
+        providers: [.apt(["libhiredis-dev"])]),
+    .systemLibrary(
         name: "CTurboJPEG", pkgConfig: "libturbojpeg",
         providers: [.apt(["libturbojpeg0-dev"])]),
 ]
@@ -55,7 +58,7 @@ let adapterTargets: [Target] = [
         name: "TactilePuzzleService",
         dependencies: [
             "TactileCore", "TactileCrypto", "TactileHTTP", "TactilePuzzle",
-            "TactilePuzzleVerifier",
+            "TactilePuzzleVerifier", "CHiredis",
         ],
         resources: [.copy("Web")]),
     // Attacks on the captcha (gap finders of the kind bots use), for tests and the bench only.

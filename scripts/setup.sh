@@ -18,6 +18,8 @@ packages=(
   libgtk-4-dev
   libsodium-dev
   libmicrohttpd-dev
+  libhiredis-dev
+  redis-server
   libturbojpeg0-dev
 )
 for option in "$@"; do

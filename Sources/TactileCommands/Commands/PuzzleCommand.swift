@@ -83,7 +83,9 @@ enum PuzzleCommand {
                 help: "Address to listen on; [::1]:8080 for IPv6. Default 127.0.0.1:8080."),
             .init(
                 name: "store", valueName: "STORE",
-                help: "memory (default: this process), or a state directory shared by processes."),
+                help:
+                    "memory (default: this process), a state directory shared by processes on one machine, or redis://HOST:PORT[/DB] shared by every instance."
+            ),
             .init(
                 name: "sites", valueName: "FILE",
                 help:

@@ -20,9 +20,10 @@ enum PuzzleServeCommand {
             backend = MemoryBackend(policy: policy)
             storeName = "memory"
         case let value where value.hasPrefix("redis://"):
-            throw .usage(
-                "--store \(TerminalText.quoted(value)): Redis stores are not available in this build; use memory or a state directory"
-            )
+            do { backend = try RedisBackend(url: value, policy: policy) } catch {
+                throw .usage(error.description)
+            }
+            storeName = value
         case let directory:
             guard !directory.isEmpty else { throw .usage("--store needs memory or a directory") }
             do { backend = try DirectoryBackend(directory: directory, policy: policy) } catch {

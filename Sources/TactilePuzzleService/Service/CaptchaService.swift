@@ -49,7 +49,6 @@ public final class CaptchaService: @unchecked Sendable {
     let metrics = ServiceMetrics()
     private let log: @Sendable (String) -> Void
     private let clock: @Sendable () -> Double
-    private let images = ImageCache()
     private let sitesByKey: [String: ServiceSite]
 
     /// Creates the service.
@@ -197,10 +196,15 @@ public final class CaptchaService: @unchecked Sendable {
         case .success(let challenge):
             metrics.count("tactile_challenges_issued_total")
             let files = PuzzleImageEncoder().encode(puzzle)
-            images.put(
-                id: challenge.id, background: files.background,
-                backgroundType: files.format.mediaType, piece: files.piece,
-                until: challenge.expiresAt)
+            do {
+                try backend.putImages(
+                    ChallengeImages(
+                        background: files.background, backgroundType: files.format.mediaType,
+                        piece: files.piece),
+                    id: challenge.id, until: challenge.expiresAt)
+            } catch {
+                return storeUnavailable(error)
+            }
             var fields: [String: Any] = [
                 "id": challenge.id, "axis": challenge.axis.rawValue,
                 "imageWidth": challenge.imageWidth, "imageHeight": challenge.imageHeight,
@@ -229,7 +233,12 @@ public final class CaptchaService: @unchecked Sendable {
     }
 
     private func image(id: String, kind: String) -> HTTPResponse {
-        guard let stored = images.get(id: id, now: clock()) else {
+        guard Hex.isHex(id, count: 32) else { return Self.error(404, "no such puzzle") }
+        let found: ChallengeImages?
+        do { found = try backend.images(id: id, now: clock()) } catch {
+            return storeUnavailable(error)
+        }
+        guard let stored = found else {
             return Self.error(404, "no such puzzle (or it expired)")
         }
         let response = HTTPResponse(
@@ -531,12 +540,10 @@ public final class CaptchaService: @unchecked Sendable {
     }
 }
 
-/// The images of the puzzles handed out, until they expire, bounded in number.
-final class ImageCache: @unchecked Sendable {
-    struct Entry {
-        var background: [UInt8]
-        var backgroundType: String
-        var piece: [UInt8]
+/// The images of the challenges handed out, until they expire, bounded in number.
+public final class ImageCache: @unchecked Sendable {
+    private struct Entry {
+        var images: ChallengeImages
         var until: Double
     }
     private let lock = NSLock()
@@ -544,18 +551,19 @@ final class ImageCache: @unchecked Sendable {
     private var order: [String] = []
     let limit = 4096
 
-    func put(id: String, background: [UInt8], backgroundType: String, piece: [UInt8], until: Double)
-    {
+    /// Creates an empty cache.
+    public init() {}
+
+    func put(id: String, images: ChallengeImages, until: Double) {
         lock.lock()
         defer { lock.unlock() }
-        entries[id] = Entry(
-            background: background, backgroundType: backgroundType, piece: piece, until: until)
+        entries[id] = Entry(images: images, until: until)
         order.append(id)
         while entries.count > limit, !order.isEmpty { entries[order.removeFirst()] = nil }
         if order.count > 2 * limit { order = order.filter { entries[$0] != nil } }
     }
 
-    func get(id: String, now: Double) -> Entry? {
+    func get(id: String, now: Double) -> ChallengeImages? {
         lock.lock()
         defer { lock.unlock() }
         guard let entry = entries[id] else { return nil }
@@ -563,6 +571,6 @@ final class ImageCache: @unchecked Sendable {
             entries[id] = nil
             return nil
         }
-        return entry
+        return entry.images
     }
 }

@@ -1,19 +1,58 @@
 import Foundation
 import TactilePuzzleVerifier
 
-/// Where the service keeps its verifier: every operation on it is atomic.
+/// A challenge's two image files, as served.
+public struct ChallengeImages: Sendable, Hashable {
+    /// The background's file.
+    public var background: [UInt8]
+    /// The background's media type (`image/jpeg` or `image/png`).
+    public var backgroundType: String
+    /// The piece's PNG file.
+    public var piece: [UInt8]
+
+    /// Creates the pair.
+    public init(background: [UInt8], backgroundType: String, piece: [UInt8]) {
+        self.background = background
+        self.backgroundType = backgroundType
+        self.piece = piece
+    }
+}
+
+/// Where the service keeps its verifier and its challenges' images: every operation on the
+/// verifier is atomic, across every process that shares the backend.
 public protocol VerifierBackend: Sendable {
     /// Runs `body` on the verifier, alone; what it changes is kept.
     func withVerifier<R>(_ body: (inout PuzzleVerifier) throws -> R) throws -> R
     /// Whether the backend answers (for `/healthz`).
     func isHealthy() -> Bool
+    /// Keeps a challenge's images until `until` (seconds since 1970).
+    func putImages(_ images: ChallengeImages, id: String, until: Double) throws
+    /// A challenge's images, or `nil` when unknown or expired.
+    func images(id: String, now: Double) throws -> ChallengeImages?
+}
+
+/// Images kept in this process (for the backends whose verifier is local to one machine).
+public protocol LocalImages: VerifierBackend {
+    /// The process's image cache.
+    var imageCache: ImageCache { get }
+}
+
+extension LocalImages {
+    public func putImages(_ images: ChallengeImages, id: String, until: Double) throws {
+        imageCache.put(id: id, images: images, until: until)
+    }
+
+    public func images(id: String, now: Double) throws -> ChallengeImages? {
+        imageCache.get(id: id, now: now)
+    }
 }
 
 /// The verifier in this process's memory, behind a lock: the default of `serve`. Bounded by
 /// the policy's limits (pending puzzles, clients, redeemed tokens), evicting the oldest.
-public final class MemoryBackend: VerifierBackend, @unchecked Sendable {
+public final class MemoryBackend: LocalImages, @unchecked Sendable {
     private let lock = NSLock()
     private var verifier: PuzzleVerifier
+    public let imageCache = ImageCache()
 
     /// Creates a backend with a fresh random key.
     public init(policy: VerifierPolicy) {
@@ -31,9 +70,11 @@ public final class MemoryBackend: VerifierBackend, @unchecked Sendable {
 
 /// The verifier in a state directory (`VerifierStore`), shared by every process that uses
 /// the directory; each operation loads, changes and saves it under the directory's lock.
-public struct DirectoryBackend: VerifierBackend {
+/// Images stay in the process that made them.
+public struct DirectoryBackend: LocalImages {
     let store: VerifierStore
     let policy: VerifierPolicy
+    public let imageCache = ImageCache()
 
     /// Opens (creating if needed) a state directory.
     public init(directory: String, policy: VerifierPolicy) throws(VerifierStoreError) {

@@ -33,6 +33,8 @@ public enum VerifierSeal {
     /// - Parameters:
     ///   - key: The sealed key.
     ///   - state: The sealed state.
+    ///   - policy: The limits the verifier applies.
+    ///   - random: Where the verifier draws puzzle ids and token nonces.
     ///   - names: What messages call the two (file paths, Redis keys).
     public static func open(
         key: [UInt8], state: [UInt8], policy: VerifierPolicy,
@@ -41,7 +43,9 @@ public enum VerifierSeal {
     ) throws(VerifierStoreError) -> PuzzleVerifier {
         let secret = try secret(of: key, name: names.key)
         let decoded = try decodeState(state, secret: secret, name: names.state)
-        guard let verifier = PuzzleVerifier(key: secret, policy: policy, state: decoded, random: random)
+        guard
+            let verifier = PuzzleVerifier(
+                key: secret, policy: policy, state: decoded, random: random)
         else { throw VerifierStoreError("\(names.key) does not hold a 32-byte key") }
         return verifier
     }
@@ -55,7 +59,8 @@ public enum VerifierSeal {
 
     static func secret(of bytes: [UInt8], name: String) throws(VerifierStoreError) -> [UInt8] {
         guard bytes.count == keyLength, Array(bytes[0..<8]) == keyMagic else {
-            throw VerifierStoreError("\(name) is damaged: not a verifier key (\(bytes.count) bytes)")
+            throw VerifierStoreError(
+                "\(name) is damaged: not a verifier key (\(bytes.count) bytes)")
         }
         let secret = Array(bytes[8..<40])
         guard Sodium.constantTimeEquals(Sodium.sha256(keyMagic + secret), Array(bytes[40...]))
@@ -88,7 +93,8 @@ public enum VerifierSeal {
         return state
     }
 
-    static func seal(_ state: VerifierState, secret: [UInt8]) throws(VerifierStoreError) -> [UInt8] {
+    static func seal(_ state: VerifierState, secret: [UInt8]) throws(VerifierStoreError) -> [UInt8]
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let body: [UInt8]

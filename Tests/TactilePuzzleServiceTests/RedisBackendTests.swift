@@ -1,0 +1,206 @@
+import Foundation
+import TactileCore
+import TactileHTTP
+import TactilePuzzle
+import TactilePuzzleSolvers
+@_spi(AnswerReveal) import TactilePuzzleVerifier
+import TestSupport
+import Testing
+
+@testable import TactilePuzzleService
+
+/// Two service instances on one Redis, as behind a load balancer: a challenge made on one
+/// is answered on the other, a token redeems once across both, and Redis going away stops
+/// every pass until it comes back.
+@Suite(.serialized) struct RedisBackendTests {
+    /// A `redis-server` on a free loopback port, without persistence, stopped at the end.
+    final class RedisServer: @unchecked Sendable {
+        let port: Int
+        private(set) var process: Process?
+
+        init() throws {
+            port = Self.freePort()
+            try start()
+        }
+
+        func start() throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+            process.arguments = [
+                "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            self.process = process
+            // Wait until it answers.
+            for _ in 0..<100 {
+                if let backend = try? RedisBackend(
+                    url: "redis://127.0.0.1:\(port)", policy: VerifierPolicy()),
+                    backend.isHealthy()
+                {
+                    return
+                }
+                usleep(50_000)
+            }
+        }
+
+        /// Stops the server: SIGTERM, then SIGKILL if it has not gone within two seconds.
+        func stop() {
+            guard let process else { return }
+            self.process = nil
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            for _ in 0..<200 where process.isRunning { usleep(10_000) }
+        }
+
+        deinit { stop() }
+
+        static func freePort() -> Int {
+            let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(socket) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = 0
+            inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    getsockname(socket, $0, &length)
+                }
+            }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+    }
+
+    let site = ServiceSite(
+        sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"])
+
+    func instance(_ redis: RedisServer) throws -> (CaptchaService, RedisBackend) {
+        let backend = try RedisBackend(
+            url: "redis://127.0.0.1:\(redis.port)", policy: VerifierPolicy())
+        return (
+            CaptchaService(configuration: .init(sites: [site]), backend: backend, log: { _ in }),
+            backend
+        )
+    }
+
+    func post(
+        _ service: CaptchaService, _ path: String, _ object: [String: Any],
+        from address: String = "192.0.2.7"
+    )
+        -> HTTPResponse
+    {
+        service.handle(
+            HTTPRequest(
+                method: "POST", path: path,
+                headers: ["Origin": "https://example.com", "Content-Type": "application/json"],
+                body: Array(try! JSONSerialization.data(withJSONObject: object)),
+                clientAddress: address))
+    }
+
+    func json(_ response: HTTPResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+    }
+
+    /// A challenge made on `a`, its images fetched and answered on `b`; the token.
+    func passOnTheOther(
+        _ a: CaptchaService, _ b: CaptchaService, _ backend: RedisBackend, seed: UInt64
+    )
+        throws -> String
+    {
+        let challenge = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
+        let id = try #require(challenge["id"] as? String)
+        let image = b.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/background"))
+        #expect(image.status == 200)
+        #expect(
+            image.headers.contains { $0.name == "Content-Type" && $0.value.hasPrefix("image/") })
+        let hole = try #require(try backend.withVerifier { $0.testingAnswer(id: id) })
+        let start = Point(x: 0, y: Double(challenge["pieceY"] as! Int))
+        var random = SeededRandom(seed: seed)
+        let track = HumanDrag.track(
+            from: start, to: Point(x: hole.x, y: start.y), axis: .horizontal, using: &random)
+        let answer: [String: Any] = [
+            "x": track.last!.x, "y": start.y,
+            "track": track.map { ["x": $0.x, "y": $0.y, "t": $0.time * 1000] },
+        ]
+        let passed = json(post(b, "/v1/challenges/\(id)/answer", answer))
+        return try #require(passed["token"] as? String, "\(passed)")
+    }
+
+    @Test func aChallengeMadeOnOneInstanceIsAnsweredOnTheOther() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        let (b, _) = try instance(redis)
+        let token = try passOnTheOther(a, b, backendA, seed: 1)
+        let verified = json(post(a, "/v1/siteverify", ["secret": site.secret, "response": token]))
+        #expect(verified["success"] as? Bool == true, "\(verified)")
+        let again = json(post(b, "/v1/siteverify", ["secret": site.secret, "response": token]))
+        #expect(again["error-codes"] as? [String] == ["timeout-or-duplicate"])
+    }
+
+    @Test func aTokenRedeemsOnceAcrossConcurrentVerifications() async throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        let (b, _) = try instance(redis)
+        let token = try passOnTheOther(a, b, backendA, seed: 2)
+        let secret = site.secret
+        let successes = await withTaskGroup(of: Bool.self) { group in
+            for k in 0..<100 {
+                let service = k % 2 == 0 ? a : b
+                group.addTask {
+                    let response = service.handle(
+                        HTTPRequest(
+                            method: "POST", path: "/v1/siteverify",
+                            headers: ["Content-Type": "application/json"],
+                            body: Array(#"{"secret": "\#(secret)", "response": "\#(token)"}"#.utf8))
+                    )
+                    return String(decoding: response.body, as: UTF8.self).contains(
+                        #""success":true"#)
+                }
+            }
+            var count = 0
+            for await success in group where success { count += 1 }
+            return count
+        }
+        #expect(successes == 1)
+    }
+
+    @Test func withoutRedisNothingPassesAndItResumesWhenRedisIsBack() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 200)
+        redis.stop()
+        #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 503)
+        #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
+        let verify = json(
+            post(a, "/v1/siteverify", ["secret": site.secret, "response": "pt2.a.b"]))
+        #expect(verify["success"] as? Bool == false)
+        try redis.start()
+        #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 200)
+        let token = try passOnTheOther(a, a, backendA, seed: 3)
+        #expect(token.hasPrefix("pt2."))
+    }
+
+    @Test func redisURLsAreChecked() {
+        for bad in [
+            "redis://", "redis://host", "redis://host:0", "redis://host:6379/99", "http://x:1",
+        ] {
+            #expect(throws: ServiceConfigurationError.self, "\(bad)") {
+                try RedisBackend(url: bad, policy: VerifierPolicy())
+            }
+        }
+        #expect(
+            (try? RedisBackend(url: "redis://[::1]:6380/2", policy: VerifierPolicy()))?.database
+                == 2)
+    }
+}
