@@ -197,6 +197,19 @@ import Testing
                 == 201)
     }
 
+    @Test func aSiteSetsItsOwnLimits() {
+        var strict = site
+        strict.puzzlesPerMinute = 2
+        let service = CaptchaService(
+            configuration: .init(sites: [strict]), backend: MemoryBackend(policy: VerifierPolicy()),
+            log: { _ in })
+        let codes = (0..<3).map {
+            _ in
+            post(service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.50").status
+        }
+        #expect(codes == [201, 201, 429])
+    }
+
     @Test func forwardedAddressesAreBelievedOnlyFromTrustedProxies() {
         let service = service
         let proxied = HTTPRequest(

@@ -164,8 +164,7 @@ public final class CaptchaService: @unchecked Sendable {
             return Self.error(403, "this page's host name is not one of the site's")
         }
         let client = client(of: request)
-        var policy = configuration.policy
-        policy.proofOfWorkDifficulty = site.proofOfWorkDifficulty
+        let policy = site.policy(from: configuration.policy)
         let puzzle: GeneratedPuzzle
         do { puzzle = try generate() } catch {
             log("\(Self.timestamp(clock())) error: cannot make a puzzle: \(error)")
@@ -278,9 +277,12 @@ public final class CaptchaService: @unchecked Sendable {
         }
         let client = client(of: request)
         let now = clock()
+        let policy =
+            siteOfOrigin(request)?.policy(from: configuration.policy) ?? configuration.policy
         let outcome: (CheckOutcome, String)
         do {
             outcome = try backend.withVerifier { verifier in
+                verifier.policy = policy
                 let pending = verifier.pendingPuzzle(id: id)
                 let start = body.track?.first?.t ?? 0
                 let track = (body.track ?? []).map {

@@ -1,6 +1,7 @@
 import Foundation
 import TactileCore
 import TactileCrypto
+import TactilePuzzleVerifier
 
 /// A site that uses the captcha: its public key, its secret, where it may be shown, and its
 /// policy.
@@ -14,9 +15,13 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     /// The proof-of-work difficulty in bits offered to people who cannot drag, or `nil` to
     /// refuse that alternative. By default 16 bits (about a second in a browser).
     public var proofOfWorkDifficulty: Int?
+    /// Puzzles one client may ask for per minute on this site; `nil` for the default (30).
+    public var puzzlesPerMinute: Int?
+    /// Answers one client may give per minute on this site; `nil` for the default (10).
+    public var answersPerMinute: Int?
 
     private enum CodingKeys: String, CodingKey {
-        case sitekey, secret, hostnames, proofOfWorkDifficulty
+        case sitekey, secret, hostnames, proofOfWorkDifficulty, puzzlesPerMinute, answersPerMinute
     }
 
     /// Creates a site.
@@ -37,6 +42,17 @@ public struct ServiceSite: Codable, Hashable, Sendable {
         proofOfWorkDifficulty =
             container.contains(.proofOfWorkDifficulty)
             ? try container.decodeIfPresent(Int.self, forKey: .proofOfWorkDifficulty) : 16
+        puzzlesPerMinute = try container.decodeIfPresent(Int.self, forKey: .puzzlesPerMinute)
+        answersPerMinute = try container.decodeIfPresent(Int.self, forKey: .answersPerMinute)
+    }
+
+    /// The verifier's policy for this site: `base` with the site's own limits.
+    func policy(from base: VerifierPolicy) -> VerifierPolicy {
+        var policy = base
+        policy.proofOfWorkDifficulty = proofOfWorkDifficulty
+        if let puzzlesPerMinute { policy.puzzlesPerWindow = puzzlesPerMinute }
+        if let answersPerMinute { policy.checksPerWindow = answersPerMinute }
+        return policy
     }
 
     /// A development site for this machine, with a fresh random key and secret.
@@ -87,6 +103,16 @@ public struct ServiceSite: Codable, Hashable, Sendable {
                 throw ServiceConfigurationError(
                     "--sites \(path): proofOfWorkDifficulty of \(site.sitekey) must be 8…28 bits or null, got \(bits)"
                 )
+            }
+            for (name, value) in [
+                ("puzzlesPerMinute", site.puzzlesPerMinute),
+                ("answersPerMinute", site.answersPerMinute),
+            ] {
+                if let value, !(1...1_000_000).contains(value) {
+                    throw ServiceConfigurationError(
+                        "--sites \(path): \(name) of \(site.sitekey) must be 1…1000000, got \(value)"
+                    )
+                }
             }
             guard keys.insert(site.sitekey).inserted else {
                 throw ServiceConfigurationError(
