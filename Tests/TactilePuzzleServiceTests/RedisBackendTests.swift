@@ -182,6 +182,10 @@ import Testing
         redis.stop()
         #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 503)
         #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
+        // An image asked for while Redis is away must not leave the connection locked.
+        let id = String(repeating: "ab", count: 16)
+        #expect(
+            a.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/piece")).status == 503)
         let verify = json(
             post(a, "/v1/siteverify", ["secret": site.secret, "response": "pt2.a.b"]))
         #expect(verify["success"] as? Bool == false)

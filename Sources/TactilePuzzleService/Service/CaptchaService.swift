@@ -360,10 +360,10 @@ public final class CaptchaService: @unchecked Sendable {
         }
         // Compared in constant time with every site's secret.
         var matched: ServiceSite?
-        for site in configuration.sites {
-            let a = Sodium.sha256(Array(secret.utf8))
-            let b = Sodium.sha256(Array(site.secret.utf8))
-            if Sodium.constantTimeEquals(a, b) { matched = site }
+        let given = Sodium.sha256(Array(secret.utf8))
+        for site in configuration.sites
+        where Sodium.constantTimeEquals(given, Sodium.sha256(Array(site.secret.utf8))) {
+            matched = site
         }
         guard let site = matched else { return failure(["invalid-input-secret"]) }
         guard let token = fields["response"], !token.isEmpty else {

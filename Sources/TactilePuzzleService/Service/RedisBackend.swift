@@ -237,9 +237,12 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     }
 
     public func images(id: String, now: Double) throws -> ChallengeImages? {
-        lock.lock()
-        let reply = try command("GET", "tactile:image:\(id)")
-        lock.unlock()
+        let reply: Reply
+        do {
+            lock.lock()
+            defer { lock.unlock() }
+            reply = try command("GET", "tactile:image:\(id)")
+        }
         guard case .string(let value) = reply else { return nil }
         // type \n length \n background piece
         guard let first = value.firstIndex(of: 10),
