@@ -173,7 +173,7 @@ public final class CaptchaService: @unchecked Sendable {
         let now = clock()
         let registered: Result<PuzzleChallenge, IssueRefusal>
         do {
-            registered = try backend.withVerifier { verifier in
+            registered = try backend.withVerifier(.issuing(client: client), now: now) { verifier in
                 verifier.policy = policy
                 do throws(IssueRefusal) {
                     return .success(
@@ -281,7 +281,8 @@ public final class CaptchaService: @unchecked Sendable {
             siteOfOrigin(request)?.policy(from: configuration.policy) ?? configuration.policy
         let outcome: (CheckOutcome, String)
         do {
-            outcome = try backend.withVerifier { verifier in
+            outcome = try backend.withVerifier(.checking(puzzle: id, client: client), now: now) {
+                verifier in
                 verifier.policy = policy
                 let pending = verifier.pendingPuzzle(id: id)
                 let start = body.track?.first?.t ?? 0
@@ -328,7 +329,9 @@ public final class CaptchaService: @unchecked Sendable {
     }
 
     private func revealAnswer(id: String) -> HTTPResponse {
-        let answer = try? backend.withVerifier { verifier in verifier.testingAnswer(id: id) }
+        let answer = try? backend.withVerifier(.peeking(puzzle: id), now: clock()) {
+            $0.testingAnswer(id: id)
+        }
         guard let answer = answer ?? nil else { return Self.error(404, "no such puzzle") }
         return Self.json(200, ["x": answer.x, "y": answer.y])
     }
@@ -372,12 +375,15 @@ public final class CaptchaService: @unchecked Sendable {
         let key = fields["idempotency_key"].flatMap { $0.isEmpty ? nil : $0 }
         let result: Result<TokenClaims, TokenError>
         do {
-            result = try backend.withVerifier { verifier in
+            let scope = VerifierScope.redeeming(
+                token: token, idempotencyKey: key, site: site.sitekey)
+            let now = clock()
+            result = try backend.withVerifier(scope, now: now) { verifier in
                 do throws(TokenError) {
                     // Another site's token is not this one's, and is not spent by asking.
                     return .success(
                         try verifier.redeemToken(
-                            token, now: clock(), idempotencyKey: key, forSite: site.sitekey))
+                            token, now: now, idempotencyKey: key, forSite: site.sitekey))
                 } catch {
                     return .failure(error)
                 }

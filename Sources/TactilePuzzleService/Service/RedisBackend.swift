@@ -7,15 +7,24 @@ import TactilePuzzleVerifier
 /// any of them can answer a challenge another made, and a check or a redemption succeeds
 /// once across all of them.
 ///
-/// The sealed key and state (see `VerifierSeal`) live under `tactile:key` and
-/// `tactile:state`; each operation takes a lock (`SET tactile:lock <random> NX PX`), loads,
-/// changes and stores the state, and releases the lock only if it still holds it (a Lua
-/// compare-and-delete). Images live under `tactile:image:<id>` with the challenge's
-/// lifetime as their TTL. When Redis does not answer, every operation throws (the service
-/// answers 503 and `/healthz` fails, so nothing passes); the next operation reconnects.
+/// The state lives record by record (see `VerifierRecords`): `tactile:puzzle:<id>`,
+/// `tactile:client:<digest>`, `tactile:redeemed:<nonce>` and `tactile:verification:<digest>`,
+/// each sealed and each with a TTL, so Redis forgets what nothing can need any more. The
+/// sealed secret is `tactile:key`, made once by whichever instance comes first
+/// (`SET NX`). An operation locks only its client or its token
+/// (`SET tactile:lock:<name> <random> NX PX 5000`), reads its records (a checked puzzle
+/// with `GETDEL`, so only one check of it can ever run), and writes back what changed in
+/// one pipeline with the lock's release (a Lua compare-and-delete): three round trips, and
+/// operations on other clients never wait. Images live under `tactile:image:<id>` with the
+/// challenge's lifetime as their TTL.
 ///
-/// The whole state moves on every operation: this is correct and simple, and fast enough
-/// for modest traffic; a state split into per-puzzle keys would scale further.
+/// Connections are pooled, one per concurrent request. When Redis does not answer, every
+/// operation throws (the service answers 503 and `/healthz` fails, so nothing passes); the
+/// next operation reconnects.
+///
+/// Whoever can read this Redis can read the secret and so make tokens: keep it on a private
+/// network, and give it a `maxmemory-policy` that never evicts keys without a TTL
+/// (`noeviction` or a `volatile-*` policy).
 public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// The server's host.
     public let host: String
@@ -25,7 +34,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     public let database: Int
     private let policy: VerifierPolicy
     private let lock = NSLock()
-    private var context: UnsafeMutablePointer<redisContext>?
+    /// Idle connections, guarded by `lock`.
+    private var idle: [UnsafeMutablePointer<redisContext>] = []
+    /// The sealed secret as last read, guarded by `lock`.
+    private var cachedKey: [UInt8]?
 
     /// A Redis operation failed: the server is gone, or answered an error.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -59,7 +71,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         self.policy = policy
     }
 
-    deinit { if let context { redisFree(context) } }
+    deinit { for context in idle { redisFree(context) } }
 
     // MARK: - Replies
 
@@ -91,46 +103,66 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         }
     }
 
-    /// Runs one command on the connection (reconnecting first if needed); the caller holds
-    /// `lock`.
-    private func command(_ arguments: [[UInt8]]) throws(Failure) -> Reply {
-        if context == nil { try connect() }
-        guard let context else {
-            throw Failure(description: "Redis at \(host):\(port) is not connected")
+    /// Runs `body` with a connection of its own: an idle one, or a new one. A connection
+    /// that failed is closed rather than put back.
+    private func withConnection<R>(_ body: (UnsafeMutablePointer<redisContext>) throws -> R)
+        throws -> R
+    {
+        lock.lock()
+        let reused = idle.popLast()
+        lock.unlock()
+        let context = try reused ?? connect()
+        let result: R
+        do { result = try body(context) } catch {
+            if error is Failure { redisFree(context) } else { checkIn(context) }
+            throw error
         }
-        let pointers = arguments.map { bytes -> UnsafeMutablePointer<CChar> in
-            let p = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, bytes.count))
-            bytes.withUnsafeBufferPointer {
-                if let base = $0.baseAddress {
-                    UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: bytes.count)
-                }
+        checkIn(context)
+        return result
+    }
+
+    private func checkIn(_ context: UnsafeMutablePointer<redisContext>) {
+        lock.lock()
+        idle.append(context)
+        lock.unlock()
+    }
+
+    /// Sends the commands in one pipeline and reads every reply; an error reply is thrown
+    /// after all replies are read.
+    private func run(_ commands: [[[UInt8]]], on context: UnsafeMutablePointer<redisContext>)
+        throws(Failure) -> [Reply]
+    {
+        for arguments in commands {
+            let status = arguments.withCStrings { argv, lengths in
+                redisAppendCommandArgv(context, Int32(arguments.count), argv, lengths)
             }
-            return p
+            guard status == 0 else {
+                throw Failure(description: "Redis at \(host):\(port): \(Self.errorText(context))")
+            }
         }
-        defer { for pointer in pointers { pointer.deallocate() } }
-        var argv = pointers.map { UnsafePointer<CChar>?($0) }
-        var lengths = arguments.map { $0.count }
-        let raw = redisCommandArgv(context, Int32(arguments.count), &argv, &lengths)
-        guard let raw else {
-            let reason = context.pointee.err != 0 ? Self.errorText(context) : "no reply"
-            redisFree(context)
-            self.context = nil
-            throw Failure(description: "Redis at \(host):\(port): \(reason)")
+        var replies: [Reply] = []
+        for _ in commands {
+            var raw: UnsafeMutableRawPointer?
+            guard redisGetReply(context, &raw) == 0, let raw else {
+                let reason = context.pointee.err != 0 ? Self.errorText(context) : "no reply"
+                throw Failure(description: "Redis at \(host):\(port): \(reason)")
+            }
+            replies.append(Self.copy(raw.assumingMemoryBound(to: redisReply.self)))
+            freeReplyObject(raw)
         }
-        let reply = raw.assumingMemoryBound(to: redisReply.self)
-        defer { freeReplyObject(raw) }
-        let copied = Self.copy(reply)
-        if case .error(let message) = copied {
+        for case .error(let message) in replies {
             throw Failure(description: "Redis at \(host):\(port) answered: \(message)")
         }
-        return copied
+        return replies
     }
 
-    private func command(_ words: String...) throws(Failure) -> Reply {
-        try command(words.map { Array($0.utf8) })
+    private func run(_ words: [String]..., on context: UnsafeMutablePointer<redisContext>)
+        throws(Failure) -> [Reply]
+    {
+        try run(words.map { $0.map { Array($0.utf8) } }, on: context)
     }
 
-    private func connect() throws(Failure) {
+    private func connect() throws(Failure) -> UnsafeMutablePointer<redisContext> {
         let made = redisConnectWithTimeout(host, Int32(port), timeval(tv_sec: 1, tv_usec: 0))
         guard let made, made.pointee.err == 0 else {
             let reason = made.map { Self.errorText($0) } ?? "cannot connect"
@@ -138,8 +170,13 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             throw Failure(description: "Redis at \(host):\(port): \(reason)")
         }
         redisSetTimeout(made, timeval(tv_sec: 2, tv_usec: 0))
-        context = made
-        if database != 0 { _ = try command("SELECT", String(database)) }
+        if database != 0 {
+            do { _ = try run(["SELECT", String(database)], on: made) } catch {
+                redisFree(made)
+                throw error
+            }
+        }
+        return made
     }
 
     private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
@@ -151,74 +188,130 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     // MARK: - The verifier
 
     static let keyName = "tactile:key"
-    static let stateName = "tactile:state"
-    static let lockName = "tactile:lock"
     static let release = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end
         """
 
-    public func withVerifier<R>(_ body: (inout PuzzleVerifier) throws -> R) throws -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        let holder = Hex.encode(Sodium.randomBytes(16))
-        // Wait up to two seconds for the lock; it expires by itself after five.
-        var acquired = false
-        for attempt in 0..<400 {
-            if case .status = try command("SET", Self.lockName, holder, "NX", "PX", "5000") {
-                acquired = true
-                break
-            }
-            usleep(UInt32(min(5000, 200 * (attempt + 1))))
-        }
-        guard acquired else {
-            throw Failure(description: "the verifier is locked by another process")
-        }
-        defer { _ = try? command("EVAL", Self.release, "1", Self.lockName, holder) }
+    private static func bytes(_ reply: Reply) -> [UInt8]? {
+        if case .string(let value) = reply { return value }
+        return nil
+    }
 
-        var key: [UInt8]
-        var state: [UInt8]
-        guard case .array(let values) = try command("MGET", Self.keyName, Self.stateName),
-            values.count == 2
-        else { throw Failure(description: "Redis answered MGET with something else") }
-        func bytes(_ reply: Reply) -> [UInt8]? {
-            if case .string(let value) = reply { return value }
-            return nil
+    /// The sealed secret: as cached, or read, or (on a new server) made by whichever
+    /// instance sets it first.
+    private func key(on context: UnsafeMutablePointer<redisContext>) throws -> [UInt8] {
+        lock.lock()
+        let cached = cachedKey
+        lock.unlock()
+        if let cached { return cached }
+        let fresh = VerifierSeal.makeKey()
+        let replies = try run(
+            [
+                ["SET", Self.keyName].map { Array($0.utf8) } + [fresh, Array("NX".utf8)],
+                ["GET", Self.keyName].map { Array($0.utf8) },
+            ], on: context)
+        guard let key = Self.bytes(replies[1]) else {
+            throw Failure(description: "Redis lost \(Self.keyName) as it was being made")
         }
-        switch (bytes(values[0]), bytes(values[1])) {
-        case (let k?, let s?):
-            key = k
-            state = s
-        case (nil, nil):
-            // A new server: make both. A server that lost one of them is refused.
-            key = VerifierSeal.makeKey()
-            state = try VerifierSeal.emptyState(key: key)
-            _ = try command([
-                Array("MSET".utf8), Array(Self.keyName.utf8), key, Array(Self.stateName.utf8),
-                state,
-            ])
-        case (_?, nil):
-            throw VerifierStoreError(
-                "\(Self.stateName) is missing from Redis but \(Self.keyName) is there; refusing to start afresh (that would lift every limit)"
-            )
-        case (nil, _?):
-            throw VerifierStoreError(
-                "\(Self.keyName) is missing from Redis but \(Self.stateName) is there; refusing to start afresh"
-            )
+        _ = try VerifierSeal.open(
+            key: key, state: try VerifierSeal.emptyState(key: key), policy: policy,
+            names: (key: "Redis \(Self.keyName)", state: "a fresh state"))
+        lock.lock()
+        cachedKey = key
+        lock.unlock()
+        return key
+    }
+
+    public func withVerifier<R>(
+        _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
+    ) throws -> R {
+        try withConnection { context in
+            // A key that changed under us (Redis started afresh) is read again, once.
+            for attempt in 0..<2 {
+                let key = try key(on: context)
+                if let result = try run(scope, now: now, key: key, on: context, body) {
+                    return result
+                }
+                lock.lock()
+                cachedKey = nil
+                lock.unlock()
+                if attempt == 1 { break }
+            }
+            throw Failure(description: "\(Self.keyName) keeps changing in Redis")
         }
-        var verifier = try VerifierSeal.open(
-            key: key, state: state, policy: policy,
-            names: (key: "Redis \(Self.keyName)", state: "Redis \(Self.stateName)"))
+    }
+
+    /// One operation under `key`; `nil` when Redis holds another key (or none).
+    private func run<R>(
+        _ scope: VerifierScope, now: Double, key: [UInt8],
+        on context: UnsafeMutablePointer<redisContext>, _ body: (inout PuzzleVerifier) throws -> R
+    ) throws -> R? {
+        let plan = try VerifierRecords.plan(for: scope, key: key)
+        let holder = Hex.encode(Sodium.randomBytes(16))
+        let lockName = plan.lock.map { "tactile:lock:" + $0 }
+        if let lockName {
+            // Wait up to two seconds for the lock; it expires by itself after five.
+            var acquired = false
+            for attempt in 0..<400 {
+                let reply = try run(["SET", lockName, holder, "NX", "PX", "5000"], on: context)
+                if case .status = reply[0] {
+                    acquired = true
+                    break
+                }
+                usleep(UInt32(min(5000, 100 * (attempt + 1))))
+            }
+            guard acquired else {
+                throw Failure(description: "a verifier record is locked by another process")
+            }
+        }
+        var released = false
+        defer {
+            if let lockName, !released {
+                _ = try? run(["EVAL", Self.release, "1", lockName, holder], on: context)
+            }
+        }
+        let names = plan.reads + plan.takes
+        var commands: [[String]] = [["GET", Self.keyName]]
+        if !plan.reads.isEmpty { commands.append(["MGET"] + plan.reads.map { "tactile:" + $0 }) }
+        commands += plan.takes.map { ["GETDEL", "tactile:" + $0] }
+        let replies = try run(commands.map { $0.map { Array($0.utf8) } }, on: context)
+        guard Self.bytes(replies[0]) == key else { return nil }
+        var values: [Reply] = []
+        if !plan.reads.isEmpty, case .array(let read) = replies[1] { values += read }
+        values += replies.dropFirst(plan.reads.isEmpty ? 1 : 2)
+        guard values.count == names.count else {
+            throw Failure(description: "Redis answered a read with something else")
+        }
+        var records: [String: [UInt8]] = [:]
+        for (name, value) in zip(names, values) { records[name] = Self.bytes(value) }
+
+        let opened = try VerifierRecords.open(
+            key: key, scope: scope, records: records, policy: policy)
+        var verifier = opened
         verifier.policy = policy
         let result = try body(&verifier)
-        state = try VerifierSeal.seal(verifier, key: key)
-        _ = try command([Array("SET".utf8), Array(Self.stateName.utf8), state])
+        var writes: [[[UInt8]]] = []
+        for change in try VerifierRecords.changes(from: opened, to: verifier, key: key, now: now) {
+            switch change {
+            case .put(let name, let bytes, let expiresAt):
+                let milliseconds = max(1, Int(((expiresAt - now) * 1000).rounded(.up)))
+                writes.append(
+                    [Array("SET".utf8), Array("tactile:\(name)".utf8), bytes]
+                        + ["PX", String(milliseconds)].map { Array($0.utf8) })
+            case .remove(let name):
+                writes.append(["DEL", "tactile:\(name)"].map { Array($0.utf8) })
+            }
+        }
+        if let lockName {
+            writes.append(["EVAL", Self.release, "1", lockName, holder].map { Array($0.utf8) })
+            released = true
+        }
+        if !writes.isEmpty { _ = try run(writes, on: context) }
         return result
     }
 
     public func isHealthy() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return (try? command("PING")) == .status("PONG")
+        (try? withConnection { try run(["PING"], on: $0) }) == [.status("PONG")]
     }
 
     // MARK: - Images
@@ -228,22 +321,18 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let value =
             Array(images.backgroundType.utf8) + [10]
             + Array(String(images.background.count).utf8) + [10] + images.background + images.piece
-        lock.lock()
-        defer { lock.unlock() }
-        _ = try command([
-            Array("SET".utf8), Array("tactile:image:\(id)".utf8), value, Array("EX".utf8),
-            Array(String(seconds).utf8),
-        ])
+        _ = try withConnection { context in
+            try run(
+                [
+                    [Array("SET".utf8), Array("tactile:image:\(id)".utf8), value, Array("EX".utf8)]
+                        + [Array(String(seconds).utf8)]
+                ], on: context)
+        }
     }
 
     public func images(id: String, now: Double) throws -> ChallengeImages? {
-        let reply: Reply
-        do {
-            lock.lock()
-            defer { lock.unlock() }
-            reply = try command("GET", "tactile:image:\(id)")
-        }
-        guard case .string(let value) = reply else { return nil }
+        let replies = try withConnection { try run(["GET", "tactile:image:\(id)"], on: $0) }
+        guard let value = Self.bytes(replies[0]) else { return nil }
         // type \n length \n background piece
         guard let first = value.firstIndex(of: 10),
             let second = value[(first + 1)...].firstIndex(of: 10),
@@ -255,5 +344,27 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             background: Array(value[start..<start + length]),
             backgroundType: String(decoding: value[..<first], as: UTF8.self),
             piece: Array(value[(start + length)...]))
+    }
+}
+
+extension [[UInt8]] {
+    /// Calls `body` with C views of the byte strings (pointers and lengths), valid only
+    /// inside it.
+    fileprivate func withCStrings<R>(
+        _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafeMutablePointer<Int>) -> R
+    ) -> R {
+        let pointers = map { bytes -> UnsafeMutablePointer<CChar> in
+            let p = UnsafeMutablePointer<CChar>.allocate(capacity: Swift.max(1, bytes.count))
+            bytes.withUnsafeBufferPointer {
+                if let base = $0.baseAddress {
+                    UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: bytes.count)
+                }
+            }
+            return p
+        }
+        defer { for pointer in pointers { pointer.deallocate() } }
+        var argv = pointers.map { UnsafePointer<CChar>?($0) }
+        var lengths = map(\.count)
+        return body(&argv, &lengths)
     }
 }

@@ -21,8 +21,15 @@ public struct ChallengeImages: Sendable, Hashable {
 /// Where the service keeps its verifier and its challenges' images: every operation on the
 /// verifier is atomic, across every process that shares the backend.
 public protocol VerifierBackend: Sendable {
-    /// Runs `body` on the verifier, alone; what it changes is kept.
-    func withVerifier<R>(_ body: (inout PuzzleVerifier) throws -> R) throws -> R
+    /// Runs `body` on the verifier, alone among the operations on the same client or token;
+    /// what it changes is kept.
+    ///
+    /// `body` must stay within `scope`: a backend that keeps records apart (Redis) gives it
+    /// a verifier holding only the scope's records. `now` is the time `body` acts at (seconds
+    /// since 1970); records it keeps live on from then.
+    func withVerifier<R>(
+        _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
+    ) throws -> R
     /// Whether the backend answers (for `/healthz`).
     func isHealthy() -> Bool
     /// Keeps a challenge's images until `until` (seconds since 1970).
@@ -59,7 +66,9 @@ public final class MemoryBackend: LocalImages, @unchecked Sendable {
         verifier = PuzzleVerifier(key: TokenSigner.makeKey(), policy: policy)!
     }
 
-    public func withVerifier<R>(_ body: (inout PuzzleVerifier) throws -> R) throws -> R {
+    public func withVerifier<R>(
+        _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
+    ) throws -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&verifier)
@@ -82,7 +91,9 @@ public struct DirectoryBackend: LocalImages {
         self.policy = policy
     }
 
-    public func withVerifier<R>(_ body: (inout PuzzleVerifier) throws -> R) throws -> R {
+    public func withVerifier<R>(
+        _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
+    ) throws -> R {
         try store.withVerifier(policy: policy) { verifier in
             verifier.policy = policy
             return try body(&verifier)

@@ -378,7 +378,7 @@ public struct PuzzleVerifier: Sendable {
             return try redeem(token, now: now, siteKey: siteKey)
         }
         state.verifications = state.verifications.filter { $0.value.until > now }
-        let remembered = "\(key.utf8.count):\(key)|\(siteKey ?? "")|\(token)"
+        let remembered = Self.remembered(key, site: siteKey, token: token)
         if let earlier = state.verifications[remembered] {
             if let claims = earlier.claims { return claims }
             throw earlier.error ?? .malformed
@@ -397,6 +397,11 @@ public struct PuzzleVerifier: Sendable {
             state.verifications[remembered] = .init(claims: nil, error: error, until: until)
             throw error
         }
+    }
+
+    /// The name a verification with an idempotency key is remembered under.
+    static func remembered(_ key: String, site: String?, token: String) -> String {
+        "\(key.utf8.count):\(key)|\(site ?? "")|\(token)"
     }
 
     private mutating func redeem(_ token: String, now: Double, siteKey: String?)

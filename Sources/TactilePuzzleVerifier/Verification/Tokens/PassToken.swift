@@ -126,6 +126,20 @@ public struct TokenSigner: Sendable {
     }
 }
 
+extension TokenSigner {
+    /// The nonce a token claims, read without checking its signature: for naming the
+    /// records a redemption touches, never for deciding anything.
+    static func unverifiedNonce(_ token: String) -> String? {
+        let fields = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard token.utf8.count <= maximumLength, fields.count == 3, fields[0] == "pt2",
+            let json = Base64URL.decode(fields[1]),
+            let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(json)),
+            Hex.isHex(claims.nonce, count: 32)
+        else { return nil }
+        return claims.nonce
+    }
+}
+
 /// Unpadded base64url text (RFC 4648 §5).
 enum Base64URL {
     static func encode(_ bytes: [UInt8]) -> String {

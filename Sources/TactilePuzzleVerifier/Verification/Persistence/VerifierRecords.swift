@@ -1,0 +1,251 @@
+import Foundation
+import TactileCrypto
+
+/// A verifier's state as separate records — one per waiting puzzle, client, redeemed token
+/// and remembered verification — for a store that several processes share record by record
+/// (Redis).
+///
+/// For each operation the store asks for a ``Plan`` (what to lock, read and take), loads
+/// those records, opens a verifier that holds only them, runs the operation, and saves the
+/// ``Change``s. Operations on different clients and tokens then never wait for each other,
+/// and each record expires by itself when nothing can need it any more.
+///
+/// Every record is authenticated like the whole state (see ``VerifierSeal``): a header line
+/// `TPZREC1 <mac>` and JSON, the MAC being HMAC-SHA-256 under a key derived from the secret,
+/// over the record's name and its JSON, so a damaged record, or one moved under another
+/// name, fails closed. Record names never contain a client's name (an address): clients
+/// appear under a keyed digest.
+public enum VerifierRecords {
+    /// What one operation needs from the store.
+    public struct Plan: Hashable, Sendable {
+        /// The name to lock while the operation runs (one per client, one per token), or
+        /// `nil` when the operation changes nothing.
+        public var lock: String?
+        /// Records to read.
+        public var reads: [String]
+        /// Records to read and remove in one atomic step.
+        public var takes: [String]
+    }
+
+    /// One record to save or remove after an operation.
+    public enum Change: Hashable, Sendable {
+        /// Save the record, to be forgotten at `expiresAt` (seconds since 1970).
+        case put(name: String, bytes: [UInt8], expiresAt: Double)
+        /// Remove the record.
+        case remove(name: String)
+    }
+
+    static let magic = "TPZREC1"
+
+    /// How long a client's record outlives its last request: long enough to remember its
+    /// failures, never shorter than its rate-limit window or its lockout.
+    static func clientRetention(_ policy: VerifierPolicy) -> Double {
+        max(3600, policy.window, policy.lockoutDuration)
+    }
+
+    /// The records an operation in `scope` needs.
+    ///
+    /// - Parameter key: The sealed key (``VerifierSeal/makeKey()``).
+    public static func plan(for scope: VerifierScope, key: [UInt8]) throws(VerifierStoreError)
+        -> Plan
+    {
+        let names = Names(secret: try VerifierSeal.secret(of: key, name: "the key"))
+        switch scope.subject {
+        case .issuing(let client):
+            let record = names.client(client)
+            return Plan(lock: record, reads: [record], takes: [])
+        case .checking(let id, let client):
+            let record = names.client(client)
+            return Plan(
+                lock: record, reads: [record],
+                takes: Hex.isHex(id, count: 32) ? [names.puzzle(id)] : [])
+        case .redeeming(let token, let idempotencyKey, let site):
+            guard let nonce = TokenSigner.unverifiedNonce(token) else {
+                // Not a token this verifier made: the operation fails and keeps, at most, a
+                // remembered answer for the idempotency key.
+                let remembered = idempotencyKey.map {
+                    names.verification(PuzzleVerifier.remembered($0, site: site, token: token))
+                }
+                return Plan(lock: remembered, reads: remembered.map { [$0] } ?? [], takes: [])
+            }
+            var reads = [names.redeemed(nonce)]
+            if let idempotencyKey {
+                reads.append(
+                    names.verification(
+                        PuzzleVerifier.remembered(idempotencyKey, site: site, token: token)))
+            }
+            return Plan(lock: names.redeemed(nonce), reads: reads, takes: [])
+        case .peeking(let id):
+            return Plan(
+                lock: nil, reads: Hex.isHex(id, count: 32) ? [names.puzzle(id)] : [], takes: [])
+        }
+    }
+
+    /// A verifier that holds the records read for `scope` (and nothing else).
+    ///
+    /// - Parameters:
+    ///   - key: The sealed key.
+    ///   - scope: The operation's scope, as given to ``plan(for:key:)``.
+    ///   - records: The records the plan named that exist, by name.
+    ///   - policy: The limits the verifier applies.
+    /// - Throws: ``VerifierStoreError`` when a record is damaged, sealed under another key or
+    ///   another name, or holds values no verifier writes.
+    public static func open(
+        key: [UInt8], scope: VerifierScope, records: [String: [UInt8]], policy: VerifierPolicy
+    ) throws(VerifierStoreError) -> PuzzleVerifier {
+        let secret = try VerifierSeal.secret(of: key, name: "the key")
+        let names = Names(secret: secret)
+        var state = VerifierState()
+        func load<T: Decodable>(_ type: T.Type, _ name: String) throws(VerifierStoreError) -> T? {
+            guard let bytes = records[name] else { return nil }
+            return try unseal(type, bytes, name: name, secret: secret)
+        }
+        func loadPuzzle(_ id: String) throws(VerifierStoreError) {
+            guard Hex.isHex(id, count: 32),
+                let puzzle = try load(VerifierState.Pending.self, names.puzzle(id))
+            else { return }
+            guard puzzle.id == id else {
+                throw VerifierStoreError("\(names.puzzle(id)) holds another puzzle")
+            }
+            state.pending[id] = puzzle
+            state.issueOrder = [id]
+        }
+        switch scope.subject {
+        case .issuing(let client):
+            state.clients[client] = try load(VerifierState.Client.self, names.client(client))
+        case .checking(let id, let client):
+            state.clients[client] = try load(VerifierState.Client.self, names.client(client))
+            try loadPuzzle(id)
+        case .peeking(let id):
+            try loadPuzzle(id)
+        case .redeeming(let token, let idempotencyKey, let site):
+            if let nonce = TokenSigner.unverifiedNonce(token),
+                let redeemed = try load(RedeemedRecord.self, names.redeemed(nonce))
+            {
+                state.redeemed[nonce] = redeemed.until
+            }
+            if let idempotencyKey {
+                let remembered = PuzzleVerifier.remembered(idempotencyKey, site: site, token: token)
+                state.verifications[remembered] = try load(
+                    VerifierState.RememberedVerification.self, names.verification(remembered))
+            }
+        }
+        if let problem = state.implausibility() {
+            throw VerifierStoreError("a record holds values no verifier writes: \(problem)")
+        }
+        guard let verifier = PuzzleVerifier(key: secret, policy: policy, state: state) else {
+            throw VerifierStoreError("the key does not hold a 32-byte secret")
+        }
+        return verifier
+    }
+
+    /// What an operation changed: the records to save and remove.
+    ///
+    /// - Parameters:
+    ///   - opened: The verifier as ``open(key:scope:records:policy:)`` returned it.
+    ///   - verifier: The same verifier after the operation.
+    ///   - key: The sealed key.
+    ///   - now: The time of the operation, seconds since 1970.
+    public static func changes(
+        from opened: PuzzleVerifier, to verifier: PuzzleVerifier, key: [UInt8], now: Double
+    ) throws(VerifierStoreError) -> [Change] {
+        let secret = try VerifierSeal.secret(of: key, name: "the key")
+        let names = Names(secret: secret)
+        let before = opened.state
+        let after = verifier.state
+        var changes: [Change] = []
+        func put(_ value: some Encodable, _ name: String, until: Double) throws(VerifierStoreError)
+        {
+            changes.append(
+                .put(
+                    name: name, bytes: try seal(value, name: name, secret: secret), expiresAt: until
+                ))
+        }
+        for (client, record) in after.clients where before.clients[client] != record {
+            let until = max(
+                record.lockedUntil, record.lastSeen + clientRetention(verifier.policy), now + 1)
+            try put(record, names.client(client), until: until)
+        }
+        for client in before.clients.keys where after.clients[client] == nil {
+            changes.append(.remove(name: names.client(client)))
+        }
+        for (id, puzzle) in after.pending where before.pending[id] != puzzle {
+            try put(puzzle, names.puzzle(id), until: puzzle.expiresAt)
+        }
+        for id in before.pending.keys where after.pending[id] == nil {
+            changes.append(.remove(name: names.puzzle(id)))
+        }
+        for (nonce, until) in after.redeemed where before.redeemed[nonce] != until {
+            try put(RedeemedRecord(until: until), names.redeemed(nonce), until: until)
+        }
+        for (remembered, answer) in after.verifications
+        where before.verifications[remembered] != answer {
+            try put(answer, names.verification(remembered), until: answer.until)
+        }
+        return changes
+    }
+
+    // MARK: - Names and seals
+
+    /// A redeemed token's record: when the token would expire.
+    struct RedeemedRecord: Codable, Hashable {
+        var until: Double
+    }
+
+    /// Record names; clients and idempotency keys appear only as keyed digests.
+    struct Names {
+        let key: [UInt8]
+
+        init(secret: [UInt8]) { key = PuzzleVerifier.derive(secret, purpose: "record-name") }
+
+        private func digest(_ text: String) -> String {
+            Hex.encode(Array(Sodium.hmacSHA256(Array(text.utf8), key: key).prefix(16)))
+        }
+
+        func client(_ name: String) -> String { "client:" + digest(name) }
+        func puzzle(_ id: String) -> String { "puzzle:" + id }
+        func redeemed(_ nonce: String) -> String { "redeemed:" + nonce }
+        func verification(_ remembered: String) -> String { "verification:" + digest(remembered) }
+    }
+
+    private static func macKey(_ secret: [UInt8]) -> [UInt8] {
+        PuzzleVerifier.derive(secret, purpose: "record")
+    }
+
+    static func seal(_ value: some Encodable, name: String, secret: [UInt8])
+        throws(VerifierStoreError) -> [UInt8]
+    {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let body: [UInt8]
+        do { body = Array(try encoder.encode(value)) } catch {
+            throw VerifierStoreError("cannot encode \(name): \(error)")
+        }
+        let tag = Sodium.hmacSHA256(Array(name.utf8) + [10] + body, key: macKey(secret))
+        return Array("\(magic) \(Hex.encode(tag))\n".utf8) + body
+    }
+
+    static func unseal<T: Decodable>(
+        _ type: T.Type, _ bytes: [UInt8], name: String, secret: [UInt8]
+    ) throws(VerifierStoreError) -> T {
+        let headerLength = magic.utf8.count + 1 + 64 + 1
+        guard bytes.count > headerLength,
+            Array(bytes[0...magic.utf8.count]) == Array((magic + " ").utf8),
+            bytes[headerLength - 1] == 10,
+            let tag = Hex.decode(
+                String(decoding: bytes[(headerLength - 65)..<(headerLength - 1)], as: UTF8.self))
+        else { throw VerifierStoreError("\(name) is damaged: its header is not \(magic) <mac>") }
+        let body = Array(bytes[headerLength...])
+        guard
+            Sodium.verifyHMACSHA256(
+                tag, message: Array(name.utf8) + [10] + body, key: macKey(secret))
+        else {
+            throw VerifierStoreError(
+                "\(name) failed its authentication check (altered, damaged, moved, or sealed under another key)"
+            )
+        }
+        do { return try JSONDecoder().decode(T.self, from: Data(body)) } catch {
+            throw VerifierStoreError("\(name) is authentic but cannot be decoded: \(error)")
+        }
+    }
+}

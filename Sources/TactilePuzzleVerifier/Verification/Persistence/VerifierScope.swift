@@ -1,0 +1,46 @@
+/// What one operation on a verifier reads and changes: the puzzle, the client or the token
+/// it is about.
+///
+/// A store that keeps the whole state in one piece (memory, a directory) can ignore it. A
+/// store that keeps each puzzle, client and redeemed token as a record of its own (Redis)
+/// uses it to lock, load and save only those records (see ``VerifierRecords``), so
+/// operations on different clients and tokens run side by side.
+///
+/// The operation run within a scope must stay inside it: a verifier opened for a scope
+/// knows nothing else.
+public struct VerifierScope: Hashable, Sendable {
+    enum Subject: Hashable, Sendable {
+        case issuing(client: String)
+        case checking(puzzle: String, client: String)
+        case redeeming(token: String, idempotencyKey: String?, site: String?)
+        case peeking(puzzle: String)
+    }
+
+    let subject: Subject
+
+    /// Issuing a puzzle to a client: ``PuzzleVerifier/register(_:client:site:now:)``.
+    public static func issuing(client: String) -> VerifierScope {
+        VerifierScope(subject: .issuing(client: client))
+    }
+
+    /// Checking an attempt at a puzzle:
+    /// ``PuzzleVerifier/check(id:attempt:client:now:)``, which may first read
+    /// ``PuzzleVerifier/pendingPuzzle(id:)``. The puzzle is taken out of the store in the
+    /// same step that reads it, so only one check of it can ever run.
+    public static func checking(puzzle id: String, client: String) -> VerifierScope {
+        VerifierScope(subject: .checking(puzzle: id, client: client))
+    }
+
+    /// Redeeming or validating a token:
+    /// ``PuzzleVerifier/redeemToken(_:now:idempotencyKey:forSite:)`` with the same arguments.
+    public static func redeeming(token: String, idempotencyKey: String? = nil, site: String? = nil)
+        -> VerifierScope
+    {
+        VerifierScope(subject: .redeeming(token: token, idempotencyKey: idempotencyKey, site: site))
+    }
+
+    /// Reading a puzzle's public facts without changing anything.
+    public static func peeking(puzzle id: String) -> VerifierScope {
+        VerifierScope(subject: .peeking(puzzle: id))
+    }
+}
