@@ -16,23 +16,39 @@ as <li><code>code</code> …</li> in .error-codes, and the token's action named 
 The tests about rate limits and expiry need tight limits, so they always start their own
 mock with them (they test the widget's reactions, not the server).
 
+The photo test starts its own `tactile puzzle serve --pictures DIR` (the binary named by
+TACTILE; run-against-service.sh sets it) with one known photo, finds the hole by matching the
+piece against that photo, not by asking the service, and drags there (it needs python3-pil,
+python3-numpy and scikit-image's sample photos; skipped without TACTILE).
+
 Pointer input is real W3C pointer actions (chromedriver turns them into input events), keys
 are real key presses. Screenshots of every step go to Tests/Browser/screenshots/.
 
 Run: Tests/Browser/run.sh, or python3 -m pytest -q Tests/Browser, or python3 Tests/Browser/test_widget.py
 """
+import base64
 import hashlib
+import io
 import json
 import math
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import unittest
 import urllib.parse
 import urllib.request
+
+try:  # only the photo test needs them (scripts/setup.sh --with-browser installs them)
+    import numpy
+    from numpy.lib.stride_tricks import sliding_window_view
+    from PIL import Image, ImageDraw
+except ImportError:
+    numpy = None
 
 from selenium import webdriver
 from selenium.common.exceptions import TimeoutException
@@ -87,6 +103,28 @@ def start_mock(*flags):
             return process, match.group(1)
     process.kill()
     raise RuntimeError("the mock server did not start")
+
+
+def start_serve(*flags):
+    """Starts `tactile puzzle serve` (the binary in TACTILE) on a free port with a development
+    site and the answers revealed; returns (process, base URL, the site's secret)."""
+    process = subprocess.Popen(
+        [os.environ["TACTILE"], "puzzle", "serve", "--listen", "127.0.0.1:0", "--reveal-answers-for-tests", "yes",
+         *flags], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    secret = None
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            break
+        match = re.match(r"development site: sitekey \S+ secret (\S+)", line.strip())
+        if match:
+            secret = match.group(1)
+        match = re.match(r"listening on (http://\S+)", line.strip())
+        if match and secret:
+            return process, match.group(1), secret
+    process.kill()
+    raise RuntimeError("tactile puzzle serve did not start")
 
 
 def stop(process):
@@ -738,6 +776,158 @@ class LimitTests(unittest.TestCase):
         # A 9 s lifetime: the widget asks for a new puzzle about 2 s before the end, by itself.
         wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge_id) and state() == "ready", 12)
         self.assertEqual(status_text(), "")
+
+
+# ----------------------------------------------------------------------------- the piece in the photo
+
+# scikit-image's sample photos (python3-skimage; scripts/setup.sh --with-photos), as
+# PhotoSet in Sources/TactilePuzzleSolvers reads them. This one is textured all over.
+SAMPLE_PHOTO = "/usr/lib/python3/dist-packages/skimage/data/motorcycle_left.png"
+# The challenge's picture size (`tactile puzzle serve` cuts every puzzle at 640 × 360).
+PICTURE_SIZE = (640, 360)
+# The verifier's tolerance in background pixels (VerifierPolicy.verificationTolerance).
+TOLERANCE = 8
+
+
+def rgb_array(png_bytes, mode):
+    return numpy.asarray(Image.open(io.BytesIO(png_bytes)).convert(mode), dtype=numpy.float32)
+
+
+def inner_mask(alpha, rim=4):
+    """The piece's fully opaque pixels at least `rim` pixels inside its outline: the drawn edge
+    (PieceTreatment: it fades in over 2.5 px) and the antialiased rim are left out."""
+    inside = alpha == 255
+    for _ in range(rim):
+        p = numpy.pad(inside, 1)
+        inside = p[1:-1, 1:-1] & p[:-2, 1:-1] & p[2:, 1:-1] & p[1:-1, :-2] & p[1:-1, 2:]
+    return inside
+
+
+def match_along_row(photo, piece, y):
+    """How well the piece matches the photo with its top-left at (x, y), for every x: the
+    normalized cross-correlation per channel over the piece's inner pixels, averaged over the
+    channels, 1 for a perfect match. Correlation, not a difference of levels, because the
+    service treats the piece (a brightness gain, an offset and grain per channel)."""
+    height, width = piece.shape[:2]
+    inside = inner_mask(piece[..., 3])
+    template = piece[..., :3][inside]                                   # (N, 3)
+    windows = sliding_window_view(photo[y:y + height], (height, width), axis=(0, 1))[0]
+    windows = windows.transpose(0, 2, 3, 1)[:, inside]                  # (X, N, 3)
+    a = template - template.mean(axis=0)
+    b = windows - windows.mean(axis=1, keepdims=True)
+    correlation = (a[None] * b).sum(axis=1) / numpy.sqrt((a * a).sum(axis=0)[None] * (b * b).sum(axis=1) + 1e-9)
+    return correlation.mean(axis=1)
+
+
+def draw_match(photo, piece, y, scores, best, runner_up, path):
+    """The photo with the best match (green) and the best one clear of it (orange), and the
+    scores along the row underneath: for a person to see that the match is unique."""
+    height, width = piece.shape[:2]
+    strip = 90
+    image = Image.new("RGB", (photo.shape[1], photo.shape[0] + strip), "white")
+    image.paste(Image.fromarray(photo.astype(numpy.uint8)), (0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((runner_up, y, runner_up + width - 1, y + height - 1), outline=(255, 150, 0), width=2)
+    draw.rectangle((best, y, best + width - 1, y + height - 1), outline=(0, 220, 0), width=3)
+    top = photo.shape[0] + 5
+    def to_y(score):
+        return top + (strip - 10) * (1 - max(-1.0, min(1.0, float(score))) * 0.5 - 0.5)
+    draw.line([(x + width / 2, to_y(s)) for x, s in enumerate(scores)], fill=(40, 60, 200), width=2)
+    draw.line([(best + width / 2, top), (best + width / 2, top + strip - 10)], fill=(0, 160, 0))
+    draw.text((4, top), f"correlation along row y={y}: best x={best} ({scores[best]:.3f}), "
+                        f"next clear of it x={runner_up} ({scores[runner_up]:.3f})", fill=(0, 0, 0))
+    image.save(path)
+
+
+class PhotoTests(unittest.TestCase):
+    """The service cutting puzzles from one known photo: the test finds the hole from that
+    photo, as a person sees where the piece belongs, and drags there for real."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.environ.get("TACTILE"):
+            raise unittest.SkipTest("needs TACTILE, the tactile binary (run-against-service.sh sets it)")
+        if numpy is None:
+            raise unittest.SkipTest("needs python3-pil and python3-numpy (scripts/setup.sh --with-browser)")
+        if not os.path.exists(SAMPLE_PHOTO):
+            raise unittest.SkipTest(f"needs {SAMPLE_PHOTO} (python3-skimage; scripts/setup.sh --with-photos)")
+        # A crop at exactly the challenge's size: the service neither scales nor crops it.
+        cls.pictures = tempfile.mkdtemp(prefix="tactile-photo-")
+        original = Image.open(SAMPLE_PHOTO).convert("RGB")
+        left = (original.width - PICTURE_SIZE[0]) // 2
+        top = (original.height - PICTURE_SIZE[1]) // 2
+        crop = original.crop((left, top, left + PICTURE_SIZE[0], top + PICTURE_SIZE[1]))
+        path = os.path.join(cls.pictures, "motorcycle-640x360.png")
+        crop.save(path)
+        with open(path, "rb") as file:
+            cls.photo = rgb_array(file.read(), "RGB")
+        cls.process, cls.base, cls.secret = start_serve("--pictures", cls.pictures)
+
+    @classmethod
+    def tearDownClass(cls):
+        stop(cls.process)
+        shutil.rmtree(cls.pictures, ignore_errors=True)
+
+    def piece_from_page(self):
+        """The piece's PNG as the widget loaded it (its <img>'s URL, fetched by the page)."""
+        DRIVER.set_script_timeout(10)
+        src, data = DRIVER.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const img = arguments[0].querySelector('.tactile-piece img');
+            fetch(img.src).then(r => r.arrayBuffer()).then(buffer => {
+              const bytes = new Uint8Array(buffer);
+              let text = '';
+              for (let i = 0; i < bytes.length; i += 8192) text += String.fromCharCode(...bytes.subarray(i, i + 8192));
+              done([img.src, btoa(text)]);
+            }, error => done([img.src, 'error: ' + error]));""", widget())
+        self.assertFalse(data.startswith("error"), data)
+        return src, base64.b64decode(data)
+
+    def test_40_a_drag_onto_the_hole_found_in_the_photo_verifies(self):
+        open_demo(self.base)
+        time.sleep(0.3)  # the picture fades in
+        shot("40-photo-ready", widget())
+        challenge = last_challenge()
+        challenge_id = widget().get_attribute("data-challenge")
+        self.assertEqual(challenge_id, challenge["id"])
+        self.assertEqual((challenge["imageWidth"], challenge["imageHeight"]), PICTURE_SIZE)
+        src, png = self.piece_from_page()
+        self.assertIn(f"/v1/challenges/{challenge_id}/piece", src)
+        self.assertEqual(png[:8], b"\x89PNG\r\n\x1a\n")
+        piece = rgb_array(png, "RGBA")
+        self.assertEqual(piece.shape[:2], (challenge["pieceHeight"], challenge["pieceWidth"]))
+        self.assertTrue((piece[..., 3] == 0).any() and (piece[..., 3] == 255).any(), "a shaped piece with alpha")
+
+        # Where in the photo, on the piece's row, the piece's pixels are.
+        y = challenge["pieceY"]
+        scores = match_along_row(self.photo, piece, y)
+        found = int(scores.argmax())
+        clear = numpy.abs(numpy.arange(len(scores)) - found) > TOLERANCE
+        runner_up = int(numpy.where(clear, scores, -2).argmax())
+        draw_match(self.photo, piece, y, scores, found, runner_up, os.path.join(SHOTS, "41-photo-match.png"))
+        self.assertGreater(scores[found], 0.95, "the piece is a part of the photo")
+        self.assertLess(scores[runner_up], scores[found] - 0.05,
+                        f"the match at x={found} is unique (next best x={runner_up})")
+
+        drag(slider(), css_offset_for(found), seed=61)
+        wait_state("passed", timeout=10)
+        time.sleep(0.4)  # the snap and the check mark
+        shot("42-photo-passed", widget())
+        answer = sent("/answer")[-1]
+        self.assertIn(challenge_id, answer["url"])
+        self.assertLessEqual(abs(answer["body"]["x"] - found), TOLERANCE)
+        self.assertGreaterEqual(len(answer["body"]["track"]), 12)
+        # Cross-check with the service's own answer (revealed for tests; the drag did not use it).
+        revealed_x, revealed_y = answer_for(self.base, challenge_id)
+        self.assertLessEqual(abs(found - revealed_x), TOLERANCE, (found, revealed_x))
+        self.assertEqual(revealed_y, y)
+
+        success, codes, text = submit_demo("Grace Hopper", "grace@example.com")
+        shot("43-photo-result-verified")
+        self.assertEqual(success, "true", text)
+        self.assertEqual(codes, [])
+        self.assertIn("Verified", text)
+        self.assertIn("signup", text, "the result names the token's action")
 
 
 # ----------------------------------------------------------------------------- runner

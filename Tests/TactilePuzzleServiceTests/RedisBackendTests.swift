@@ -198,6 +198,61 @@ import Testing
         #expect(token.hasPrefix("pt2."))
     }
 
+    /// Runs `redis-cli` against the test server; its output lines.
+    func redisCLI(_ redis: RedisServer, _ arguments: String...) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        process.arguments = ["-p", String(redis.port), "--no-raw"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func everyRecordHasATimeToLiveAndADamagedOneFailsClosed() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        let token = try passOnTheOther(a, a, backendA, seed: 4)
+        #expect(
+            json(post(a, "/v1/siteverify", ["secret": site.secret, "response": token]))["success"]
+                as? Bool == true)
+        // A second client, one failure in: its record is what a damaged store could reset.
+        let challenge = json(
+            post(a, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.8"))
+        let id = try #require(challenge["id"] as? String)
+        let wrong: [String: Any] = [
+            "x": 1, "y": challenge["pieceY"] as! Int, "track": [[String: Any]](),
+        ]
+        _ = post(a, "/v1/challenges/\(id)/answer", wrong, from: "192.0.2.8")
+
+        let keys = try redisCLI(redis, "--raw", "KEYS", "tactile:*").sorted()
+        let kinds = Set(keys.map { $0.split(separator: ":").prefix(2).joined(separator: ":") })
+        #expect(
+            kinds.isSuperset(of: [
+                "tactile:key", "tactile:client", "tactile:redeemed", "tactile:image",
+            ]), "\(keys)")
+        for key in keys where key != "tactile:key" {
+            let ttl = try redisCLI(redis, "--raw", "PTTL", key).first.flatMap { Int($0) } ?? -1
+            #expect(ttl > 0, "\(key) has no time to live")
+        }
+        // No key names an address.
+        #expect(keys.allSatisfy { !$0.contains("192.0.2") })
+
+        // Flip one bit in each client record: that client is refused (503), not started afresh.
+        for key in keys where key.hasPrefix("tactile:client:") {
+            _ = try redisCLI(redis, "SETRANGE", key, "20", "X")
+        }
+        #expect(
+            post(a, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.8").status == 503)
+        #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
+        // A client with no record is not affected.
+        #expect(
+            post(a, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.9").status == 201)
+    }
+
     @Test func redisURLsAreChecked() {
         for bad in [
             "redis://", "redis://host", "redis://host:0", "redis://host:6379/99", "http://x:1",

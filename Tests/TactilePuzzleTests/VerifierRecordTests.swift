@@ -1,0 +1,226 @@
+import Foundation
+import TactileCore
+import TactileCrypto
+import TactilePuzzle
+import Testing
+
+@testable import TactilePuzzleVerifier
+
+/// The verifier kept record by record, as the Redis store keeps it: the same operations give
+/// the same outcomes as a verifier holding its whole state, and every record fails closed.
+@Suite struct VerifierRecordTests {
+    /// Records by name, driven the way the Redis store drives them: plan, read (and take),
+    /// open, act, write back.
+    struct RecordStore {
+        let key = VerifierSeal.makeKey()
+        var policy = VerifierPolicy()
+        var records: [String: (bytes: [UInt8], expiresAt: Double)] = [:]
+
+        mutating func run<R>(
+            _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
+        ) throws -> R {
+            let plan = try VerifierRecords.plan(for: scope, key: key)
+            var found: [String: [UInt8]] = [:]
+            for name in plan.reads + plan.takes {
+                if let record = records[name], record.expiresAt > now { found[name] = record.bytes }
+            }
+            for name in plan.takes { records[name] = nil }
+            let opened = try VerifierRecords.open(
+                key: key, scope: scope, records: found, policy: policy)
+            var verifier = opened
+            let result = try body(&verifier)
+            for change in try VerifierRecords.changes(
+                from: opened, to: verifier, key: key, now: now)
+            {
+                switch change {
+                case .put(let name, let bytes, let expiresAt): records[name] = (bytes, expiresAt)
+                case .remove(let name): records[name] = nil
+                }
+            }
+            return result
+        }
+    }
+
+    func register(
+        _ store: inout RecordStore, _ puzzle: GeneratedPuzzle, client: String, now: Double
+    )
+        throws -> Result<PuzzleChallenge, IssueRefusal>
+    {
+        try store.run(.issuing(client: client), now: now) { verifier in
+            do throws(IssueRefusal) {
+                return .success(try verifier.register(puzzle, client: client, now: now))
+            } catch { return .failure(error) }
+        }
+    }
+
+    func check(
+        _ store: inout RecordStore, id: String, at position: Point, puzzle: GeneratedPuzzle,
+        client: String, now: Double
+    ) throws -> CheckOutcome {
+        let attempt = PuzzleAttempt(
+            position: position, displayWidth: 640,
+            track: humanTrack(from: puzzle.startPosition, to: position))
+        return try store.run(.checking(puzzle: id, client: client), now: now) {
+            $0.check(id: id, attempt: attempt, client: client, now: now)
+        }
+    }
+
+    func redeem(_ store: inout RecordStore, _ token: String, key: String? = nil, now: Double)
+        throws -> Result<TokenClaims, TokenError>
+    {
+        try store.run(.redeeming(token: token, idempotencyKey: key), now: now) { verifier in
+            do throws(TokenError) {
+                return .success(try verifier.redeemToken(token, now: now, idempotencyKey: key))
+            } catch { return .failure(error) }
+        }
+    }
+
+    @Test func recordsGiveTheSameOutcomesAsTheWholeState() throws {
+        var store = RecordStore()
+        var whole = makeVerifier()
+        let puzzle = try makePuzzle(seed: 5)
+        let wrong = Point(x: puzzle.holePosition.x + 60, y: puzzle.holePosition.y)
+        var now = 1000.0
+        // Five failures lock the client out, in both.
+        var verdicts: [ClientVerdict] = []
+        var wholeVerdicts: [ClientVerdict] = []
+        for _ in 0..<6 {
+            now += 1
+            switch try register(&store, puzzle, client: "a", now: now) {
+            case .success(let challenge):
+                verdicts.append(
+                    try check(
+                        &store, id: challenge.id, at: wrong, puzzle: puzzle, client: "a", now: now
+                    )
+                    .clientVerdict)
+            case .failure: verdicts.append(.rateLimited)
+            }
+            do {
+                let id = try whole.register(puzzle, client: "a", now: now).id
+                let attempt = PuzzleAttempt(
+                    position: wrong, displayWidth: 640,
+                    track: humanTrack(from: puzzle.startPosition, to: wrong))
+                wholeVerdicts.append(
+                    whole.check(id: id, attempt: attempt, client: "a", now: now).clientVerdict)
+            } catch { wholeVerdicts.append(.rateLimited) }
+        }
+        #expect(verdicts == Array(repeating: .notPassed, count: 5) + [.rateLimited])
+        #expect(verdicts == wholeVerdicts)
+        // Another client is not affected by a's lockout.
+        guard case .success(let challenge) = try register(&store, puzzle, client: "b", now: now)
+        else {
+            Issue.record("b was refused")
+            return
+        }
+        let outcome = try check(
+            &store, id: challenge.id, at: puzzle.holePosition, puzzle: puzzle, client: "b", now: now
+        )
+        guard case .passed(let receipt) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        // The puzzle was taken: a second check finds nothing.
+        #expect(
+            try check(
+                &store, id: challenge.id, at: puzzle.holePosition, puzzle: puzzle, client: "b",
+                now: now
+            ).clientVerdict == .expired)
+        // After the lockout, a may try again.
+        now += store.policy.lockoutDuration + 1
+        #expect(try register(&store, puzzle, client: "a", now: now).isSuccess)
+
+        // The token redeems once; a retry with the same idempotency key gets the same claims.
+        let first = try redeem(&store, receipt.token, key: "k1", now: now)
+        let claims = try first.get()
+        #expect(try redeem(&store, receipt.token, key: "k1", now: now + 1).get() == claims)
+        #expect(try redeem(&store, receipt.token, now: now + 2) == .failure(.alreadyUsed))
+        #expect(
+            try redeem(&store, receipt.token, key: "k2", now: now + 3) == .failure(.alreadyUsed))
+        // A token from another verifier is refused and spends nothing.
+        #expect(
+            try redeem(&store, "pt2.e30." + String(repeating: "0", count: 64), now: now)
+                == .failure(.badSignature))
+    }
+
+    @Test func everyRecordExpiresWhenNothingCanNeedIt() throws {
+        var store = RecordStore()
+        let puzzle = try makePuzzle(seed: 6)
+        guard
+            case .success(let challenge) = try register(
+                &store, puzzle, client: "203.0.113.9", now: 100)
+        else {
+            Issue.record("refused")
+            return
+        }
+        let puzzleRecord = try #require(store.records["puzzle:\(challenge.id)"])
+        #expect(puzzleRecord.expiresAt == 100 + store.policy.puzzleLifetime)
+        let outcome = try check(
+            &store, id: challenge.id, at: puzzle.holePosition, puzzle: puzzle,
+            client: "203.0.113.9", now: 110
+        )
+        guard case .passed(let receipt) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(store.records["puzzle:\(challenge.id)"] == nil)
+        _ = try redeem(&store, receipt.token, now: 111).get()
+        let redeemed = try #require(store.records.first { $0.key.hasPrefix("redeemed:") })
+        #expect(redeemed.value.expiresAt == 110 + store.policy.tokenLifetime)
+        let client = try #require(store.records.first { $0.key.hasPrefix("client:") })
+        #expect(client.value.expiresAt == 110 + VerifierRecords.clientRetention(store.policy))
+        // No record's name carries the client's name.
+        #expect(store.records.keys.allSatisfy { !$0.contains("203.0.113.9") })
+    }
+
+    @Test func aDamagedOrMovedRecordFailsClosed() throws {
+        var store = RecordStore()
+        let puzzle = try makePuzzle(seed: 7)
+        let wrong = Point(x: puzzle.holePosition.x + 60, y: puzzle.holePosition.y)
+        for now in [10.0, 11, 12, 13] {
+            guard case .success(let challenge) = try register(&store, puzzle, client: "a", now: now)
+            else {
+                Issue.record("refused")
+                return
+            }
+            _ = try check(
+                &store, id: challenge.id, at: wrong, puzzle: puzzle, client: "a", now: now)
+        }
+        _ = try register(&store, puzzle, client: "b", now: 14)
+        let names = store.records.keys.sorted()
+        let clientA = try VerifierRecords.plan(for: .issuing(client: "a"), key: store.key).reads[0]
+        let clientB = try VerifierRecords.plan(for: .issuing(client: "b"), key: store.key).reads[0]
+        // Every bit of a's record (a client one failure short of a lockout), flipped.
+        let original = try #require(store.records[clientA])
+        for index in original.bytes.indices {
+            for bit in 0..<8 {
+                var damaged = store
+                damaged.records[clientA]!.bytes[index] ^= UInt8(1 << bit)
+                #expect(throws: VerifierStoreError.self) {
+                    _ = try register(&damaged, puzzle, client: "a", now: 15)
+                }
+            }
+        }
+        // b's clean record moved under a's name is refused.
+        var moved = store
+        moved.records[clientA] = store.records[clientB]
+        #expect(throws: VerifierStoreError.self) {
+            _ = try register(&moved, puzzle, client: "a", now: 15)
+        }
+        // Sealed under another key: refused too.
+        var rekeyed = RecordStore()
+        rekeyed.records = store.records
+        let other = try VerifierRecords.plan(for: .issuing(client: "a"), key: rekeyed.key).reads[0]
+        rekeyed.records[other] = original
+        #expect(throws: VerifierStoreError.self) {
+            _ = try register(&rekeyed, puzzle, client: "a", now: 15)
+        }
+        #expect(names.count == 3)  // the two clients and b's waiting puzzle
+    }
+}
+
+extension Result {
+    fileprivate var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
