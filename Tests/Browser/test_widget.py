@@ -829,13 +829,14 @@ def draw_match(photo, piece, y, scores, best, runner_up, path):
     draw = ImageDraw.Draw(image)
     draw.rectangle((runner_up, y, runner_up + width - 1, y + height - 1), outline=(255, 150, 0), width=2)
     draw.rectangle((best, y, best + width - 1, y + height - 1), outline=(0, 220, 0), width=3)
-    top = photo.shape[0] + 5
+    draw.text((4, photo.shape[0] + 3), f"correlation along row y={y}: best x={best} ({scores[best]:.3f}), "
+                                       f"next clear of it x={runner_up} ({scores[runner_up]:.3f})", fill=(0, 0, 0))
+    top, bottom = photo.shape[0] + 18, photo.shape[0] + strip - 4  # correlation 1 at the top, -1 at the bottom
     def to_y(score):
-        return top + (strip - 10) * (1 - max(-1.0, min(1.0, float(score))) * 0.5 - 0.5)
+        return top + (bottom - top) * (1 - max(-1.0, min(1.0, float(score)))) / 2
+    draw.line([(best + width / 2, top), (best + width / 2, bottom)], fill=(0, 160, 0))
+    draw.line([(runner_up + width / 2, top), (runner_up + width / 2, bottom)], fill=(255, 150, 0))
     draw.line([(x + width / 2, to_y(s)) for x, s in enumerate(scores)], fill=(40, 60, 200), width=2)
-    draw.line([(best + width / 2, top), (best + width / 2, top + strip - 10)], fill=(0, 160, 0))
-    draw.text((4, top), f"correlation along row y={y}: best x={best} ({scores[best]:.3f}), "
-                        f"next clear of it x={runner_up} ({scores[runner_up]:.3f})", fill=(0, 0, 0))
     image.save(path)
 
 
@@ -909,6 +910,12 @@ class PhotoTests(unittest.TestCase):
         self.assertLess(scores[runner_up], scores[found] - 0.05,
                         f"the match at x={found} is unique (next best x={runner_up})")
 
+        # Cross-check with the service's own answer, revealed for tests (asked now: a checked
+        # puzzle is gone); the drag below goes where the photo says, not there.
+        revealed_x, revealed_y = answer_for(self.base, challenge_id)
+        self.assertLessEqual(abs(found - revealed_x), TOLERANCE, (found, revealed_x))
+        self.assertEqual(revealed_y, y)
+
         drag(slider(), css_offset_for(found), seed=61)
         wait_state("passed", timeout=10)
         time.sleep(0.4)  # the snap and the check mark
@@ -917,10 +924,6 @@ class PhotoTests(unittest.TestCase):
         self.assertIn(challenge_id, answer["url"])
         self.assertLessEqual(abs(answer["body"]["x"] - found), TOLERANCE)
         self.assertGreaterEqual(len(answer["body"]["track"]), 12)
-        # Cross-check with the service's own answer (revealed for tests; the drag did not use it).
-        revealed_x, revealed_y = answer_for(self.base, challenge_id)
-        self.assertLessEqual(abs(found - revealed_x), TOLERANCE, (found, revealed_x))
-        self.assertEqual(revealed_y, y)
 
         success, codes, text = submit_demo("Grace Hopper", "grace@example.com")
         shot("43-photo-result-verified")

@@ -213,6 +213,35 @@ import Testing
         #expect(codes == [201, 201, 429])
     }
 
+    @Test func aSiteHasALimitForAllItsClientsTogether() throws {
+        var limited = site
+        limited.sitePuzzlesPerMinute = 3
+        var other = ServiceSite(
+            sitekey: "site-two-key", secret: "secret-two-0123456789", hostnames: ["example.com"])
+        other.sitePuzzlesPerMinute = 3
+        let service = CaptchaService(
+            configuration: .init(sites: [limited, other]),
+            backend: MemoryBackend(policy: VerifierPolicy()), log: { _ in },
+            clock: { 120.5 })
+        let codes = (0..<5).map {
+            post(service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.\(60 + $0)")
+                .status
+        }
+        #expect(codes == [201, 201, 201, 429, 429])
+        let refused = post(
+            service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.70")
+        // The window is the clock's minute: it ends at 180 s.
+        #expect(refused.headers.first { $0.name == "Retry-After" }?.value == "60")
+        // Another site is not affected.
+        #expect(
+            post(service, "/v1/challenges", ["sitekey": other.sitekey], from: "192.0.2.71").status
+                == 201)
+        let metrics = String(
+            decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body,
+            as: UTF8.self)
+        #expect(metrics.contains(#"tactile_rate_limited_total{scope="site"} 3"#), "\(metrics)")
+    }
+
     @Test func forwardedAddressesAreBelievedOnlyFromTrustedProxies() {
         let service = service
         let proxied = HTTPRequest(

@@ -155,6 +155,35 @@ import Testing
             "still locked after the lockout")
     }
 
+    /// Lockouts in a row double (60, 120, 240, 480, 960 s, then 960 s again); a pass starts
+    /// again from a minute, and so does an hour without any attempt.
+    @Test func lockoutsEscalateButNeverBecomePermanent() throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 21)
+        var now = 1000.0
+        /// Fails five times in a row from `now`; the lockout's length.
+        func lockOut() throws -> Double {
+            for _ in 0..<5 {
+                let id = try verifier.register(puzzle, client: "a", now: now).id
+                _ = verifier.check(id: id, attempt: attempt(puzzle, dx: 30), client: "a", now: now)
+            }
+            let until = try #require(verifier.limit(for: "a", now: now))
+            defer { now = until }
+            return until - now
+        }
+        var lengths: [Double] = []
+        for _ in 0..<6 { lengths.append(try lockOut()) }
+        #expect(lengths == [60, 120, 240, 480, 960, 960])
+        // A pass forgives them.
+        let id = try verifier.register(puzzle, client: "a", now: now).id
+        expectPassed(verifier.check(id: id, attempt: attempt(puzzle), client: "a", now: now), "")
+        #expect(try lockOut() == 60)
+        #expect(try lockOut() == 120)
+        // So does an hour of quiet after the lockout ends.
+        now += 3601
+        #expect(try lockOut() == 60)
+    }
+
     @Test func pendingPuzzlesAreBoundedOldestFirst() throws {
         var policy = VerifierPolicy()
         policy.maximumPending = 5

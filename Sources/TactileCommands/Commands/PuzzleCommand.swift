@@ -89,7 +89,7 @@ enum PuzzleCommand {
             .init(
                 name: "sites", valueName: "FILE",
                 help:
-                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"proofOfWorkDifficulty\"?, \"puzzlesPerMinute\"?, \"answersPerMinute\"?}. Default: a development site for localhost, printed."
+                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"proofOfWorkDifficulty\"?, \"puzzlesPerMinute\"?, \"answersPerMinute\"?, \"sitePuzzlesPerMinute\"?}. Default: a development site for localhost, printed."
             ),
             .init(
                 name: "pictures", valueName: "DIR",

@@ -165,6 +165,29 @@ public final class CaptchaService: @unchecked Sendable {
         }
         let client = client(of: request)
         let policy = site.policy(from: configuration.policy)
+        // Refuse before the costly part: a limited client or site makes no puzzle.
+        let early = clock()
+        do {
+            let sitewide = try backend.increment(
+                "site-puzzles:\(key)", window: 60, now: early)
+            if sitewide.count
+                > site.sitePuzzlesPerMinute ?? ServiceSite.defaultSitePuzzlesPerMinute
+            {
+                metrics.count("tactile_rate_limited_total", label: ("scope", "site"))
+                return rateLimited(until: sitewide.windowEnds, now: early, origin: request)
+            }
+            let limited = try backend.withVerifier(.inspecting(client: client), now: early) {
+                verifier in
+                verifier.policy = policy
+                return verifier.issueLimit(for: client, now: early)
+            }
+            if let until = limited {
+                metrics.count("tactile_rate_limited_total", label: ("scope", "client"))
+                return rateLimited(until: until, now: early, origin: request)
+            }
+        } catch {
+            return storeUnavailable(error)
+        }
         let puzzle: GeneratedPuzzle
         do { puzzle = try generate() } catch {
             log("\(Self.timestamp(clock())) error: cannot make a puzzle: \(error)")
@@ -190,7 +213,7 @@ public final class CaptchaService: @unchecked Sendable {
         }
         switch registered {
         case .failure(let refusal):
-            metrics.count("tactile_rate_limited_total")
+            metrics.count("tactile_rate_limited_total", label: ("scope", "client"))
             return rateLimited(until: refusal.until, now: now, origin: request)
         case .success(let challenge):
             metrics.count("tactile_challenges_issued_total")
@@ -323,7 +346,7 @@ public final class CaptchaService: @unchecked Sendable {
                     200, ["success": false, "error-codes": [failure.clientVerdict.rawValue]]),
                 for: origin, site: site)
         case .limited(let until):
-            metrics.count("tactile_rate_limited_total")
+            metrics.count("tactile_rate_limited_total", label: ("scope", "client"))
             return rateLimited(until: until, now: now, origin: origin)
         }
     }
@@ -545,40 +568,5 @@ public final class CaptchaService: @unchecked Sendable {
 
     static func timestamp(_ seconds: Double) -> String {
         Date(timeIntervalSince1970: seconds).ISO8601Format()
-    }
-}
-
-/// The images of the challenges handed out, until they expire, bounded in number.
-public final class ImageCache: @unchecked Sendable {
-    private struct Entry {
-        var images: ChallengeImages
-        var until: Double
-    }
-    private let lock = NSLock()
-    private var entries: [String: Entry] = [:]
-    private var order: [String] = []
-    let limit = 4096
-
-    /// Creates an empty cache.
-    public init() {}
-
-    func put(id: String, images: ChallengeImages, until: Double) {
-        lock.lock()
-        defer { lock.unlock() }
-        entries[id] = Entry(images: images, until: until)
-        order.append(id)
-        while entries.count > limit, !order.isEmpty { entries[order.removeFirst()] = nil }
-        if order.count > 2 * limit { order = order.filter { entries[$0] != nil } }
-    }
-
-    func get(id: String, now: Double) -> ChallengeImages? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let entry = entries[id] else { return nil }
-        guard entry.until > now else {
-            entries[id] = nil
-            return nil
-        }
-        return entry.images
     }
 }

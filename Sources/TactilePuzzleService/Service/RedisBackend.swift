@@ -310,6 +310,23 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         return result
     }
 
+    public func increment(_ name: String, window: Double, now: Double) throws -> (
+        count: Int, windowEnds: Double
+    ) {
+        let index = Int((now / window).rounded(.down))
+        let ends = Double(index + 1) * window
+        let key = "tactile:count:\(name):\(index)"
+        let milliseconds = String(max(1, Int(((ends - now) * 1000).rounded(.up))))
+        // Made with its TTL before it is counted, so no counter outlives its window.
+        let replies = try withConnection {
+            try run(["SET", key, "0", "NX", "PX", milliseconds], ["INCR", key], on: $0)
+        }
+        guard case .integer(let count) = replies[1] else {
+            throw Failure(description: "Redis answered INCR with something else")
+        }
+        return (count, ends)
+    }
+
     public func isHealthy() -> Bool {
         (try? withConnection { try run(["PING"], on: $0) }) == [.status("PONG")]
     }

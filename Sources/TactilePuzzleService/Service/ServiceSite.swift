@@ -19,9 +19,17 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     public var puzzlesPerMinute: Int?
     /// Answers one client may give per minute on this site; `nil` for the default (10).
     public var answersPerMinute: Int?
+    /// Puzzles the whole site may hand out per minute, to all clients together; `nil` for
+    /// the default (``defaultSitePuzzlesPerMinute``). A flood on one site then cannot take
+    /// the service from the others.
+    public var sitePuzzlesPerMinute: Int?
+
+    /// The site-wide limit when a site sets none: 30,000 puzzles a minute (500 a second).
+    public static let defaultSitePuzzlesPerMinute = 30_000
 
     private enum CodingKeys: String, CodingKey {
         case sitekey, secret, hostnames, proofOfWorkDifficulty, puzzlesPerMinute, answersPerMinute
+        case sitePuzzlesPerMinute
     }
 
     /// Creates a site.
@@ -44,6 +52,8 @@ public struct ServiceSite: Codable, Hashable, Sendable {
             ? try container.decodeIfPresent(Int.self, forKey: .proofOfWorkDifficulty) : 16
         puzzlesPerMinute = try container.decodeIfPresent(Int.self, forKey: .puzzlesPerMinute)
         answersPerMinute = try container.decodeIfPresent(Int.self, forKey: .answersPerMinute)
+        sitePuzzlesPerMinute = try container.decodeIfPresent(
+            Int.self, forKey: .sitePuzzlesPerMinute)
     }
 
     /// The verifier's policy for this site: `base` with the site's own limits.
@@ -107,6 +117,7 @@ public struct ServiceSite: Codable, Hashable, Sendable {
             for (name, value) in [
                 ("puzzlesPerMinute", site.puzzlesPerMinute),
                 ("answersPerMinute", site.answersPerMinute),
+                ("sitePuzzlesPerMinute", site.sitePuzzlesPerMinute),
             ] {
                 if let value, !(1...1_000_000).contains(value) {
                     throw ServiceConfigurationError(

@@ -36,15 +36,29 @@ public protocol VerifierBackend: Sendable {
     func putImages(_ images: ChallengeImages, id: String, until: Double) throws
     /// A challenge's images, or `nil` when unknown or expired.
     func images(id: String, now: Double) throws -> ChallengeImages?
+    /// Counts one event against `name` in the fixed window of `window` seconds that holds
+    /// `now`: the count so far in that window, this one included, and when the window ends.
+    func increment(_ name: String, window: Double, now: Double) throws -> (
+        count: Int, windowEnds: Double
+    )
 }
 
-/// Images kept in this process (for the backends whose verifier is local to one machine).
-public protocol LocalImages: VerifierBackend {
+/// Images and counters kept in this process (for the backends whose verifier is local to
+/// one machine).
+public protocol LocalCaches: VerifierBackend {
     /// The process's image cache.
     var imageCache: ImageCache { get }
+    /// The process's counters.
+    var counters: WindowCounters { get }
 }
 
-extension LocalImages {
+extension LocalCaches {
+    public func increment(_ name: String, window: Double, now: Double) throws -> (
+        count: Int, windowEnds: Double
+    ) {
+        counters.increment(name, window: window, now: now)
+    }
+
     public func putImages(_ images: ChallengeImages, id: String, until: Double) throws {
         imageCache.put(id: id, images: images, until: until)
     }
@@ -56,10 +70,11 @@ extension LocalImages {
 
 /// The verifier in this process's memory, behind a lock: the default of `serve`. Bounded by
 /// the policy's limits (pending puzzles, clients, redeemed tokens), evicting the oldest.
-public final class MemoryBackend: LocalImages, @unchecked Sendable {
+public final class MemoryBackend: LocalCaches, @unchecked Sendable {
     private let lock = NSLock()
     private var verifier: PuzzleVerifier
     public let imageCache = ImageCache()
+    public let counters = WindowCounters()
 
     /// Creates a backend with a fresh random key.
     public init(policy: VerifierPolicy) {
@@ -79,11 +94,12 @@ public final class MemoryBackend: LocalImages, @unchecked Sendable {
 
 /// The verifier in a state directory (`VerifierStore`), shared by every process that uses
 /// the directory; each operation loads, changes and saves it under the directory's lock.
-/// Images stay in the process that made them.
-public struct DirectoryBackend: LocalImages {
+/// Images and site-wide counters stay in the process that made them.
+public struct DirectoryBackend: LocalCaches {
     let store: VerifierStore
     let policy: VerifierPolicy
     public let imageCache = ImageCache()
+    public let counters = WindowCounters()
 
     /// Opens (creating if needed) a state directory.
     public init(directory: String, policy: VerifierPolicy) throws(VerifierStoreError) {

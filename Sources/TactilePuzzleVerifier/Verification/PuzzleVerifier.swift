@@ -277,6 +277,7 @@ public struct PuzzleVerifier: Sendable {
         let failure = judge(puzzle, attempt: attempt, client: client, now: now)
         if let puzzle, failure == nil {
             record.failures = 0
+            record.lockouts = nil
             let mode: VerificationMode =
                 attempt.proofOfWorkNonce != nil
                 ? .proofOfWork : attempt.inputMethod == .keyboard ? .keyboard : .slider
@@ -287,7 +288,10 @@ public struct PuzzleVerifier: Sendable {
         }
         record.failures = min(record.failures, VerifierState.failureLimit - 1) + 1
         if record.failures >= policy.failuresBeforeLockout {
-            record.lockedUntil = now + policy.lockoutDuration
+            // Each lockout in a row lasts twice the one before, up to the maximum.
+            let earlier = min(record.lockouts ?? 0, 30)
+            record.lockouts = min(earlier, VerifierState.failureLimit - 1) + 1
+            record.lockedUntil = now + lockout(after: earlier)
             record.failures = 0
         }
         return .failed(failure ?? .unknownPuzzle)
@@ -328,6 +332,24 @@ public struct PuzzleVerifier: Sendable {
             return .machineLike(violation)
         }
         return placement
+    }
+
+    /// How long a lockout lasts after `earlier` lockouts in a row.
+    private func lockout(after earlier: Int) -> Double {
+        let longest = max(policy.lockoutDuration, policy.maximumLockoutDuration)
+        return min(longest, policy.lockoutDuration * Double(1 << min(earlier, 30)))
+    }
+
+    /// Whether a client would be refused a puzzle now (locked out, or at its limit of
+    /// requests), and until when: a cheap test before making one.
+    public func issueLimit(for client: String, now: Double) -> Double? {
+        guard var record = state.clients[client] else { return nil }
+        prune(&record, now: now)
+        if record.lockedUntil > now { return record.lockedUntil }
+        if record.requests.count >= policy.puzzlesPerWindow {
+            return record.requests[0] + policy.window
+        }
+        return nil
     }
 
     /// Whether a client is locked out or rate-limited now, and until when.
@@ -429,13 +451,16 @@ public struct PuzzleVerifier: Sendable {
     // MARK: - Bounds
 
     /// Drops times outside the window and caps what a clock set back would stretch: a
-    /// time in the future counts as now, and a lockout never lasts longer from now than a
-    /// whole lockout.
+    /// time in the future counts as now, and a lockout never lasts longer from now than the
+    /// whole of that lockout.
     private func prune(_ record: inout VerifierState.Client, now: Double) {
         let since = now - policy.window
         record.checks = record.checks.filter { $0 > since }.map { min($0, now) }
         record.requests = record.requests.filter { $0 > since }.map { min($0, now) }
-        record.lockedUntil = min(record.lockedUntil, now + policy.lockoutDuration)
+        let current = lockout(after: max(0, (record.lockouts ?? 1) - 1))
+        record.lockedUntil = min(record.lockedUntil, now + current)
+        // An hour without any attempt forgives earlier lockouts.
+        if record.lastSeen + 3600 < now, record.lockedUntil <= now { record.lockouts = nil }
         record.lastSeen = min(record.lastSeen, now)
     }
 

@@ -22,8 +22,13 @@ public struct VerifierPolicy: Hashable, Sendable {
     public var puzzlesPerWindow = 30
     /// Failed checks in a row that lock a client out.
     public var failuresBeforeLockout = 5
-    /// Seconds a lockout lasts.
+    /// Seconds the first lockout lasts. Each further lockout without a pass in between lasts
+    /// twice as long as the one before, up to ``maximumLockoutDuration``; a pass, or an hour
+    /// without any attempt, starts again from the first.
     public var lockoutDuration = 60.0
+    /// The longest a lockout lasts, however often a client keeps failing: never a lock a
+    /// person cannot get out of.
+    public var maximumLockoutDuration = 960.0
     /// The rules for drags.
     public var trajectory = TrajectoryRules()
     /// Whether a pointer attempt without a track fails (it should, outside tests).

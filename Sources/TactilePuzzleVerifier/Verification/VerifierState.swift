@@ -48,6 +48,9 @@ struct VerifierState: Codable, Hashable, Sendable {
         var failures = 0
         /// Until when the client is locked out, or 0.
         var lockedUntil = 0.0
+        /// Lockouts in a row without a pass (absent in states written before lockouts
+        /// escalated).
+        var lockouts: Int? = nil
         /// The last time the client did anything.
         var lastSeen = 0.0
     }
@@ -111,6 +114,9 @@ struct VerifierState: Codable, Hashable, Sendable {
         for client in clients.values {
             guard (0...Self.failureLimit).contains(client.failures) else {
                 return "a failure count is out of range"
+            }
+            guard (0...Self.failureLimit).contains(client.lockouts ?? 0) else {
+                return "a lockout count is out of range"
             }
             guard client.checks.count <= limit, client.requests.count <= limit else {
                 return "a client's history is larger than any policy allows"

@@ -40,7 +40,7 @@ public enum VerifierRecords {
     /// How long a client's record outlives its last request: long enough to remember its
     /// failures, never shorter than its rate-limit window or its lockout.
     static func clientRetention(_ policy: VerifierPolicy) -> Double {
-        max(3600, policy.window, policy.lockoutDuration)
+        max(3600, policy.window, policy.lockoutDuration, policy.maximumLockoutDuration)
     }
 
     /// The records an operation in `scope` needs.
@@ -75,6 +75,8 @@ public enum VerifierRecords {
                         PuzzleVerifier.remembered(idempotencyKey, site: site, token: token)))
             }
             return Plan(lock: names.redeemed(nonce), reads: reads, takes: [])
+        case .inspecting(let client):
+            return Plan(lock: nil, reads: [names.client(client)], takes: [])
         case .peeking(let id):
             return Plan(
                 lock: nil, reads: Hex.isHex(id, count: 32) ? [names.puzzle(id)] : [], takes: [])
@@ -118,6 +120,8 @@ public enum VerifierRecords {
             try loadPuzzle(id)
         case .peeking(let id):
             try loadPuzzle(id)
+        case .inspecting(let client):
+            state.clients[client] = try load(VerifierState.Client.self, names.client(client))
         case .redeeming(let token, let idempotencyKey, let site):
             if let nonce = TokenSigner.unverifiedNonce(token),
                 let redeemed = try load(RedeemedRecord.self, names.redeemed(nonce))

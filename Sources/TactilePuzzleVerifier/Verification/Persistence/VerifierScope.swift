@@ -14,6 +14,7 @@ public struct VerifierScope: Hashable, Sendable {
         case checking(puzzle: String, client: String)
         case redeeming(token: String, idempotencyKey: String?, site: String?)
         case peeking(puzzle: String)
+        case inspecting(client: String)
     }
 
     let subject: Subject
@@ -37,6 +38,12 @@ public struct VerifierScope: Hashable, Sendable {
         -> VerifierScope
     {
         VerifierScope(subject: .redeeming(token: token, idempotencyKey: idempotencyKey, site: site))
+    }
+
+    /// Reading a client's limits without changing anything:
+    /// ``PuzzleVerifier/issueLimit(for:now:)`` and ``PuzzleVerifier/limit(for:now:)``.
+    public static func inspecting(client: String) -> VerifierScope {
+        VerifierScope(subject: .inspecting(client: client))
     }
 
     /// Reading a puzzle's public facts without changing anything.

@@ -1,0 +1,310 @@
+"""Two `tactile puzzle serve` processes sharing one Redis, tested over HTTP only.
+
+Tests/Service/run.sh starts Redis and the two instances and passes:
+  TACTILE_SERVICE_URLS    the two instances' base URLs, separated by a space
+  TACTILE_SITE_KEY, TACTILE_SITE_SECRET   the one site of their shared --sites file (its
+                          hostnames include 127.0.0.1; its limits are loose)
+  TACTILE_REDIS_COMMAND   the redis-server command line, as a JSON array (to restart it)
+  TACTILE_REDIS_PORT, TACTILE_REDIS_PIDFILE   where it listens and the pid file it keeps
+
+What they pin, as the HTTP contract of DESIGN.md says: a challenge made on one instance is
+served and answered by the other; a token redeems once across both, under 100 concurrent
+verifications; with Redis gone every stateful endpoint answers 503 (siteverify answers
+internal-error) and nothing passes, and when Redis is back both resume by themselves.
+Nothing here knows how the store lays out its keys.
+
+Answers come from /test/answer/{id} (--reveal-answers-for-tests); the drag track is a hand's,
+from scripts/human-drag.py. Plain python3, the standard library only.
+
+Run: Tests/Service/run.sh
+"""
+import importlib.util
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.parse
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+# The one drag-curve generator of the tests: a person's reach, as scripts/human-drag.py plans it.
+_spec = importlib.util.spec_from_file_location("human_drag", os.path.join(ROOT, "scripts", "human-drag.py"))
+human_drag = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(human_drag)
+
+URLS = os.environ.get("TACTILE_SERVICE_URLS", "").split()
+SITEKEY = os.environ.get("TACTILE_SITE_KEY", "")
+SECRET = os.environ.get("TACTILE_SITE_SECRET", "")
+ORIGIN = "http://127.0.0.1"  # the page the widget would be on: one of the site's hostnames
+ACTION = "two-instances"
+TIMEOUT = 10  # seconds for any one request
+
+
+# ----------------------------------------------------------------------------- HTTP
+
+
+class Reply:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def json(self):
+        return json.loads(self.body)
+
+    def __repr__(self):
+        return f"HTTP {self.status} {self.body[:200]!r}"
+
+
+def request(url, data=None, form=False, headers=None):
+    """One request; any status comes back as a Reply (urllib raises on 4xx and 5xx)."""
+    headers = dict(headers or {})
+    body = None
+    if data is not None:
+        if form:
+            body = urllib.parse.urlencode(data).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        else:
+            body = json.dumps(data).encode()
+            headers["Content-Type"] = "application/json"
+    req = urllib.request.Request(url, data=body, headers=headers, method="POST" if data is not None else "GET")
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT) as response:
+            return Reply(response.status, response.headers, response.read())
+    except urllib.error.HTTPError as error:
+        return Reply(error.code, error.headers, error.read())
+
+
+def new_challenge(base):
+    return request(f"{base}/v1/challenges", {"sitekey": SITEKEY, "action": ACTION}, headers={"Origin": ORIGIN})
+
+
+def revealed(base, challenge_id):
+    reply = request(f"{base}/test/answer/{challenge_id}")
+    assert reply.status == 200, reply
+    answer = reply.json()
+    return answer["x"], answer["y"]
+
+
+def hand_drag(challenge, x, seed):
+    """The answer a person's drag of the piece from its start to x gives: the samples in
+    background pixels and milliseconds from the press, as the widget sends them."""
+    y = challenge["pieceY"]
+    max_x = challenge["imageWidth"] - challenge["pieceWidth"]
+    track = [{"x": 0, "y": y, "t": 0}]
+    t = 0.0
+    for px, py, seconds in human_drag.plan(0, y, x, y, random.Random(seed)):
+        t += seconds * 1000
+        track.append({"x": round(min(max(px, 0), max_x), 2), "y": round(py, 2), "t": round(t, 1)})
+    return {"x": track[-1]["x"], "y": y, "track": track}
+
+
+def answer(base, challenge_id, body):
+    return request(f"{base}/v1/challenges/{challenge_id}/answer", body, headers={"Origin": ORIGIN})
+
+
+def siteverify(base, token, form=False):
+    return request(f"{base}/v1/siteverify", {"secret": SECRET, "response": token}, form=form)
+
+
+# ----------------------------------------------------------------------------- Redis
+
+
+def redis_answers(timeout=1.0):
+    try:
+        with socket.create_connection(("127.0.0.1", int(os.environ["TACTILE_REDIS_PORT"])), timeout=timeout) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def wait_until(condition, seconds, message):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(message)
+
+
+# ----------------------------------------------------------------------------- tests
+
+
+class TwoInstanceTests(unittest.TestCase):
+    """Instance 1 and instance 2 share a Redis; each test uses both."""
+
+    @classmethod
+    def setUpClass(cls):
+        if len(URLS) != 2 or not SITEKEY or not SECRET:
+            raise unittest.SkipTest("run by Tests/Service/run.sh (TACTILE_SERVICE_URLS, TACTILE_SITE_KEY, …)")
+        cls.one, cls.two = URLS
+
+    def pass_puzzle(self, made_on, answered_on, seed):
+        """A challenge made on one instance, passed on the other with a hand's drag; the
+        challenge and the pass token."""
+        reply = new_challenge(made_on)
+        self.assertEqual(reply.status, 201, reply)
+        challenge = reply.json()
+        x, _ = revealed(answered_on, challenge["id"])
+        reply = answer(answered_on, challenge["id"], hand_drag(challenge, x, seed))
+        self.assertEqual(reply.status, 200, reply)
+        result = reply.json()
+        self.assertTrue(result["success"], result)
+        self.assertTrue(result["token"])
+        return challenge, result["token"]
+
+    def test_1_a_challenge_made_on_one_is_served_and_answered_on_the_other(self):
+        reply = new_challenge(self.one)
+        self.assertEqual(reply.status, 201, reply)
+        challenge = reply.json()
+        self.assertEqual(challenge["axis"], "horizontal")
+        self.assertEqual(reply.headers["Access-Control-Allow-Origin"], ORIGIN)
+        # Its images, from the other instance, are the ones its maker serves.
+        for kind, types in (("background", ("image/jpeg", "image/png")), ("piece", ("image/png",))):
+            theirs = request(self.two + challenge[kind])
+            self.assertEqual(theirs.status, 200, f"{kind}: {theirs}")
+            self.assertIn(theirs.headers["Content-Type"], types)
+            self.assertGreater(len(theirs.body), 1000)
+            self.assertEqual(theirs.body, request(self.one + challenge[kind]).body, kind)
+        self.assertTrue(request(self.two + challenge["piece"]).body.startswith(b"\x89PNG\r\n\x1a\n"))
+
+        # Answered on the other instance with a person's drag onto the hole.
+        x, y = revealed(self.two, challenge["id"])
+        self.assertEqual(y, challenge["pieceY"])
+        body = hand_drag(challenge, x, seed=1)
+        self.assertGreaterEqual(len(body["track"]), 12)
+        self.assertLessEqual(abs(body["x"] - x), 8)
+        reply = answer(self.two, challenge["id"], body)
+        self.assertEqual(reply.status, 200, reply)
+        result = reply.json()
+        self.assertTrue(result["success"], result)
+        token = result["token"]
+
+        # The puzzle is spent on both: a second answer on its maker finds it gone.
+        again = answer(self.one, challenge["id"], hand_drag(challenge, x, seed=2))
+        self.assertEqual(again.status, 200, again)
+        self.assertEqual(again.json(), {"success": False, "error-codes": ["expired"]})
+
+        # The token verifies on the maker, once; the other instance then refuses it.
+        verdict = siteverify(self.one, token).json()
+        self.assertTrue(verdict["success"], verdict)
+        self.assertEqual((verdict["hostname"], verdict["action"], verdict["error-codes"]), ("127.0.0.1", ACTION, []))
+        self.assertRegex(verdict["challenge_ts"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
+        duplicate = siteverify(self.two, token, form=True).json()
+        self.assertEqual(duplicate, {"success": False, "error-codes": ["timeout-or-duplicate"]})
+
+    def test_2_a_token_redeems_once_under_100_concurrent_verifications_on_both(self):
+        _, token = self.pass_puzzle(self.two, self.one, seed=3)
+        count = 100
+        start = threading.Barrier(count, timeout=TIMEOUT)
+        results = [None] * count
+
+        def verify(index):
+            try:
+                start.wait()
+                # Spread over both instances, as JSON and as a form.
+                reply = siteverify(URLS[index % 2], token, form=index % 4 >= 2)
+                results[index] = (reply.status, reply.json())
+            except Exception as error:  # reported below with the others
+                results[index] = ("exception", repr(error))
+
+        threads = [threading.Thread(target=verify, args=(i,)) for i in range(count)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(3 * TIMEOUT)
+        statuses = [r[0] for r in results if r]
+        self.assertEqual(statuses, [200] * count, [r for r in results if not r or r[0] != 200][:5])
+        successes = [i for i, (_, body) in enumerate(results) if body["success"]]
+        self.assertEqual(len(successes), 1, results[:5])
+        self.assertTrue(all(body.get("hostname") == "127.0.0.1" for _, body in (results[i] for i in successes)))
+        refusals = [body for _, body in results if not body["success"]]
+        self.assertEqual(len(refusals), count - 1)
+        self.assertEqual({json.dumps(body, sort_keys=True) for body in refusals},
+                         {json.dumps({"success": False, "error-codes": ["timeout-or-duplicate"]}, sort_keys=True)})
+
+    def test_3_without_redis_nothing_passes_and_both_resume_when_it_is_back(self):
+        for base in URLS:
+            self.assertEqual(request(f"{base}/healthz").status, 200)
+        # Made before the outage: a pass token not yet verified, and a challenge not yet answered.
+        _, token = self.pass_puzzle(self.one, self.two, seed=4)
+        reply = new_challenge(self.two)
+        self.assertEqual(reply.status, 201, reply)
+        pending = reply.json()
+        x, _ = revealed(self.one, pending["id"])
+        drag = hand_drag(pending, x, seed=5)
+
+        with open(os.environ["TACTILE_REDIS_PIDFILE"]) as file:
+            pid = int(file.read())
+        os.kill(pid, 9)
+        wait_until(lambda: not redis_answers(0.2), 5, "Redis still answers after SIGKILL")
+
+        for base in URLS:
+            with self.subTest(instance=base):
+                self.assertEqual(request(f"{base}/healthz").status, 503)
+                self.assertEqual(new_challenge(base).status, 503)
+                for kind in ("background", "piece"):
+                    self.assertEqual(request(base + pending[kind]).status, 503, kind)
+                # The right answer with a person's drag does not pass: there is nothing to check it against.
+                self.assertEqual(answer(base, pending["id"], drag).status, 503)
+                # siteverify keeps its 200 and says why, as the contract's error codes do.
+                reply = siteverify(base, token)
+                self.assertEqual(reply.status, 200, reply)
+                self.assertEqual(reply.json(), {"success": False, "error-codes": ["internal-error"]})
+                reply = siteverify(base, token, form=True)
+                self.assertEqual(reply.json(), {"success": False, "error-codes": ["internal-error"]})
+        # The pending challenge's answer 503 did not pass it: the drag gets no token anywhere.
+
+        # Redis back on the same port, empty (it saved nothing): both resume by themselves.
+        subprocess.Popen(json.loads(os.environ["TACTILE_REDIS_COMMAND"]), stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        wait_until(redis_answers, 10, "Redis did not come back")
+        for base in URLS:
+            wait_until(lambda: request(f"{base}/healthz").status == 200, 10, f"{base}/healthz stays 503")
+
+        # What Redis lost is not honoured: the token from before the outage does not verify,
+        # and the challenge from before is gone.
+        for base in URLS:
+            verdict = siteverify(base, token).json()
+            self.assertFalse(verdict["success"], verdict)
+            self.assertIn(verdict["error-codes"][0], ("invalid-input-response", "timeout-or-duplicate"), verdict)
+        stale = answer(self.one, pending["id"], drag)
+        self.assertEqual(stale.status, 200, stale)
+        self.assertFalse(stale.json()["success"], stale)
+        self.assertEqual(request(self.two + pending["piece"]).status, 404)
+
+        # And a whole pass works again across both.
+        _, token = self.pass_puzzle(self.one, self.two, seed=6)
+        verdict = siteverify(self.one, token).json()
+        self.assertTrue(verdict["success"], verdict)
+        self.assertEqual(siteverify(self.two, token).json()["error-codes"], ["timeout-or-duplicate"])
+
+
+# ----------------------------------------------------------------------------- runner
+
+
+def main():
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    started = time.time()
+    result = unittest.TextTestRunner(verbosity=2).run(suite)
+    failed = len(result.failures) + len(result.errors)
+    skipped = len(result.skipped)
+    passed = result.testsRun - failed - skipped
+    line = f"{passed} passed, {failed} failed"
+    if skipped:
+        line += f", {skipped} skipped"
+    print(f"{line} in {time.time() - started:.1f}s")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
