@@ -39,6 +39,9 @@ let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CTurboJPEG", pkgConfig: "libturbojpeg",
         providers: [.apt(["libturbojpeg0-dev"])]),
+    .systemLibrary(
+        name: "CSoup", pkgConfig: "libsoup-3.0",
+        providers: [.apt(["libsoup-3.0-dev"])]),
 ]
 
 let adapterTargets: [Target] = [
@@ -46,6 +49,7 @@ let adapterTargets: [Target] = [
     .target(name: "TactileGTK", dependencies: ["TactileCore", "TactileCairo", "CGtk"]),
     .target(name: "TactileCrypto", dependencies: ["CSodium"]),
     .target(name: "TactileHTTP", dependencies: ["CMicroHTTPD"]),
+    .target(name: "TactileSoup", dependencies: ["CSoup"]),
     .target(
         name: "TactilePatternVault",
         dependencies: ["TactileCore", "TactilePatternLock", "TactileCrypto"]),
@@ -83,7 +87,7 @@ let programTargets: [Target] = [
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileGTK", "TactileCradle",
             "TactileDynamics", "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
-            "TactilePuzzleVerifier", "TactileCrypto",
+            "TactilePuzzleVerifier", "TactileCrypto", "TactileSoup",
         ]),
 ]
 
@@ -117,11 +121,12 @@ let testTargets: [Target] = [
         ]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
     .testTarget(name: "TactileHTTPTests", dependencies: ["TactileHTTP"]),
+    .testTarget(name: "TactileSoupTests", dependencies: ["TactileSoup", "TactileHTTP", "CSoup"]),
     .testTarget(
         name: "TactilePuzzleServiceTests",
         dependencies: [
             "TactilePuzzleService", "TactilePuzzleVerifier", "TactilePuzzleSolvers", "TactileHTTP",
-            "TactilePuzzle", "TactileCore", "TestSupport",
+            "TactilePuzzle", "TactileCore", "TactileCairo", "TestSupport",
         ]),
 ]
 
@@ -140,6 +145,7 @@ let package = Package(
         .library(name: "TactilePuzzle", targets: ["TactilePuzzle"]),
         .library(name: "TactilePuzzleVerifier", targets: ["TactilePuzzleVerifier"]),
         .library(name: "TactileHTTP", targets: ["TactileHTTP"]),
+        .library(name: "TactileSoup", targets: ["TactileSoup"]),
         .library(name: "TactilePuzzleService", targets: ["TactilePuzzleService"]),
         // The command-line tool as a library, so other packages (the fuzz targets) can run it.
         .library(name: "TactileCommands", targets: ["TactileCommands"]),

@@ -2,8 +2,9 @@
 # Installs the Debian packages Tactile needs to build, test and run, when missing.
 # Usage: scripts/setup.sh [--with-display] [--with-browser] [--with-peers] [--with-photos]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
-#   --with-browser  also installs Chromium, its driver, Selenium and a Chinese font for the
-#                   browser tests of the captcha widget.
+#   --with-browser  also installs Chromium, its driver, Selenium, a Chinese font, and Pillow
+#                   and NumPy (the photo test reads pixels) for the browser tests of the
+#                   captcha widget.
 #   --with-peers    also installs Chipmunk2D, Box2D and a C++ compiler for `scripts/bench.sh`.
 #   --with-photos   also installs scikit-image's sample photos (python3-skimage), which the
 #                   puzzle solver tests and `tactile bench puzzle` cut puzzles from.
@@ -21,13 +22,15 @@ packages=(
   libhiredis-dev
   redis-server
   libturbojpeg0-dev
+  libsoup-3.0-dev
 )
 for option in "$@"; do
   case "$option" in
     --with-display) packages+=(xvfb xauth xdotool imagemagick) ;;
-    --with-browser) packages+=(chromium chromium-driver python3-selenium fonts-wqy-microhei) ;;
+    --with-browser) packages+=(chromium chromium-driver python3-selenium fonts-wqy-microhei python3-pil python3-numpy) ;;
     --with-peers) packages+=(libchipmunk-dev libbox2d-dev g++) ;;
     --with-photos) packages+=(python3-skimage) ;;
+    --with-bench) packages+=(wrk) ;;
     *) echo "setup.sh: unknown option $option" >&2; exit 2 ;;
   esac
 done

@@ -30,6 +30,10 @@ public final class PuzzleView: Component {
         case local
         /// A verifier that holds the answer decides; it is called once per attempt.
         case deferred((PuzzleResult) -> PuzzleVerdict)
+        /// A verifier that answers later (over the network) decides: it is called once per
+        /// attempt, the view shows ``PuzzleState/verifying`` and takes no input until the
+        /// verdict comes through ``deliverVerdict(_:)``.
+        case pending((PuzzleResult) -> Void)
     }
 
     public var viewSize: Size {
@@ -259,7 +263,7 @@ public final class PuzzleView: Component {
 
     // MARK: - Component
 
-    public var isAnimating: Bool { animation != nil }
+    public var isAnimating: Bool { animation != nil || model.state == .verifying }
 
     public func advance(to time: Double) {
         guard time.isFinite else { return }
@@ -359,8 +363,22 @@ public final class PuzzleView: Component {
         switch verification {
         case .local: verdict = model.localVerdict
         case .deferred(let verify): verdict = verify(result)
+        case .pending(let send):
+            lastResult = result
+            model.beginVerifying()
+            stateChanged()
+            send(result)
+            return
         }
         apply(verdict, result: result)
+    }
+
+    /// Settles the attempt that is ``PuzzleState/verifying`` with the verdict that came for
+    /// it; ignored in any other state (a verdict that comes after ``reset()`` or new content
+    /// belongs to nothing on screen).
+    public func deliverVerdict(_ verdict: PuzzleVerdict) {
+        guard model.state == .verifying else { return }
+        apply(verdict, result: lastResult ?? makeResult())
     }
 
     private func apply(_ verdict: PuzzleVerdict, result: PuzzleResult) {

@@ -1,3 +1,4 @@
+import Foundation
 import TactileGTK
 
 /// Every page of the showcase, in sidebar order. Add new pages here.
@@ -5,7 +6,27 @@ func registerPages(in app: ShowcaseApplication) {
     app.addPage(name: "hanoi", title: "Tower of Hanoi", build: makeHanoiPage)
     app.addPage(name: "cradle", title: "Newton's cradle", build: makeCradlePage)
     app.addPage(name: "pattern", title: "Pattern lock", build: makePatternPage)
-    app.addPage(name: "puzzle", title: "Puzzle captcha", build: makePuzzlePage)
+    app.addOption(
+        name: "captcha-server", valueName: "URL",
+        description: "Take the captcha page's puzzles from a running tactile puzzle serve",
+        validate: { url in
+            url.hasPrefix("http://") || url.hasPrefix("https://")
+                ? nil : "expected an http:// or https:// URL, got \"\(url)\""
+        })
+    app.addOption(
+        name: "captcha-sitekey", valueName: "KEY",
+        description: "The site key to ask the captcha server for (serve prints it)")
+    app.addPage(name: "puzzle", title: "Puzzle captcha") {
+        guard let server = app.option("captcha-server") else { return makePuzzlePage() }
+        do {
+            return makePuzzlePage(
+                remote: try makeRemoteCaptcha(
+                    server: server, siteKey: app.option("captcha-sitekey") ?? ""))
+        } catch {
+            FileHandle.standardError.write(Data("showcase: --captcha-server: \(error)\n".utf8))
+            return makePuzzlePage()
+        }
+    }
     app.addPage(name: "about", title: "About", build: makeAboutPage)
 }
 

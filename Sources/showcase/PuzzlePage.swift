@@ -1,16 +1,40 @@
 import Foundation
+import TactileCairo
 import TactileCore
 import TactileCrypto
 import TactileGTK
 import TactilePuzzle
 import TactilePuzzleVerifier
+import TactileSoup
 
-/// The puzzle captcha page: a verifier in this process generates each puzzle and keeps its
-/// answer; the view only shows the images and hands each drag to the verifier.
 /// The picture formats the file chooser offers.
 private let imageTypes = ["image/png", "image/jpeg", "image/gif", "image/bmp", "image/webp"]
 
-func makePuzzlePage() -> Widget {
+/// A client of a running `tactile puzzle serve`, over libsoup on the GLib main loop.
+func makeRemoteCaptcha(server: String, siteKey: String) throws(RemoteCaptchaError) -> RemoteCaptcha
+{
+    let http = HTTPClient(timeout: 10)
+    return try RemoteCaptcha(
+        baseURL: server, siteKey: siteKey,
+        transport: { request, completion in
+            http.send(
+                method: request.method, url: request.url, headers: request.headers,
+                body: request.body
+            ) { result in
+                completion(
+                    result.map {
+                        RemoteCaptcha.Response(
+                            status: $0.status, headers: $0.headers, body: $0.body)
+                    }.mapError { RemoteCaptchaError("cannot reach the captcha service: \($0)") })
+            }
+        },
+        decode: { bytes in try ImageLoader.decode(bytes, name: "the service's image") })
+}
+
+/// The puzzle captcha page. By default a verifier in this process generates each puzzle and
+/// keeps its answer; with `remote`, a running service does, and the page only shows what
+/// it sends and hands each drag to it. Either way the view never knows an answer.
+func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     let client = "showcase"
     var verifier = PuzzleVerifier(key: TokenSigner.makeKey())!
     var options = PuzzleOptions(width: 640, height: 360)
@@ -19,6 +43,9 @@ func makePuzzlePage() -> Widget {
     var token: String?
     var lockedUntil: Double?
     var lastVerdict = ClientVerdict.passed
+    var remoteChallenge: RemoteCaptcha.Challenge?
+    /// Counts puzzle requests, so an answer that comes after a newer request is dropped.
+    var generation = 0
 
     let view = PuzzleView(
         content: .prepared(
@@ -57,6 +84,7 @@ func makePuzzlePage() -> Widget {
         }
         switch view.state {
         case .idle, .dragging: status.text = "Drag the piece into the gap"
+        case .verifying: status.text = "Checking…"
         case .verified: status.text = "Verified"
         case .failed:
             // What a client may know: expired, or not passed; never which rule failed.
@@ -68,12 +96,45 @@ func makePuzzlePage() -> Widget {
         }
     }
 
+    /// Asks the service for a puzzle and shows it when it comes; the page waits meanwhile.
+    func newRemotePuzzle(_ remote: RemoteCaptcha) {
+        generation += 1
+        let asked = generation
+        remoteChallenge = nil
+        view.isEnabled = false
+        status.text = "Fetching a puzzle…"
+        canvas.setNeedsUpdate()
+        remote.fetchChallenge { result in
+            guard asked == generation else { return }
+            switch result {
+            case .success(let challenge):
+                remoteChallenge = challenge
+                view.load(
+                    .prepared(background: challenge.background, piece: challenge.piece),
+                    startPosition: challenge.startPosition, axis: challenge.axis)
+                view.isEnabled = true
+                refreshStatus()
+            case .failure(let error):
+                if let wait = error.retryAfter {
+                    lock(until: now() + wait)
+                } else {
+                    status.text = "Cannot get a puzzle: \(error). Press New puzzle to try again."
+                }
+            }
+            canvas.setNeedsUpdate()
+        }
+    }
+
     /// Generates, registers and shows a new puzzle; `false` if refused or unreadable.
     @discardableResult
     func newPuzzle() -> Bool {
         token = nil
         tokenLabel.text = ""
         redeem.isSensitive = false
+        if let remote {
+            newRemotePuzzle(remote)
+            return true
+        }
         var random = SecureRandom()
         let picture: Bitmap
         do {
@@ -129,7 +190,28 @@ func makePuzzlePage() -> Widget {
         }
     }
 
-    view.verification = .deferred { result in
+    func settleRemote(_ verdict: Result<RemoteCaptcha.Verdict, RemoteCaptchaError>) {
+        switch verdict {
+        case .success(.passed(let passToken, let hole)):
+            token = passToken
+            view.deliverVerdict(.passed(snapTo: hole))
+        case .success(.expired):
+            lastVerdict = .expired
+            view.deliverVerdict(.failed)
+        case .success(.notPassed):
+            lastVerdict = .notPassed
+            view.deliverVerdict(.failed)
+        case .success(.rateLimited(let wait)):
+            lock(until: now() + wait)
+            view.deliverVerdict(.locked)
+        case .failure(let error):
+            lastVerdict = .notPassed
+            view.deliverVerdict(.failed)
+            status.text = "Cannot check the attempt: \(error)"
+        }
+    }
+
+    func verifyHere(_ result: PuzzleResult) -> PuzzleVerdict {
         guard let id = puzzleID else { return .failed }
         puzzleID = nil
         let outcome = verifier.check(
@@ -152,10 +234,27 @@ func makePuzzlePage() -> Widget {
             return .locked
         }
     }
+    if let remote {
+        view.verification = .pending { result in
+            guard let challenge = remoteChallenge else { return view.deliverVerdict(.failed) }
+            remoteChallenge = nil
+            let asked = generation
+            remote.submit(result, for: challenge) { verdict in
+                guard asked == generation else { return }
+                settleRemote(verdict)
+            }
+        }
+    } else {
+        view.verification = .deferred(verifyHere)
+    }
+
     view.onStateChange = { _, _ in refreshStatus() }
     view.onCompletion = { _, _ in
         tokenLabel.text = "Pass token (single use, valid 180 s):\n" + (token ?? "")
-        redeem.isSensitive = token != nil
+        redeem.isSensitive = token != nil && remote == nil
+        if remote != nil {
+            tokenLabel.text += "\n\nThe site's server redeems it with POST /v1/siteverify."
+        }
         refreshStatus()
     }
     view.onFailure = { _, _ in
@@ -251,6 +350,14 @@ func makePuzzlePage() -> Widget {
     let keys = Label(
         "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit")
     keys.wraps = true
+    if let remote {
+        // The service decides what its puzzles look like.
+        for control in [shape, axis, tolerance, decoys, treated, openImage, drawn] as [Widget] {
+            control.isSensitive = false
+        }
+        source.text = "Puzzles from \(remote.baseURL)"
+        redeem.isSensitive = false
+    }
     let page = pageLayout(controls: controls, controlsWidth: 300, stage: [canvas, status, keys])
     newPuzzle()
     return page

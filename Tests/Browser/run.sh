@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the browser tests of the captcha widget (widget.js, /demo) in headless Chromium.
-# Installs nothing: needs the Debian packages chromium, chromium-driver and python3-selenium.
+# Installs nothing: needs the Debian packages chromium, chromium-driver and python3-selenium
+# (and python3-pil, python3-numpy and python3-skimage's photos for the photo test).
 #
 #   Tests/Browser/run.sh                      starts the mock service (benchmarks/service/mock_server.py)
 #   TACTILE_SERVICE_URL=http://127.0.0.1:8080 Tests/Browser/run.sh    against a running service

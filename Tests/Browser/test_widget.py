@@ -30,7 +30,6 @@ import base64
 import hashlib
 import io
 import json
-import math
 import os
 import random
 import re
@@ -60,6 +59,8 @@ from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
+
+from hand import hand_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -258,50 +259,6 @@ def rect(element):
 
 
 # ----------------------------------------------------------------------------- a hand's drag
-
-
-def reach(u, skew):
-    u = u ** skew
-    return u * u * u * (10 - 15 * u + 6 * u * u)
-
-
-def hand_path(x0, y0, x1, y1, rng):
-    """Points (x, y, ms since the previous) of a person's reach from (x0, y0) to (x1, y1):
-    speeding up from rest, slowing into the target, overshooting a little and correcting,
-    drifting sideways, events about 60 times a second with jitter (as scripts/human-drag.py)."""
-    distance = max(1.0, math.hypot(x1 - x0, y1 - y0))
-    ux, uy = (x1 - x0) / distance, (y1 - y0) / distance
-    nx, ny = -uy, ux
-    miss = rng.gauss(-0.02, 0.04) * distance
-    aims = [(x1 + ux * miss, y1 + uy * miss)]
-    if abs(miss) > 1.5:
-        aims.append((x1 + rng.gauss(0, 0.3), y1))
-    sway = rng.gauss(0, 0.012 * distance) + rng.choice((-1, 1)) * 2.5
-    waves = [(rng.uniform(0.3, 0.9), rng.uniform(0.7, 3.0), rng.uniform(0, 6.3)) for _ in range(3)]
-    points = []
-    t = 0.0
-    start = (x0, y0)
-    total = 0.35 + 0.12 * math.log2(distance / 8 + 1)
-    for index, aim in enumerate(aims):
-        duration = total * rng.uniform(0.85, 1.2) if index == 0 else rng.uniform(0.15, 0.25)
-        skew = rng.uniform(0.8, 1.25)
-        if index > 0:
-            pause = rng.uniform(0.06, 0.15)
-            points.append((points[-1][0], points[-1][1], pause * 1000))
-            t += pause
-        elapsed = 0.0
-        while elapsed < duration:
-            step = max(0.008, 1 / 60 + rng.gauss(0, 0.003))
-            elapsed = min(duration, elapsed + step)
-            t += step
-            s = reach(elapsed / duration, skew)
-            x = start[0] + (aim[0] - start[0]) * s
-            y = start[1] + (aim[1] - start[1]) * s
-            side = sway * math.sin(math.pi * min(1, t / (total * 1.5)))
-            side += sum(a * math.sin(2 * math.pi * f * t + p) for a, f, p in waves)
-            points.append((x + nx * side, y + ny * side, step * 1000))
-        start = aim
-    return points
 
 
 def drag(element, dx, dy=0.0, seed=1, kind=interaction.POINTER_MOUSE):

@@ -14,11 +14,10 @@ internal-error) and nothing passes, and when Redis is back both resume by themse
 Nothing here knows how the store lays out its keys.
 
 Answers come from /test/answer/{id} (--reveal-answers-for-tests); the drag track is a hand's,
-from scripts/human-drag.py. Plain python3, the standard library only.
+from Tests/Browser/hand.py (as the browser tests drag). Plain python3, the standard library only.
 
 Run: Tests/Service/run.sh
 """
-import importlib.util
 import json
 import os
 import random
@@ -35,10 +34,8 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
-# The one drag-curve generator of the tests: a person's reach, as scripts/human-drag.py plans it.
-_spec = importlib.util.spec_from_file_location("human_drag", os.path.join(ROOT, "scripts", "human-drag.py"))
-human_drag = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(human_drag)
+sys.path.insert(0, os.path.join(ROOT, "Tests", "Browser"))
+from hand import hand_path  # noqa: E402  the tests' one drag-curve generator, shared with the browser tests
 
 URLS = os.environ.get("TACTILE_SERVICE_URLS", "").split()
 SITEKEY = os.environ.get("TACTILE_SITE_KEY", "")
@@ -101,8 +98,8 @@ def hand_drag(challenge, x, seed):
     max_x = challenge["imageWidth"] - challenge["pieceWidth"]
     track = [{"x": 0, "y": y, "t": 0}]
     t = 0.0
-    for px, py, seconds in human_drag.plan(0, y, x, y, random.Random(seed)):
-        t += seconds * 1000
+    for px, py, ms in hand_path(0, y, x, y, random.Random(seed)):
+        t += ms
         track.append({"x": round(min(max(px, 0), max_x), 2), "y": round(py, 2), "t": round(t, 1)})
     return {"x": track[-1]["x"], "y": y, "track": track}
 

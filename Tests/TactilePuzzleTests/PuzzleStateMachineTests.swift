@@ -40,6 +40,45 @@ import Testing
         #expect(failures[0].offset == Vector(dx: -60, dy: 10))
     }
 
+    /// A verdict that comes later (over the network): the view waits in `verifying`, takes
+    /// no input meanwhile, and settles once when the verdict is delivered.
+    @Test func aPendingVerdictWaitsThenSettlesOnce() {
+        var sent: [PuzzleResult] = []
+        let v = view(verification: .pending { sent.append($0) })
+        var states: [PuzzleState] = []
+        var completions = 0
+        v.onStateChange = { _, state in states.append(state) }
+        v.onCompletion = { _, _ in completions += 1 }
+        drag(v, by: Vector(dx: 40, dy: 50), at: 0)
+        #expect(sent.count == 1)
+        #expect(v.state == .verifying)
+        #expect(v.isAnimating, "the waiting mark turns")
+        #expect(v.piecePosition == Point(x: 40, y: 50), "the piece stays where it was released")
+        // Input waits: neither a drag nor a key moves the piece.
+        drag(v, by: Vector(dx: 30, dy: 0), at: 1)
+        #expect(!v.handle(KeyEvent(.right)))
+        #expect(v.piecePosition == Point(x: 40, y: 50) && sent.count == 1)
+        v.deliverVerdict(.passed(snapTo: Point(x: 160, y: 90)))
+        #expect(v.state == .verified)
+        v.advance(to: 5)
+        #expect(v.piecePosition == Point(x: 160, y: 90))
+        #expect(completions == 1)
+        // A second verdict for the same attempt belongs to nothing.
+        v.deliverVerdict(.failed)
+        #expect(v.state == .verified)
+        #expect(states == [.dragging, .verifying, .verified])
+    }
+
+    @Test func aPendingVerdictAfterResetIsIgnored() {
+        let v = view(verification: .pending { _ in })
+        drag(v, by: Vector(dx: 10, dy: 10), at: 0)
+        #expect(v.state == .verifying)
+        v.reset()
+        v.deliverVerdict(.passed(snapTo: Point(x: 160, y: 90)))
+        #expect(v.state == .idle)
+        #expect(v.piecePosition == .zero)
+    }
+
     @Test func withoutReturnThePieceStaysWhereItFailed() {
         let v = view()
         v.returnsAfterFailure = false

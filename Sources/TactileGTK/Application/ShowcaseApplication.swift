@@ -20,6 +20,15 @@ public final class ShowcaseApplication {
     private var pages: [Page] = []
     private var initialPage: String?
 
+    private struct Option {
+        let name: String
+        let valueName: String
+        let description: String
+        let validate: (String) -> String?
+    }
+    private var options: [Option] = []
+    private var values: [String: String] = [:]
+
     /// Creates the app; nothing touches GTK until ``run(_:)``.
     public init(identifier: String = "org.tactile.Showcase", title: String = "Tactile") {
         self.identifier = identifier
@@ -36,6 +45,26 @@ public final class ShowcaseApplication {
         precondition(!pages.contains { $0.name == name }, "duplicate page name \(name)")
         pages.append(Page(name: name, title: title, build: build))
     }
+
+    /// Registers a command-line option `--NAME VALUE`, listed in `--help`.
+    ///
+    /// - Parameters:
+    ///   - name: The option's name, without dashes.
+    ///   - valueName: What the value is called in `--help`.
+    ///   - description: One line for `--help`.
+    ///   - validate: A message saying what is wrong with a value (the app then exits 2
+    ///     with it), or `nil` when the value is good.
+    public func addOption(
+        name: String, valueName: String, description: String,
+        validate: @escaping (String) -> String? = { _ in nil }
+    ) {
+        options.append(
+            Option(name: name, valueName: valueName, description: description, validate: validate))
+    }
+
+    /// The value given for an option registered with ``addOption(name:valueName:description:validate:)``,
+    /// once the command line is read (pages may ask while they are built).
+    public func option(_ name: String) -> String? { values[name] }
 
     /// Runs the app until its window closes and returns the process exit status.
     ///
@@ -54,6 +83,11 @@ public final class ShowcaseApplication {
         g_application_add_main_option(
             gApp, "page", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
             "Show page NAME first (\(pages.map(\.name).joined(separator: ", ")))", "NAME")
+        for option in options {
+            g_application_add_main_option(
+                gApp, option.name, 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING, option.description,
+                option.valueName)
+        }
         connectLocalOptions(app) { [unowned self] options in self.readOptions(options) }
         connect(app, signal: "activate") { [unowned self] in self.activate(app) }
 
@@ -62,9 +96,21 @@ public final class ShowcaseApplication {
         return g_application_run(gApp, Int32(argv.count), &argv)
     }
 
-    /// Reads `--page`; returns -1 to go on, or an exit status.
-    private func readOptions(_ options: UnsafeMutablePointer<GVariantDict>?) -> Int32 {
-        guard let value = g_variant_dict_lookup_value(options, "page", nil) else { return -1 }
+    /// Reads `--page` and the registered options; returns -1 to go on, or an exit status.
+    private func readOptions(_ dictionary: UnsafeMutablePointer<GVariantDict>?) -> Int32 {
+        for option in options {
+            guard let value = g_variant_dict_lookup_value(dictionary, option.name, nil) else {
+                continue
+            }
+            let text = String(cString: g_variant_get_string(value, nil))
+            g_variant_unref(value)
+            if let problem = option.validate(text) {
+                printError("showcase: --\(option.name): \(problem)")
+                return 2
+            }
+            values[option.name] = text
+        }
+        guard let value = g_variant_dict_lookup_value(dictionary, "page", nil) else { return -1 }
         defer { g_variant_unref(value) }
         let name = String(cString: g_variant_get_string(value, nil))
         // Any letter case: `--page Cradle` means the cradle page.

@@ -292,6 +292,13 @@ public struct PuzzleModel: Hashable, Sendable {
 
     // MARK: - Outcome
 
+    /// Holds the attempt just made while a verifier elsewhere decides: the piece stays where
+    /// it was released and input waits until ``settle(_:)``.
+    public mutating func beginVerifying() {
+        guard state == .dragging else { return }
+        state = .verifying
+    }
+
     /// Applies a verdict to the attempt just made: verified (snapping to the hole when the
     /// verdict says where), failed, or locked once failures reach ``maximumFailures``.
     public mutating func settle(_ verdict: PuzzleVerdict) {

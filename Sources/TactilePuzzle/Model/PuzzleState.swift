@@ -7,6 +7,8 @@ public enum PuzzleState: String, Hashable, Sendable {
     case idle
     /// The piece is being moved by pointer or keyboard.
     case dragging
+    /// The attempt was sent to a verifier whose verdict has not come yet; input waits.
+    case verifying
     /// The piece was accepted.
     case verified
     /// The last attempt was refused; the user may try again.

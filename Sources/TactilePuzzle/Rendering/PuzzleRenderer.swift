@@ -29,6 +29,8 @@ struct PuzzleRenderer {
         if let trackRect = layout.trackRect { drawTrack(in: canvas, rect: trackRect) }
         if model.state == .locked {
             drawLocked(in: canvas)
+        } else if model.state == .verifying {
+            drawVerifying(in: canvas)
         } else if !model.isEnabled {
             canvas.fill(Path(rect: layout.imageRect), with: Color(white: 1, alpha: 0.4))
         }
@@ -167,6 +169,7 @@ struct PuzzleRenderer {
             switch model.state {
             case .idle: "Slide the piece into the gap"
             case .dragging: ""
+            case .verifying: "Checking…"
             case .verified: "Verified"
             case .failed: "Not quite: try again"
             case .locked: "Locked"
@@ -194,6 +197,23 @@ struct PuzzleRenderer {
         chevron.addLine(to: Point(x: c.x - s / 2, y: c.y + s))
         canvas.stroke(
             chevron, with: .white, style: StrokeStyle(width: 2.5, cap: .round, join: .round))
+    }
+
+    /// A turning arc over the piece while a verifier elsewhere decides (still, at a quarter
+    /// turn, when the view does not animate).
+    private func drawVerifying(in canvas: any Canvas) {
+        let frame = model.pieceFrame
+        let center = layout.areaToView.apply(to: frame.center)
+        let radius = max(6, min(frame.width, frame.height) * layout.scale / 4)
+        canvas.fill(
+            Path(
+                ellipseIn: Rect(
+                    x: center.x - radius * 1.6, y: center.y - radius * 1.6, width: radius * 3.2,
+                    height: radius * 3.2)), with: Color(white: 0, alpha: 0.35))
+        let start = (time * 2 * .pi).truncatingRemainder(dividingBy: 2 * .pi)
+        var arc = Path()
+        arc.addArc(center: center, radius: radius, startAngle: start, endAngle: start + 1.5 * .pi)
+        canvas.stroke(arc, with: .white, style: StrokeStyle(width: 3, cap: .round))
     }
 
     private func drawLocked(in canvas: any Canvas) {

@@ -45,7 +45,9 @@ public enum VerifierRecords {
 
     /// The records an operation in `scope` needs.
     ///
-    /// - Parameter key: The sealed key (``VerifierSeal/makeKey()``).
+    /// - Parameters:
+    ///   - scope: What the operation is about.
+    ///   - key: The sealed key (``VerifierSeal/makeKey()``).
     public static func plan(for scope: VerifierScope, key: [UInt8]) throws(VerifierStoreError)
         -> Plan
     {

@@ -1,0 +1,294 @@
+import Foundation
+import TactileCore
+
+/// A client of a captcha service that speaks `tactile puzzle serve`'s HTTP contract: it
+/// fetches a challenge and its two images, and sends an attempt, with whatever HTTP client
+/// the host has (libsoup on the GLib main loop in the showcase, a fake in tests).
+///
+/// The client never knows an answer: it shows what the service sent, reports the drag, and
+/// learns only the verdict a client may know. Every callback comes through the transport's
+/// own completion, on whatever thread or loop the transport calls it.
+public final class RemoteCaptcha {
+    /// An HTTP request for the transport.
+    public struct Request: Hashable, Sendable {
+        /// `GET` or `POST`.
+        public var method: String
+        /// The absolute URL.
+        public var url: String
+        /// Request headers.
+        public var headers: [String: String]
+        /// The body (JSON for `POST`).
+        public var body: [UInt8]
+    }
+
+    /// What the transport got back.
+    public struct Response: Hashable, Sendable {
+        /// The HTTP status.
+        public var status: Int
+        /// Response headers, names in lower case.
+        public var headers: [String: String]
+        /// The body.
+        public var body: [UInt8]
+
+        /// Creates a response; header names are lower-cased.
+        public init(status: Int, headers: [String: String] = [:], body: [UInt8]) {
+            self.status = status
+            self.headers = Dictionary(
+                headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+            self.body = body
+        }
+    }
+
+    /// Sends a request and calls back once with the response or the reason there is none.
+    public typealias Transport = (Request, @escaping (Result<Response, RemoteCaptchaError>) -> Void)
+        -> Void
+
+    /// A challenge ready to show: its images, decoded, and where the piece starts.
+    public struct Challenge {
+        /// The challenge's id.
+        public var id: String
+        /// How the piece may move.
+        public var axis: PuzzleAxis
+        /// The background, with its hole(s).
+        public var background: Bitmap
+        /// The piece, with alpha.
+        public var piece: Bitmap
+        /// Where the piece starts, in background pixels.
+        public var startPosition: Point
+        /// When the service stops accepting an answer, seconds since 1970 (`nil` if it did
+        /// not say).
+        public var expiresAt: Double?
+    }
+
+    /// What the service said of an attempt: only what a client may know.
+    public enum Verdict: Hashable, Sendable {
+        /// Passed: the single-use token for the site's server, and the hole's top-left in
+        /// background pixels so the piece can snap into it.
+        case passed(token: String, holePosition: Point)
+        /// The puzzle is gone (expired or already answered): fetch a fresh one.
+        case expired
+        /// Not passed: try again with a fresh puzzle.
+        case notPassed
+        /// Too many attempts: wait this many seconds.
+        case rateLimited(retryAfter: Double)
+    }
+
+    /// The service's base URL, without a trailing slash.
+    public let baseURL: String
+    /// The site key challenges are asked for.
+    public let siteKey: String
+    /// The `Origin` sent with every request: a page of one of the site's host names.
+    public let origin: String
+    private let transport: Transport
+    private let decode: ([UInt8]) throws -> Bitmap
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - baseURL: `http://HOST:PORT` of the service.
+    ///   - siteKey: The site's public key.
+    ///   - origin: The origin the service should see; its host name must be one of the site's.
+    ///   - transport: Sends HTTP requests.
+    ///   - decode: Decodes a JPEG or PNG file into a bitmap.
+    /// - Throws: ``RemoteCaptchaError`` when the URL is not `http://` or `https://`.
+    public init(
+        baseURL: String, siteKey: String, origin: String = "http://localhost",
+        transport: @escaping Transport, decode: @escaping ([UInt8]) throws -> Bitmap
+    ) throws(RemoteCaptchaError) {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        guard base.hasPrefix("http://") || base.hasPrefix("https://"),
+            base.split(separator: "/", omittingEmptySubsequences: true).count >= 2
+        else {
+            throw RemoteCaptchaError(
+                "the captcha server must be an http:// or https:// URL, got \"\(baseURL)\"")
+        }
+        self.baseURL = base
+        self.siteKey = siteKey
+        self.origin = origin
+        self.transport = transport
+        self.decode = decode
+    }
+
+    // MARK: - Challenges
+
+    /// Asks for a challenge and fetches both its images.
+    public func fetchChallenge(
+        action: String? = nil, completion: @escaping (Result<Challenge, RemoteCaptchaError>) -> Void
+    ) {
+        var fields: [String: Any] = ["sitekey": siteKey]
+        if let action { fields["action"] = action }
+        post("/v1/challenges", fields) { [self] result in
+            switch result {
+            case .failure(let error): completion(.failure(error))
+            case .success(let response):
+                if response.status == 429 {
+                    completion(.failure(.rateLimited(retryAfter: Self.retryAfter(response))))
+                    return
+                }
+                guard response.status == 201, let object = Self.object(response.body),
+                    let id = object["id"] as? String,
+                    let axis = (object["axis"] as? String).flatMap(PuzzleAxis.init(rawValue:)),
+                    let backgroundPath = object["background"] as? String,
+                    let piecePath = object["piece"] as? String
+                else {
+                    completion(.failure(Self.unexpected(response, "a challenge")))
+                    return
+                }
+                let start = Point(
+                    x: Self.number(object["pieceX"]) ?? 0, y: Self.number(object["pieceY"]) ?? 0)
+                let expiresAt = (object["expiresAt"] as? String).flatMap {
+                    ISO8601DateFormatter().date(from: $0)?.timeIntervalSince1970
+                }
+                fetchImage(backgroundPath) { background in
+                    switch background {
+                    case .failure(let error): completion(.failure(error))
+                    case .success(let background):
+                        self.fetchImage(piecePath) { piece in
+                            completion(
+                                piece.map {
+                                    Challenge(
+                                        id: id, axis: axis, background: background, piece: $0,
+                                        startPosition: start, expiresAt: expiresAt)
+                                })
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private func fetchImage(
+        _ path: String, completion: @escaping (Result<Bitmap, RemoteCaptchaError>) -> Void
+    ) {
+        guard path.hasPrefix("/") else {
+            completion(.failure(RemoteCaptchaError("the service named an image at \"\(path)\"")))
+            return
+        }
+        let request = Request(
+            method: "GET", url: baseURL + path, headers: ["Origin": origin], body: [])
+        transport(request) { [decode] result in
+            switch result {
+            case .failure(let error): completion(.failure(error))
+            case .success(let response):
+                guard response.status == 200 else {
+                    completion(.failure(Self.unexpected(response, "an image")))
+                    return
+                }
+                do { completion(.success(try decode(response.body))) } catch {
+                    completion(.failure(RemoteCaptchaError("cannot decode an image: \(error)")))
+                }
+            }
+        }
+    }
+
+    // MARK: - Answers
+
+    /// Sends an attempt at a challenge: the release position and the drag, in background
+    /// pixels and milliseconds.
+    public func submit(
+        _ result: PuzzleResult, for challenge: Challenge,
+        completion: @escaping (Result<Verdict, RemoteCaptchaError>) -> Void
+    ) {
+        // The view's area is the background's size; scale anyway, should a host differ.
+        let scale =
+            result.areaSize.width > 0
+            ? Double(challenge.background.width) / result.areaSize.width : 1
+        var fields: [String: Any] = [
+            "x": result.position.x * scale, "y": result.position.y * scale,
+            "track": result.track.map {
+                ["x": $0.x * scale, "y": $0.y * scale, "t": ($0.time * 1000).rounded()]
+            },
+        ]
+        if result.inputMethod == .keyboard { fields["input"] = "keyboard" }
+        post("/v1/challenges/\(challenge.id)/answer", fields) { outcome in
+            switch outcome {
+            case .failure(let error): completion(.failure(error))
+            case .success(let response):
+                completion(Self.verdict(from: response))
+            }
+        }
+    }
+
+    static func verdict(from response: Response) -> Result<Verdict, RemoteCaptchaError> {
+        if response.status == 429 {
+            return .success(.rateLimited(retryAfter: retryAfter(response)))
+        }
+        guard response.status == 200, let object = object(response.body),
+            let success = object["success"] as? Bool
+        else { return .failure(unexpected(response, "a verdict")) }
+        if success {
+            guard let token = object["token"] as? String, let x = number(object["x"]),
+                let y = number(object["y"])
+            else { return .failure(unexpected(response, "a pass")) }
+            return .success(.passed(token: token, holePosition: Point(x: x, y: y)))
+        }
+        let codes = object["error-codes"] as? [String] ?? []
+        if codes.contains("expired") { return .success(.expired) }
+        if codes.contains("rate-limited") { return .success(.rateLimited(retryAfter: 1)) }
+        return .success(.notPassed)
+    }
+
+    // MARK: - HTTP
+
+    private func post(
+        _ path: String, _ fields: [String: Any],
+        completion: @escaping (Result<Response, RemoteCaptchaError>) -> Void
+    ) {
+        let body = (try? JSONSerialization.data(withJSONObject: fields)).map(Array.init) ?? []
+        transport(
+            Request(
+                method: "POST", url: baseURL + path,
+                headers: ["Origin": origin, "Content-Type": "application/json"], body: body),
+            completion)
+    }
+
+    private static func object(_ body: [UInt8]) -> [String: Any]? {
+        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+
+    /// A JSON number, whether it was written as an integer or not.
+    private static func number(_ value: Any?) -> Double? {
+        switch value {
+        case let value as Int: Double(value)
+        case let value as Double: value.isFinite ? value : nil
+        default: nil
+        }
+    }
+
+    private static func retryAfter(_ response: Response) -> Double {
+        response.headers["retry-after"].flatMap(Double.init).map { max(1, $0) } ?? 1
+    }
+
+    private static func unexpected(_ response: Response, _ what: String) -> RemoteCaptchaError {
+        switch response.status {
+        case 503: RemoteCaptchaError("the captcha service is unavailable (503)")
+        case 200, 201: RemoteCaptchaError("the captcha service sent something that is not \(what)")
+        default:
+            RemoteCaptchaError(
+                "the captcha service answered \(response.status) where \(what) was expected")
+        }
+    }
+}
+
+/// Why a remote captcha could not be used: the service is unreachable or answered
+/// something unexpected, or it asks the client to wait.
+public struct RemoteCaptchaError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, for a person.
+    public var description: String
+    /// When set, the service refused for now: ask again after this many seconds.
+    public var retryAfter: Double?
+
+    /// Creates an error.
+    public init(_ description: String, retryAfter: Double? = nil) {
+        self.description = description
+        self.retryAfter = retryAfter
+    }
+
+    /// The service asks the client to wait.
+    public static func rateLimited(retryAfter: Double) -> RemoteCaptchaError {
+        RemoteCaptchaError(
+            "too many puzzles asked for: try again in \(Int(retryAfter.rounded(.up))) s",
+            retryAfter: retryAfter)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import TactileCairo
+import TactileCore
+import TactileHTTP
+import TactilePuzzle
+import TactilePuzzleSolvers
+@_spi(AnswerReveal) import TactilePuzzleVerifier
+import TestSupport
+import Testing
+
+@testable import TactilePuzzleService
+
+/// The client the showcase uses for a running service, against the service itself: it
+/// speaks the HTTP contract, shows what it is sent, and learns only the verdict.
+@Suite struct RemoteCaptchaTests {
+    let site = ServiceSite(
+        sitekey: "site-remote-key", secret: "secret-remote-0123456789", hostnames: ["localhost"])
+    let backend = MemoryBackend(policy: VerifierPolicy())
+
+    /// A client whose transport hands each request straight to `service` (one address).
+    func client(_ service: CaptchaService, log: Box<[String]>? = nil) throws -> RemoteCaptcha {
+        try RemoteCaptcha(
+            baseURL: "http://captcha.test:8080/", siteKey: site.sitekey,
+            transport: { request, completion in
+                let path = String(request.url.dropFirst("http://captcha.test:8080".count))
+                log?.value.append("\(request.method) \(path)")
+                let response = service.handle(
+                    HTTPRequest(
+                        method: request.method, path: path, headers: request.headers,
+                        body: request.body, clientAddress: "192.0.2.40"))
+                completion(
+                    .success(
+                        RemoteCaptcha.Response(
+                            status: response.status,
+                            headers: Dictionary(
+                                response.headers.map { ($0.name, $0.value) },
+                                uniquingKeysWith: { a, _ in a }), body: response.body)))
+            },
+            decode: { try ImageLoader.decode($0, name: "test image") })
+    }
+
+    final class Box<T> {
+        var value: T
+        init(_ value: T) { self.value = value }
+    }
+
+    /// Runs one asynchronous call whose transport is synchronous: the result at once.
+    func answer<T>(_ call: (@escaping (T) -> Void) -> Void) throws -> T {
+        var result: T?
+        call { result = $0 }
+        return try #require(result)
+    }
+
+    func drag(to hole: Point, from start: Point, seed: UInt64, areaSize: Size) -> PuzzleResult {
+        var random = SeededRandom(seed: seed)
+        let track = HumanDrag.track(
+            from: start, to: Point(x: hole.x, y: start.y), axis: .horizontal, using: &random)
+        return PuzzleResult(
+            position: track.last!.position, areaSize: areaSize, offset: nil, elapsedTime: 1,
+            dragDistance: 0, track: track, inputMethod: .pointer)
+    }
+
+    @Test func aChallengeIsShownAsSentAndAHandDragPasses() throws {
+        let service = CaptchaService(
+            configuration: .init(sites: [site]), backend: backend, log: { _ in })
+        let log = Box<[String]>([])
+        let remote = try client(service, log: log)
+        let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
+        #expect(
+            log.value == [
+                "POST /v1/challenges", "GET /v1/challenges/\(challenge.id)/background",
+                "GET /v1/challenges/\(challenge.id)/piece",
+            ])
+        #expect(challenge.background.width == 640 && challenge.background.height == 360)
+        #expect(challenge.piece.width > 0 && challenge.axis == .horizontal)
+        let expires = try #require(challenge.expiresAt)
+        #expect(abs(expires - Date().timeIntervalSince1970 - 120) < 5)
+        let hole = try #require(
+            try backend.withVerifier(.peeking(puzzle: challenge.id), now: 0) {
+                $0.testingAnswer(id: challenge.id)
+            })
+        #expect(challenge.startPosition.y == hole.y, "a horizontal piece starts on the hole's row")
+
+        let attempt = drag(
+            to: hole, from: challenge.startPosition, seed: 3,
+            areaSize: Size(width: 640, height: 360))
+        let verdict = try answer { remote.submit(attempt, for: challenge, completion: $0) }.get()
+        guard case .passed(let token, let snap) = verdict else {
+            Issue.record("\(verdict)")
+            return
+        }
+        #expect(snap == hole)
+        let verified = service.verify(["secret": site.secret, "response": token])
+        #expect(verified["success"] as? Bool == true)
+        // Answered once: the same challenge again is gone.
+        let again = try answer { remote.submit(attempt, for: challenge, completion: $0) }.get()
+        #expect(again == .expired)
+    }
+
+    @Test func anAttemptInAnotherScaleIsSentInBackgroundPixels() throws {
+        let service = CaptchaService(
+            configuration: .init(sites: [site]), backend: backend, log: { _ in })
+        let remote = try client(service)
+        let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
+        let hole = try #require(
+            try backend.withVerifier(.peeking(puzzle: challenge.id), now: 0) {
+                $0.testingAnswer(id: challenge.id)
+            })
+        // A host whose area is half the background's size.
+        let half = drag(
+            to: Point(x: hole.x / 2, y: hole.y / 2),
+            from: Point(x: challenge.startPosition.x / 2, y: challenge.startPosition.y / 2),
+            seed: 4, areaSize: Size(width: 320, height: 180))
+        let verdict = try answer { remote.submit(half, for: challenge, completion: $0) }.get()
+        guard case .passed = verdict else {
+            Issue.record("\(verdict)")
+            return
+        }
+    }
+
+    @Test func aMissIsNotPassedAndALimitSaysHowLongToWait() throws {
+        var strict = site
+        strict.puzzlesPerMinute = 1
+        let service = CaptchaService(
+            configuration: .init(sites: [strict]), backend: backend, log: { _ in })
+        let remote = try client(service)
+        let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
+        let hole = try #require(
+            try backend.withVerifier(.peeking(puzzle: challenge.id), now: 0) {
+                $0.testingAnswer(id: challenge.id)
+            })
+        let miss = drag(
+            to: Point(x: hole.x + 40, y: hole.y), from: challenge.startPosition, seed: 5,
+            areaSize: Size(width: 640, height: 360))
+        #expect(
+            try answer { remote.submit(miss, for: challenge, completion: $0) }.get() == .notPassed)
+        let refused = try answer { remote.fetchChallenge(completion: $0) }
+        guard case .failure(let error) = refused else {
+            Issue.record("a second puzzle in the minute was given")
+            return
+        }
+        let wait = try #require(error.retryAfter)
+        #expect(wait > 0 && wait <= 60)
+    }
+
+    @Test func aServiceThatIsDownOrWrongIsAnErrorThatSaysSo() throws {
+        #expect(throws: RemoteCaptchaError.self) {
+            try RemoteCaptcha(
+                baseURL: "ftp://x", siteKey: "k", transport: { _, _ in },
+                decode: { _ in Bitmap(width: 1, height: 1) })
+        }
+        let down = try RemoteCaptcha(
+            baseURL: "http://127.0.0.1:1", siteKey: "k",
+            transport: { _, completion in
+                completion(
+                    .success(
+                        .init(status: 503, body: Array(#"{"error": "store unavailable"}"#.utf8))))
+            }, decode: { _ in Bitmap(width: 1, height: 1) })
+        let result = try answer { down.fetchChallenge(completion: $0) }
+        guard case .failure(let error) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(error.description.contains("unavailable"))
+        #expect(error.retryAfter == nil)
+    }
+}

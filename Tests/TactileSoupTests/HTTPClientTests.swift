@@ -1,0 +1,84 @@
+import CSoup
+import Foundation
+import TactileHTTP
+import TactileSoup
+import Testing
+
+/// The libsoup client against the project's own HTTP server on loopback: requests arrive
+/// whole, answers come back on the main loop, and failures are reported, not hung.
+@Suite(.serialized) struct HTTPClientTests {
+    /// Runs the main loop until `done()` or `seconds` pass.
+    func runLoop(until done: () -> Bool, seconds: Double = 10) {
+        let end = Date().addingTimeInterval(seconds)
+        while !done(), Date() < end {
+            if g_main_context_iteration(nil, 0) == 0 { usleep(1000) }
+        }
+    }
+
+    func echoServer() throws -> HTTPServer {
+        try HTTPServer(configuration: HTTPServer.Configuration(port: 0)) { request in
+            if request.path == "/slow" { sleep(3) }
+            let summary =
+                "\(request.method) \(request.path) origin=\(request.header("Origin") ?? "-") type=\(request.header("Content-Type") ?? "-") body=\(String(decoding: request.body, as: UTF8.self))"
+            return HTTPResponse.text(request.path == "/missing" ? 404 : 200, summary).adding(
+                "Retry-After", "7")
+        }
+    }
+
+    @Test func aPostArrivesWholeAndItsAnswerComesBackOnTheMainLoop() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        let client = HTTPClient()
+        var answers: [Result<HTTPClient.Response, HTTPClient.Failure>] = []
+        client.send(
+            method: "POST", url: "http://127.0.0.1:\(server.port)/v1/x",
+            headers: ["Origin": "http://localhost", "Content-Type": "application/json"],
+            body: Array(#"{"a": 1}"#.utf8)
+        ) { answers.append($0) }
+        client.send(method: "GET", url: "http://127.0.0.1:\(server.port)/missing") {
+            answers.append($0)
+        }
+        #expect(answers.isEmpty, "completions wait for the main loop")
+        runLoop(until: { answers.count == 2 })
+        let responses = answers.compactMap { try? $0.get() }.sorted { $0.status < $1.status }
+        #expect(responses.map(\.status) == [200, 404])
+        #expect(
+            String(decoding: responses[0].body, as: UTF8.self)
+                == #"POST /v1/x origin=http://localhost type=application/json body={"a": 1}"#)
+        #expect(responses[0].headers["retry-after"] == "7")
+    }
+
+    @Test func aServerThatIsNotThereIsAFailure() throws {
+        // A port that was free a moment ago.
+        let server = try echoServer()
+        let port = server.port
+        server.stop()
+        let client = HTTPClient(timeout: 2)
+        var answer: Result<HTTPClient.Response, HTTPClient.Failure>?
+        client.send(method: "GET", url: "http://127.0.0.1:\(port)/") { answer = $0 }
+        runLoop(until: { answer != nil })
+        guard case .failure(let failure) = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+        #expect(!failure.description.isEmpty)
+        var bad: Result<HTTPClient.Response, HTTPClient.Failure>?
+        client.send(method: "GET", url: "not a url") { bad = $0 }
+        #expect(bad.map { if case .failure = $0 { true } else { false } } == true)
+    }
+
+    @Test func aSlowServerTimesOut() throws {
+        let server = try echoServer()
+        defer { server.stop() }
+        let client = HTTPClient(timeout: 1)
+        var answer: Result<HTTPClient.Response, HTTPClient.Failure>?
+        let start = Date()
+        client.send(method: "GET", url: "http://127.0.0.1:\(server.port)/slow") { answer = $0 }
+        runLoop(until: { answer != nil })
+        #expect(Date().timeIntervalSince(start) < 2.9, "gave up before the server answered")
+        guard case .failure = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+    }
+}
