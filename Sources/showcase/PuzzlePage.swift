@@ -108,6 +108,9 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             guard asked == generation else { return }
             switch result {
             case .success(let challenge):
+                // Not a secret (the service names it in every URL): for whoever reads the log.
+                FileHandle.standardError.write(
+                    Data("showcase: puzzle \(challenge.id) from \(remote.baseURL)\n".utf8))
                 remoteChallenge = challenge
                 view.load(
                     .prepared(background: challenge.background, piece: challenge.piece),
