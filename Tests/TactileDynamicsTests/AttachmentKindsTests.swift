@@ -55,6 +55,58 @@ import Testing
         #expect(worst < 0.1)
     }
 
+    /// A group whose centre of mass is not the centre of its bounds (a heavy box with a light
+    /// arm), hung from a point of its arm: that point stays on the anchor from the very first
+    /// frame, whichever item the attachment is given first.
+    @Test(arguments: [false, true])
+    func anAttachmentOnAGroupHoldsTheGivenPoint(attachedBeforeGravity: Bool) throws {
+        let animator = Scene.animator()
+        let heavy = Scene.box(0, 0, 60, 60)
+        let arm = Scene.box(60, 0, 60, 10)
+        let group = try DynamicItemGroup(items: [heavy, arm])
+        // The group's centre is the middle of its bounds, x = 30; its centroid is near x = 9.
+        expectClose(group.center.x, 30, within: 1e-9)
+        let offset = Vector(dx: 55, dy: 0)  // near the arm's far end, x = 85
+        let anchor = Point(x: 85, y: 0)
+        let hang = try AttachmentBehavior(
+            item: group, offsetFromCenter: offset, attachedToAnchor: anchor)
+        let gravity = GravityBehavior(items: [group])
+        if attachedBeforeGravity {
+            try animator.addBehavior(hang)
+            try animator.addBehavior(gravity)
+        } else {
+            try animator.addBehavior(gravity)
+            try animator.addBehavior(hang)
+        }
+        var worst = 0.0
+        Scene.run(animator, to: 3) { _ in
+            worst = max(
+                worst, AttachmentBehavior.point(on: group, offset: offset).distance(to: anchor))
+        }
+        #expect(worst < 0.5, "the hung point drifted \(worst) pt from the anchor")
+        // It swung down: the heavy box now hangs below the anchor.
+        #expect(heavy.center.y > 40)
+    }
+
+    /// A push at a point of a group turns it about its centre of mass: pushing straight at
+    /// the centroid does not turn it at all.
+    @Test func aPushThroughAGroupsCentroidDoesNotTurnIt() throws {
+        let animator = Scene.animator()
+        let heavy = Scene.box(0, 0, 60, 60)
+        let arm = Scene.box(60, 0, 60, 10)
+        let group = try DynamicItemGroup(items: [heavy, arm])
+        // Centroid from the members' areas: (3600·0 + 600·60) / 4200 from the heavy box.
+        let centroidX = (3600 * 0 + 600 * 60) / 4200.0
+        let push = try PushBehavior(items: [group], mode: .continuous)
+        try push.setPushDirection(Vector(dx: 0, dy: 1))
+        try push.setTargetOffsetFromCenter(
+            Vector(dx: centroidX - group.center.x, dy: 0), for: group)
+        try animator.addBehavior(push)
+        Scene.run(animator, to: 1)
+        #expect(abs(group.rotation) < 1e-6, "turned by \(group.rotation) rad")
+        #expect(group.center.y > 1)
+    }
+
     @Test func fixedAttachmentWeldsTwoItems() throws {
         let animator = Scene.animator()
         let a = Scene.box(0, 0, 40, 20)

@@ -243,7 +243,7 @@ extension DynamicAnimator {
             let f = push.pushDirection * PushBehavior.forceUnit
             for item in push.items {
                 let (b, local) = bodyPoint(
-                    owner(item), item, push.targetOffsetFromCenter(for: item))
+                    owner(item), item, push.targetOffsetFromCenter(for: item), in: world)
                 var force = PushForce()
                 force.body = b
                 force.force = Vec2(f.dx, f.dy)
@@ -262,7 +262,7 @@ extension DynamicAnimator {
         world.joints.removeAll(keepingCapacity: true)
         for behavior in flatBehaviors {
             if let attachment = behavior as? AttachmentBehavior {
-                world.joints.append(compile(attachment))
+                world.joints.append(compile(attachment, in: world))
             } else if let snap = behavior as? SnapBehavior,
                 let b = bodyIndex[ObjectIdentifier(owner(snap.item))]
             {
@@ -307,10 +307,13 @@ extension DynamicAnimator {
         if !tracks { episodes.removeAll() }
     }
 
-    /// The body and body-frame point (relative to the centre of mass) of an offset on an item.
-    func bodyPoint(_ owner: DynamicItem, _ item: DynamicItem, _ offset: Vector) -> (Int, Vec2) {
+    /// The body and body-frame point (relative to the centre of mass) of an offset on an item,
+    /// in `world` (the world being compiled, whose bodies know their centres of mass).
+    func bodyPoint(_ owner: DynamicItem, _ item: DynamicItem, _ offset: Vector, in world: World)
+        -> (Int, Vec2)
+    {
         let b = bodyIndex[ObjectIdentifier(owner)]!
-        let body = world.bodies.count > b ? world.bodies[b] : Body()
+        let body = world.bodies[b]
         var local = Vec2(offset.dx, offset.dy)
         if let group = owner as? DynamicItemGroup,
             let index = group.items.firstIndex(where: { $0 === item })
@@ -321,7 +324,7 @@ extension DynamicAnimator {
         return (b, local + body.localCenter)
     }
 
-    func compile(_ attachment: AttachmentBehavior) -> Joint {
+    func compile(_ attachment: AttachmentBehavior, in world: World) -> Joint {
         var joint = Joint()
         func owner(_ item: DynamicItem) -> DynamicItem {
             for case let group? in bodyOwner {
@@ -332,10 +335,11 @@ extension DynamicAnimator {
             return item
         }
         let first = attachment.firstItem
-        (joint.bodyA, joint.localA) = bodyPoint(owner(first), first, attachment.offsetFromFirstItem)
+        (joint.bodyA, joint.localA) = bodyPoint(
+            owner(first), first, attachment.offsetFromFirstItem, in: world)
         if let second = attachment.secondItem {
             (joint.bodyB, joint.localB) = bodyPoint(
-                owner(second), second, attachment.offsetFromSecondItem)
+                owner(second), second, attachment.offsetFromSecondItem, in: world)
         } else {
             joint.bodyB = -1
             joint.localB = Vec2(attachment.anchorPoint.x, attachment.anchorPoint.y)
