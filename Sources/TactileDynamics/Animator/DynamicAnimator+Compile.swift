@@ -1,32 +1,32 @@
 import Foundation
 import TactileCore
 
-/// An ongoing contact between two participants (items or boundaries).
-struct Episode {
-    var itemA: Int
-    /// The second item, or −1 for a boundary.
-    var itemB: Int
-    var boundary: Int
-    /// Collision behaviours to tell.
-    var bits: UInt64
-}
-
-/// A contact beginning or ending, to be reported after the frame.
-struct CollisionEvent {
-    var began: Bool
-    var episode: Episode
-    var point: Point
-}
-
 extension DynamicAnimator {
+    /// Compiles what changed since the last step: the whole world when items or behaviours
+    /// came or went, only the parameters when a behaviour's settings changed.
     func rebuildIfNeeded() {
-        guard needsRebuild else { return }
-        needsRebuild = false
-        rebuild()
+        if needsRebuild {
+            needsRebuild = false
+            needsRefresh = false
+            rebuild()
+        } else if needsRefresh {
+            needsRefresh = false
+            var world = self.world
+            compileParameters(into: &world)
+            // Friction and elasticity of the contacts come from the bodies when contacts are
+            // next found; find them now (their impulses carry over).
+            world.stepsUntilDetection = 0
+            self.world = world
+        }
     }
 
     /// Compiles the behaviour tree into the world's arrays, keeping every body's state.
+    ///
+    /// Only adding or removing items or behaviours (or changing what collides) comes here;
+    /// a behaviour's parameters change in place (``compileParameters(into:)``), keeping
+    /// contacts and their impulses.
     func rebuild() {
+        rebuildCount += 1
         flatBehaviors.removeAll(keepingCapacity: true)
         for behavior in behaviors { behavior.flattened(into: &flatBehaviors) }
 
@@ -43,16 +43,13 @@ extension DynamicAnimator {
                 }
             }
         }
-        var memberOf: [ObjectIdentifier: DynamicItemGroup] = [:]
+        memberOf.removeAll(keepingCapacity: true)
         for group in groups {
             for member in group.items { memberOf[ObjectIdentifier(member)] = group }
         }
-        func owner(_ item: DynamicItem) -> DynamicItem {
-            memberOf[ObjectIdentifier(item)] ?? item
-        }
         for behavior in flatBehaviors {
             for item in behavior.items {
-                let body = owner(item)
+                let body = owner(of: item)
                 if bodyIndex[ObjectIdentifier(body)] == nil {
                     bodyIndex[ObjectIdentifier(body)] = bodyOwner.count
                     bodyOwner.append(body)
@@ -71,14 +68,6 @@ extension DynamicAnimator {
             if owner is DynamicItemGroup { itemTable.append(owner) }
         }
 
-        // Properties, later item behaviours winning.
-        var properties = [DynamicItemProperties](repeating: .init(), count: bodyOwner.count)
-        for case let behavior as DynamicItemBehavior in flatBehaviors {
-            for item in behavior.items {
-                properties[bodyIndex[ObjectIdentifier(owner(item))]!] = behavior.properties
-            }
-        }
-
         // Collision membership.
         collisionBehaviors = flatBehaviors.compactMap { $0 as? CollisionBehavior }
         var itemBits = [UInt64](repeating: 0, count: bodyOwner.count)
@@ -88,7 +77,7 @@ extension DynamicAnimator {
             let bit: UInt64 = 1 << UInt64(index)
             if collision.collisionDelegate != nil { tracks = true }
             for item in collision.items {
-                let b = bodyIndex[ObjectIdentifier(owner(item))]!
+                let b = bodyIndex[ObjectIdentifier(owner(of: item))]!
                 if collision.collisionMode.includesItems { itemBits[b] |= bit }
                 if collision.collisionMode.includesBoundaries { boundaryBits[b] |= bit }
             }
@@ -106,6 +95,7 @@ extension DynamicAnimator {
         world.localNormals.removeAll(keepingCapacity: true)
         world.bodies.append(Body())
         itemBody = itemTable.map { bodyIndex[ObjectIdentifier($0)]! }
+        bodyAreas = [(0, 0)]
         for b in 1..<bodyOwner.count {
             let item = bodyOwner[b]!
             let members: [(item: DynamicItem, offset: Vec2, rotation: Double)]
@@ -114,7 +104,6 @@ extension DynamicAnimator {
             } else {
                 members = [(item, .zero, 0)]
             }
-            let p = properties[b]
             var area = 0.0
             var centroid = Vec2.zero
             for member in members {
@@ -130,20 +119,9 @@ extension DynamicAnimator {
                 let c = member.offset + Rotation(member.rotation).apply(mass.centroid) - centroid
                 moment += mass.moment + mass.area * c.lengthSquared
             }
+            bodyAreas.append((area, moment))
             var body = Body()
-            let scale = p.density / 10_000
-            body.mass = area * scale
-            body.inertia = moment * scale
-            body.isDynamic = !p.isAnchored && body.mass > 0
-            body.invMass = body.isDynamic ? 1 / body.mass : 0
-            body.invInertia =
-                body.isDynamic && p.allowsRotation && body.inertia > 0 ? 1 / body.inertia : 0
             body.localCenter = -centroid
-            body.elasticity = p.elasticity
-            body.friction = p.friction
-            body.charge = p.charge
-            body.linearDamping = exp(-p.resistance * world.h)
-            body.angularDamping = exp(-p.angularResistance * world.h)
             if let state = item.committed, state.center == item.center,
                 state.rotation == item.rotation
             {
@@ -161,11 +139,6 @@ extension DynamicAnimator {
                     Vec2(item.velocity.dx, item.velocity.dy)
                     - cross(item.angularVelocity, rotation.apply(body.localCenter))
             }
-            if !body.isDynamic {
-                body.velocity = .zero
-                body.angularVelocity = 0
-            }
-            if body.invInertia == 0 { body.angularVelocity = 0 }
             body.rotation = Rotation(body.angle)
             world.bodies.append(body)
             guard itemBits[b] | boundaryBits[b] != 0 else { continue }
@@ -229,137 +202,11 @@ extension DynamicAnimator {
         world.worldNormals = Pool(copying: world.localNormals)
         world.sortOrder.removeAll(keepingCapacity: true)
 
-        // Gravity, pushes, joints, fields.
-        var largestAcceleration = 0.0
-        for case let gravity as GravityBehavior in flatBehaviors {
-            let a = gravity.acceleration
-            largestAcceleration += a.length
-            for item in gravity.items {
-                world.bodies[bodyIndex[ObjectIdentifier(owner(item))]!].gravity += Vec2(a.dx, a.dy)
-            }
-        }
-        world.pushes.removeAll(keepingCapacity: true)
-        for case let push as PushBehavior in flatBehaviors where push.isActive {
-            let f = push.pushDirection * PushBehavior.forceUnit
-            for item in push.items {
-                let (b, local) = bodyPoint(
-                    owner(item), item, push.targetOffsetFromCenter(for: item), in: world)
-                var force = PushForce()
-                force.body = b
-                force.force = Vec2(f.dx, f.dy)
-                force.offset = local - world.bodies[b].localCenter
-                if push.mode == .continuous {
-                    world.pushes.append(force)
-                } else {
-                    world.impulses.append(force)
-                }
-            }
-            if push.mode == .instantaneous {
-                // Fired once; silently, so the push does not trigger another rebuild.
-                push.deactivateAfterFiring()
-            }
-        }
-        world.joints.removeAll(keepingCapacity: true)
-        for behavior in flatBehaviors {
-            if let attachment = behavior as? AttachmentBehavior {
-                world.joints.append(compile(attachment, in: world))
-            } else if let snap = behavior as? SnapBehavior,
-                let b = bodyIndex[ObjectIdentifier(owner(snap.item))]
-            {
-                var joint = Joint()
-                joint.kind = .snap
-                joint.bodyA = b
-                joint.localB = Vec2(snap.snapPoint.x, snap.snapPoint.y)
-                joint.frequency = SnapBehavior.frequency
-                joint.dampingRatio = snap.dampingRatio
-                world.joints.append(joint)
-            }
-        }
-        world.findTethers()
         world.measureBodyExtents()
-        world.fields.removeAll(keepingCapacity: true)
-        world.fieldBodies.removeAll(keepingCapacity: true)
-        for case let field as FieldBehavior in flatBehaviors {
-            var compiled = CompiledField()
-            compiled.kind = field.compiledKind
-            compiled.position = Vec2(field.position.x, field.position.y)
-            compiled.direction = Vec2(field.direction.dx, field.direction.dy)
-            compiled.strength = field.strength
-            compiled.falloff = field.falloff
-            compiled.minimumRadius = field.minimumRadius
-            compiled.region = field.region
-            compiled.smoothness = field.smoothness
-            compiled.animationSpeed = field.animationSpeed
-            compiled.custom = field.evaluation
-            compiled.first = world.fieldBodies.count
-            for item in field.items {
-                world.fieldBodies.append(bodyIndex[ObjectIdentifier(owner(item))]!)
-            }
-            compiled.count = world.fieldBodies.count - compiled.first
-            if field.kind == .linearGravity || field.kind == .radialGravity {
-                largestAcceleration += abs(field.strength) * World.fieldAcceleration
-            }
-            world.fields.append(compiled)
-        }
-        world.restitutionThreshold = 1 + 2 * largestAcceleration * world.h
+        compileParameters(into: &world)
         world.tracksContacts = tracks
         self.world = world
         if !tracks { episodes.removeAll() }
-    }
-
-    /// The body and body-frame point (relative to the centre of mass) of an offset on an item,
-    /// in `world` (the world being compiled, whose bodies know their centres of mass).
-    func bodyPoint(_ owner: DynamicItem, _ item: DynamicItem, _ offset: Vector, in world: World)
-        -> (Int, Vec2)
-    {
-        let b = bodyIndex[ObjectIdentifier(owner)]!
-        let body = world.bodies[b]
-        var local = Vec2(offset.dx, offset.dy)
-        if let group = owner as? DynamicItemGroup,
-            let index = group.items.firstIndex(where: { $0 === item })
-        {
-            let member = group.offsets[index]
-            local = member.offset + Rotation(member.rotation).apply(local)
-        }
-        return (b, local + body.localCenter)
-    }
-
-    func compile(_ attachment: AttachmentBehavior, in world: World) -> Joint {
-        var joint = Joint()
-        func owner(_ item: DynamicItem) -> DynamicItem {
-            for case let group? in bodyOwner {
-                if let g = group as? DynamicItemGroup, g.items.contains(where: { $0 === item }) {
-                    return g
-                }
-            }
-            return item
-        }
-        let first = attachment.firstItem
-        (joint.bodyA, joint.localA) = bodyPoint(
-            owner(first), first, attachment.offsetFromFirstItem, in: world)
-        if let second = attachment.secondItem {
-            (joint.bodyB, joint.localB) = bodyPoint(
-                owner(second), second, attachment.offsetFromSecondItem, in: world)
-        } else {
-            joint.bodyB = -1
-            joint.localB = Vec2(attachment.anchorPoint.x, attachment.anchorPoint.y)
-        }
-        joint.length = attachment.length
-        joint.frequency = attachment.frequency
-        joint.dampingRatio = attachment.damping
-        joint.frictionTorque = attachment.frictionTorque
-        joint.referenceAngle = attachment.referenceAngle
-        joint.axis = Vec2(attachment.axisOfTranslation.dx, attachment.axisOfTranslation.dy)
-        joint.lower = attachment.attachmentRange.lowerBound
-        joint.upper = attachment.attachmentRange.upperBound
-        switch attachment.style {
-        case .distance: joint.kind = .distance
-        case .limit: joint.kind = .limit
-        case .fixed: joint.kind = .fixed
-        case .pin: joint.kind = .pin
-        case .sliding: joint.kind = .sliding
-        }
-        return joint
     }
 
     func participant(_ item: DynamicItem) -> UInt32 {
@@ -490,90 +337,6 @@ extension DynamicAnimator {
                 member.rotation = body.angle + placement.rotation
                 member.velocity = Vector(dx: mv.x, dy: mv.y)
                 member.angularVelocity = body.angularVelocity
-            }
-        }
-    }
-
-    // MARK: - Contact episodes
-
-    /// Compares this step's touching pairs with the last step's and queues began and ended
-    /// events. A contact begins when the surfaces meet (or an impact is resolved) and ends
-    /// when they are more than half a point apart, so resting contacts do not flicker.
-    func recordContacts() {
-        currentEpisodes.removeAll(keepingCapacity: true)
-        for c in world.contacts {
-            let a = world.shapes[c.shapeA]
-            let b = world.shapes[c.shapeB]
-            let key =
-                a.participant < b.participant
-                ? UInt64(a.participant) << 32 | UInt64(b.participant)
-                : UInt64(b.participant) << 32 | UInt64(a.participant)
-            let wasTouching = episodes[key] != nil
-            let touching =
-                c.isImpact || c.finalSeparation <= 0.05 || (wasTouching && c.finalSeparation <= 0.5)
-            guard touching, currentEpisodes[key] == nil else { continue }
-            var episode: Episode
-            if a.boundary >= 0 || b.boundary >= 0 {
-                let item = a.boundary >= 0 ? b : a
-                let boundary = a.boundary >= 0 ? a : b
-                episode = Episode(
-                    itemA: item.item, itemB: -1, boundary: boundary.boundary,
-                    bits: item.boundaryBits & boundary.boundaryBits)
-            } else {
-                episode = Episode(
-                    itemA: a.item, itemB: b.item, boundary: -1, bits: a.itemBits & b.itemBits)
-            }
-            currentEpisodes[key] = episode
-            if !wasTouching {
-                let p = world.evaluate(c, 0).point
-                events.append(
-                    CollisionEvent(began: true, episode: episode, point: Point(x: p.x, y: p.y)))
-            }
-        }
-        endedKeys.removeAll(keepingCapacity: true)
-        for key in episodes.keys where currentEpisodes[key] == nil { endedKeys.append(key) }
-        if !endedKeys.isEmpty {
-            endedKeys.sort()
-            for key in endedKeys {
-                events.append(CollisionEvent(began: false, episode: episodes[key]!, point: .zero))
-            }
-        }
-        swap(&episodes, &currentEpisodes)
-    }
-
-    /// Tells collision delegates about the contacts that began and ended this frame.
-    func dispatchEvents() {
-        guard !events.isEmpty else { return }
-        let pending = events
-        events.removeAll(keepingCapacity: true)
-        let behaviors = collisionBehaviors
-        let items = itemTable
-        let boundaries = boundaryTable
-        for event in pending {
-            let e = event.episode
-            for (index, behavior) in behaviors.enumerated()
-            where e.bits & (1 << UInt64(index)) != 0 {
-                guard let delegate = behavior.collisionDelegate, e.itemA >= 0 else { continue }
-                let item = items[e.itemA]
-                if e.itemB >= 0 {
-                    if event.began {
-                        delegate.collisionBehavior(
-                            behavior, beganContactFor: item, with: items[e.itemB], at: event.point)
-                    } else {
-                        delegate.collisionBehavior(
-                            behavior, endedContactFor: item, with: items[e.itemB])
-                    }
-                } else {
-                    let identifier = boundaries[e.boundary].identifier
-                    if event.began {
-                        delegate.collisionBehavior(
-                            behavior, beganContactFor: item, withBoundaryIdentifier: identifier,
-                            at: event.point)
-                    } else {
-                        delegate.collisionBehavior(
-                            behavior, endedContactFor: item, withBoundaryIdentifier: identifier)
-                    }
-                }
             }
         }
     }

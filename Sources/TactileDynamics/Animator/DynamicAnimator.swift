@@ -35,7 +35,12 @@ public final class DynamicAnimator {
     public private(set) var stepCount = 0
 
     var world: World
+    /// Items or behaviours came or went: compile the world again before the next step.
     var needsRebuild = true
+    /// Only a behaviour's parameters changed: compile those in place before the next step.
+    var needsRefresh = false
+    /// How many times the world was compiled from scratch (tests watch it).
+    var rebuildCount = 0
     /// Host time of step zero, rebased whenever the animator pauses.
     private var clockOrigin: Double?
     /// Consecutive steps in which everything moved slower than the rest speeds.
@@ -50,6 +55,10 @@ public final class DynamicAnimator {
     var itemBody: [Int] = []
     var bodyOwner: [DynamicItem?] = []
     var bodyIndex: [ObjectIdentifier: Int] = [:]
+    /// Each body's area and moment of area about its centroid, for its mass from a density.
+    var bodyAreas: [(area: Double, moment: Double)] = []
+    /// The group each grouped item belongs to.
+    var memberOf: [ObjectIdentifier: DynamicItemGroup] = [:]
     var boundaryTable: [(behavior: Int, identifier: String?)] = []
     var collisionBehaviors: [CollisionBehavior] = []
     var participantIDs: [ObjectIdentifier: UInt32] = [:]
@@ -258,6 +267,12 @@ public final class DynamicAnimator {
     /// Marks the compiled simulation stale and resumes if paused.
     func setNeedsRebuild() {
         needsRebuild = true
+        resume()
+    }
+
+    /// Marks the compiled parameters stale (the world's structure stands) and resumes.
+    func setNeedsRefresh() {
+        needsRefresh = true
         resume()
     }
 

@@ -182,35 +182,35 @@ public final class AttachmentBehavior: DynamicBehavior {
             throw DynamicsError("only an item–anchor attachment has an anchor point to move")
         }
         anchorPoint = point
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the kept distance in points, 0 or more.
     public func setLength(_ length: Double) throws(DynamicsError) {
         try DynamicsError.check(length, "attachment length", atLeast: 0)
         self.length = length
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the spring frequency in hertz (0 for rigid).
     public func setFrequency(_ frequency: Double) throws(DynamicsError) {
         try DynamicsError.check(frequency, "attachment frequency", atLeast: 0)
         self.frequency = frequency
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the spring damping ratio, 0 or more.
     public func setDamping(_ damping: Double) throws(DynamicsError) {
         try DynamicsError.check(damping, "attachment damping", atLeast: 0)
         self.damping = damping
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the friction torque, 0 or more.
     public func setFrictionTorque(_ torque: Double) throws(DynamicsError) {
         try DynamicsError.check(torque, "friction torque", atLeast: 0)
         frictionTorque = torque
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the allowed relative rotation (pin) or translation (sliding).
@@ -219,7 +219,7 @@ public final class AttachmentBehavior: DynamicBehavior {
             throw DynamicsError("attachment range must not contain NaN")
         }
         attachmentRange = range
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// A point on an item given by an offset in its axes.

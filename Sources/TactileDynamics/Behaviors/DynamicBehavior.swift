@@ -58,9 +58,16 @@ open class DynamicBehavior {
         for child in childBehaviors { child.setAnimator(animator) }
     }
 
-    /// Tells the animator the behaviour changed, so it recompiles and resumes.
+    /// Tells the animator the behaviour's items or children changed, so it recompiles the
+    /// world and resumes.
     func setNeedsUpdate() {
         dynamicAnimator?.setNeedsRebuild()
+    }
+
+    /// Tells the animator only the behaviour's parameters changed, so it updates them in
+    /// place (keeping contacts) and resumes.
+    func setNeedsParameterUpdate() {
+        dynamicAnimator?.setNeedsRefresh()
     }
 
     /// This behaviour and its descendants, parents first.

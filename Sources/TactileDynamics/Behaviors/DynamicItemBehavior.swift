@@ -77,7 +77,7 @@ public final class DynamicItemBehavior: ItemListBehavior {
         change(&next)
         try next.validate()
         properties = next
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Elasticity, 0…1.

@@ -24,7 +24,7 @@ public final class GravityBehavior: ItemListBehavior {
     public func setGravityDirection(_ direction: Vector) throws(DynamicsError) {
         try DynamicsError.finite(direction, "gravity direction")
         gravityDirection = direction
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the direction by angle (radians) and magnitude.
@@ -32,6 +32,6 @@ public final class GravityBehavior: ItemListBehavior {
         try DynamicsError.finite(angle, "gravity angle")
         try DynamicsError.check(magnitude, "gravity magnitude", atLeast: 0)
         gravityDirection = Vector(dx: cos(angle) * magnitude, dy: sin(angle) * magnitude)
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 }

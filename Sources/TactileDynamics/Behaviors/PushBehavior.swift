@@ -25,7 +25,7 @@ public final class PushBehavior: ItemListBehavior {
     public private(set) var pushDirection = Vector.zero
     /// Whether the push acts. True by default.
     public var isActive = true {
-        didSet { if !suppressUpdates { setNeedsUpdate() } }
+        didSet { if !suppressUpdates { setNeedsParameterUpdate() } }
     }
     var suppressUpdates = false
     /// Offsets from each item's centre, in the item's own axes.
@@ -46,7 +46,7 @@ public final class PushBehavior: ItemListBehavior {
     public func setPushDirection(_ direction: Vector) throws(DynamicsError) {
         try DynamicsError.finite(direction, "push direction")
         pushDirection = direction
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the direction by angle (radians) and magnitude.
@@ -54,7 +54,7 @@ public final class PushBehavior: ItemListBehavior {
         try DynamicsError.finite(angle, "push angle")
         try DynamicsError.check(magnitude, "push magnitude", atLeast: 0)
         pushDirection = Vector(dx: cos(angle) * magnitude, dy: sin(angle) * magnitude)
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Where the push acts on an item, relative to its centre in its own axes (zero by
@@ -69,7 +69,7 @@ public final class PushBehavior: ItemListBehavior {
     {
         try DynamicsError.finite(offset, "push offset")
         offsets[ObjectIdentifier(item)] = offset
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 }
 

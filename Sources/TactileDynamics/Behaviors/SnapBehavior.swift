@@ -25,14 +25,14 @@ public final class SnapBehavior: DynamicBehavior {
     public func setSnapPoint(_ point: Point) throws(DynamicsError) {
         try DynamicsError.finite(point, "snap point")
         snapPoint = point
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the damping, 0…1.
     public func setDamping(_ damping: Double) throws(DynamicsError) {
         try DynamicsError.check(damping, "snap damping", in: 0...1)
         self.damping = damping
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// The spring's damping ratio: 0.15 at damping 0 up to 1 (critical) at damping 1.

@@ -111,42 +111,42 @@ public final class FieldBehavior: ItemListBehavior {
     public func setPosition(_ position: Point) throws(DynamicsError) {
         try DynamicsError.finite(position, "field position")
         self.position = position
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets where the field acts.
     public func setRegion(_ region: FieldRegion) throws(DynamicsError) {
         try region.validate()
         self.region = region
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the strength (any finite number; negative reverses the field).
     public func setStrength(_ strength: Double) throws(DynamicsError) {
         try DynamicsError.finite(strength, "field strength")
         self.strength = strength
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the falloff exponent, 0 or more.
     public func setFalloff(_ falloff: Double) throws(DynamicsError) {
         try DynamicsError.check(falloff, "field falloff", atLeast: 0)
         self.falloff = falloff
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the minimum radius in points, 0 or more.
     public func setMinimumRadius(_ radius: Double) throws(DynamicsError) {
         try DynamicsError.check(radius, "field minimum radius", atLeast: 0)
         minimumRadius = radius
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the direction of a linear gravity or velocity field.
     public func setDirection(_ direction: Vector) throws(DynamicsError) {
         try DynamicsError.finite(direction, "field direction")
         self.direction = direction
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     /// Sets the noise's smoothness (0…1) and animation speed (0 or more).
@@ -155,7 +155,7 @@ public final class FieldBehavior: ItemListBehavior {
         try DynamicsError.check(animationSpeed, "field animation speed", atLeast: 0)
         self.smoothness = smoothness
         self.animationSpeed = animationSpeed
-        setNeedsUpdate()
+        setNeedsParameterUpdate()
     }
 
     var compiledKind: FieldKind {
