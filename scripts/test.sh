@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then checks everything: formatting, build, unit tests, a short
-# fuzzing run of every parser, the captcha widget in a real browser, the documentation
-# catalogs, and a smoke run of the showcase app under Xvfb.
+# fuzzing run of every parser, the captcha widget in a real browser, two service instances
+# sharing one Redis, the documentation catalogs, and a smoke run of the showcase app under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --with-display --with-browser --with-photos
@@ -17,7 +17,10 @@ echo "== fuzz (every target briefly, from its seed corpus)"
 scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
 
 echo "== browser (the captcha widget in headless Chromium, against tactile puzzle serve)"
-Tests/Browser/run-against-service.sh
+timeout 600 Tests/Browser/run-against-service.sh
+
+echo "== service (two tactile puzzle serve instances sharing one Redis, over HTTP)"
+timeout 180 Tests/Service/run.sh
 
 echo "== docs"
 scripts/docs.sh

@@ -259,7 +259,6 @@ class TwoInstanceTests(unittest.TestCase):
                 self.assertEqual(reply.json(), {"success": False, "error-codes": ["internal-error"]})
                 reply = siteverify(base, token, form=True)
                 self.assertEqual(reply.json(), {"success": False, "error-codes": ["internal-error"]})
-        # The pending challenge's answer 503 did not pass it: the drag gets no token anywhere.
 
         # Redis back on the same port, empty (it saved nothing): both resume by themselves.
         subprocess.Popen(json.loads(os.environ["TACTILE_REDIS_COMMAND"]), stdin=subprocess.DEVNULL,
