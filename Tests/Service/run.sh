@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the two-instance tests of `tactile puzzle serve` over HTTP
 # (Tests/Service/test_two_instances.py): starts its own redis-server on a free loopback port
-# (nothing saved to disk), two serve processes on free ports that share it and one sites file,
+# (persistent, in a scratch folder), two serve processes on free ports that share it and one sites file,
 # runs the tests, and stops everything. Needs redis-server (scripts/setup.sh installs it) and
 # python3 (the standard library only).
 #
@@ -42,10 +42,12 @@ free_port() {
     "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# Redis, in memory only: a restart loses everything, as it would without persistence.
+# Redis with persistence (an append-only file synced on every write), as it should run for
+# the service: a restart keeps what it held. The tests also wipe it to see a loss fail closed.
 redis_port=$(free_port)
-redis_command=("$redis" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no
-    --pidfile "$work/redis.pid" --logfile "$work/redis.log")
+mkdir -p "$work/redis"
+redis_command=("$redis" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly yes
+    --appendfsync always --dir "$work/redis" --pidfile "$work/redis.pid" --logfile "$work/redis.log")
 "${redis_command[@]}" &
 redis_pid=$!
 disown $redis_pid  # the tests kill it and start another; the pid file names the live one
@@ -92,6 +94,7 @@ echo "instances at ${urls[*]}, sharing redis://127.0.0.1:$redis_port"
 status=0
 TACTILE_SERVICE_URLS="${urls[*]}" TACTILE_SITE_KEY=service-test-site TACTILE_SITE_SECRET="$secret" \
     TACTILE_REDIS_PORT="$redis_port" TACTILE_REDIS_PIDFILE="$work/redis.pid" \
+    TACTILE_REDIS_DIR="$work/redis" \
     TACTILE_REDIS_COMMAND="$("$python" -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "${redis_command[@]}")" \
     "$python" Tests/Service/test_two_instances.py "$@" || status=$?
 if ((status != 0)); then

@@ -6,6 +6,7 @@ Tests/Service/run.sh starts Redis and the two instances and passes:
                           hostnames include 127.0.0.1; its limits are loose)
   TACTILE_REDIS_COMMAND   the redis-server command line, as a JSON array (to restart it)
   TACTILE_REDIS_PORT, TACTILE_REDIS_PIDFILE   where it listens and the pid file it keeps
+  TACTILE_REDIS_DIR       the folder of its append-only file (wiped to lose its data)
 
 What they pin, as the HTTP contract of DESIGN.md says: a challenge made on one instance is
 served and answered by the other; a token redeems once across both, under 100 concurrent
@@ -21,6 +22,7 @@ Run: Tests/Service/run.sh
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -240,10 +242,7 @@ class TwoInstanceTests(unittest.TestCase):
         x, _ = revealed(self.one, pending["id"])
         drag = hand_drag(pending, x, seed=5)
 
-        with open(os.environ["TACTILE_REDIS_PIDFILE"]) as file:
-            pid = int(file.read())
-        os.kill(pid, 9)
-        wait_until(lambda: not redis_answers(0.2), 5, "Redis still answers after SIGKILL")
+        self.kill_redis()
 
         for base in URLS:
             with self.subTest(instance=base):
@@ -260,29 +259,57 @@ class TwoInstanceTests(unittest.TestCase):
                 reply = siteverify(base, token, form=True)
                 self.assertEqual(reply.json(), {"success": False, "error-codes": ["internal-error"]})
 
-        # Redis back on the same port, empty (it saved nothing): both resume by themselves.
-        subprocess.Popen(json.loads(os.environ["TACTILE_REDIS_COMMAND"]), stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        wait_until(redis_answers, 10, "Redis did not come back")
+        # Redis back on the same port with its data: both resume by themselves.
+        self.restart_redis()
         for base in URLS:
             wait_until(lambda: request(f"{base}/healthz").status == 200, 10, f"{base}/healthz stays 503")
 
-        # What Redis lost is not honoured: the token from before the outage does not verify,
-        # and the challenge from before is gone.
-        for base in URLS:
-            verdict = siteverify(base, token).json()
-            self.assertFalse(verdict["success"], verdict)
-            self.assertIn(verdict["error-codes"][0], ("invalid-input-response", "timeout-or-duplicate"), verdict)
+        # Nothing was spent during the outage: the token from before verifies, once, and the
+        # challenge from before is answered now (on the other instance).
+        verdict = siteverify(self.two, token).json()
+        self.assertTrue(verdict["success"], verdict)
+        self.assertEqual(siteverify(self.one, token).json()["error-codes"], ["timeout-or-duplicate"])
+        self.assertEqual(request(self.two + pending["piece"]).status, 200)
         stale = answer(self.one, pending["id"], drag)
         self.assertEqual(stale.status, 200, stale)
-        self.assertFalse(stale.json()["success"], stale)
-        self.assertEqual(request(self.two + pending["piece"]).status, 404)
+        self.assertTrue(stale.json()["success"], stale)
 
         # And a whole pass works again across both.
         _, token = self.pass_puzzle(self.one, self.two, seed=6)
         verdict = siteverify(self.one, token).json()
         self.assertTrue(verdict["success"], verdict)
         self.assertEqual(siteverify(self.two, token).json()["error-codes"], ["timeout-or-duplicate"])
+
+    def test_4_a_redis_that_lost_its_data_fails_closed(self):
+        # Last: it leaves both instances refusing, as they should until restarted on purpose.
+        _, token = self.pass_puzzle(self.one, self.two, seed=7)
+        self.kill_redis()
+        for name in os.listdir(os.environ["TACTILE_REDIS_DIR"]):
+            path = os.path.join(os.environ["TACTILE_REDIS_DIR"], name)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            else:
+                os.remove(path)
+        self.restart_redis()
+        # Starting afresh would forget every limit and lockout: both refuse instead, and say so.
+        for base in URLS:
+            with self.subTest(instance=base):
+                wait_until(lambda: redis_answers(), 10, "Redis did not come back")
+                self.assertEqual(request(f"{base}/healthz").status, 503)
+                self.assertEqual(new_challenge(base).status, 503)
+                reply = siteverify(base, token)
+                self.assertEqual(reply.json(), {"success": False, "error-codes": ["internal-error"]})
+
+    def kill_redis(self):
+        with open(os.environ["TACTILE_REDIS_PIDFILE"]) as file:
+            pid = int(file.read())
+        os.kill(pid, 9)
+        wait_until(lambda: not redis_answers(0.2), 5, "Redis still answers after SIGKILL")
+
+    def restart_redis(self):
+        subprocess.Popen(json.loads(os.environ["TACTILE_REDIS_COMMAND"]), stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        wait_until(redis_answers, 10, "Redis did not come back")
 
 
 # ----------------------------------------------------------------------------- runner

@@ -13,22 +13,37 @@ import Testing
 /// is answered on the other, a token redeems once across both, and Redis going away stops
 /// every pass until it comes back.
 @Suite(.serialized) struct RedisBackendTests {
-    /// A `redis-server` on a free loopback port, without persistence, stopped at the end.
+    /// A `redis-server` on a free loopback port, stopped at the end; persistent (an
+    /// append-only file, synced on every write, in a scratch folder) or in memory only.
     final class RedisServer: @unchecked Sendable {
         let port: Int
+        let directory: String?
         private(set) var process: Process?
 
-        init() throws {
+        init(persistent: Bool = false) throws {
             port = Self.freePort()
+            if persistent {
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "redis-\(UUID())"
+                ).path
+                try FileManager.default.createDirectory(
+                    atPath: folder, withIntermediateDirectories: true)
+                directory = folder
+            } else {
+                directory = nil
+            }
             try start()
         }
 
         func start() throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-            process.arguments = [
-                "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-            ]
+            process.arguments =
+                ["--port", String(port), "--bind", "127.0.0.1", "--save", ""]
+                + (directory.map {
+                    ["--appendonly", "yes", "--appendfsync", "always", "--dir", $0]
+                }
+                    ?? ["--appendonly", "no"])
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -55,7 +70,10 @@ import Testing
             for _ in 0..<200 where process.isRunning { usleep(10_000) }
         }
 
-        deinit { stop() }
+        deinit {
+            stop()
+            if let directory { try? FileManager.default.removeItem(atPath: directory) }
+        }
 
         static func freePort() -> Int {
             let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -178,10 +196,12 @@ import Testing
     }
 
     @Test func withoutRedisNothingPassesAndItResumesWhenRedisIsBack() throws {
-        let redis = try RedisServer()
+        let redis = try RedisServer(persistent: true)
         defer { redis.stop() }
         let (a, backendA) = try instance(redis)
         #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 200)
+        // A pass made before the outage, not yet verified.
+        let before = try passOnTheOther(a, a, backendA, seed: 5)
         redis.stop()
         #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 503)
         #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
@@ -189,13 +209,34 @@ import Testing
         let id = String(repeating: "ab", count: 16)
         #expect(
             a.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/piece")).status == 503)
-        let verify = json(
-            post(a, "/v1/siteverify", ["secret": site.secret, "response": "pt2.a.b"]))
-        #expect(verify["success"] as? Bool == false)
+        let verify = json(post(a, "/v1/siteverify", ["secret": site.secret, "response": before]))
+        #expect(verify["error-codes"] as? [String] == ["internal-error"])
         try redis.start()
+        // Back with its data: the very first request works (no stale connection fails it),
+        // and the token from before the outage verifies, once.
+        let resumed = json(post(a, "/v1/siteverify", ["secret": site.secret, "response": before]))
+        #expect(resumed["success"] as? Bool == true, "\(resumed)")
         #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 200)
         let token = try passOnTheOther(a, a, backendA, seed: 3)
         #expect(token.hasPrefix("pt2."))
+    }
+
+    @Test func aRedisThatLostItsDataFailsClosedUntilRestartedOnPurpose() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        let token = try passOnTheOther(a, a, backendA, seed: 6)
+        // Redis restarts without persistence: everything it held is gone.
+        redis.stop()
+        try redis.start()
+        #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 503)
+        #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
+        let verify = json(post(a, "/v1/siteverify", ["secret": site.secret, "response": token]))
+        #expect(verify["success"] as? Bool == false)
+        // An instance started now begins afresh, on purpose; the old one keeps refusing.
+        let (b, _) = try instance(redis)
+        #expect(post(b, "/v1/challenges", ["sitekey": site.sitekey]).status == 201)
+        #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
     }
 
     /// Runs `redis-cli` against the test server; its output lines.

@@ -20,7 +20,9 @@ import TactilePuzzleVerifier
 ///
 /// Connections are pooled, one per concurrent request. When Redis does not answer, every
 /// operation throws (the service answers 503 and `/healthz` fails, so nothing passes); the
-/// next operation reconnects.
+/// next operation reconnects. Redis that comes back with its data (persistence on) is used
+/// again at once; Redis that comes back without the secret this instance knew fails closed
+/// (503, and `/healthz` says so) rather than forget every limit.
 ///
 /// Whoever can read this Redis can read the secret and so make tokens: keep it on a private
 /// network, and give it a `maxmemory-policy` that never evicts keys without a TTL
@@ -103,14 +105,20 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         }
     }
 
-    /// Runs `body` with a connection of its own: an idle one, or a new one. A connection
-    /// that failed is closed rather than put back.
+    /// Runs `body` with a connection of its own: an idle one still open, or a new one. A
+    /// connection that failed is closed rather than put back.
     private func withConnection<R>(_ body: (UnsafeMutablePointer<redisContext>) throws -> R)
         throws -> R
     {
-        lock.lock()
-        let reused = idle.popLast()
-        lock.unlock()
+        var reused: UnsafeMutablePointer<redisContext>?
+        while reused == nil {
+            lock.lock()
+            let candidate = idle.popLast()
+            lock.unlock()
+            guard let candidate else { break }
+            // A server that restarted closed its end: that connection would fail the request.
+            if Self.isClosed(candidate) { redisFree(candidate) } else { reused = candidate }
+        }
         let context = try reused ?? connect()
         let result: R
         do { result = try body(context) } catch {
@@ -119,6 +127,13 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         }
         checkIn(context)
         return result
+    }
+
+    /// Whether an idle connection has anything to read — the server's end of file, or bytes
+    /// nobody asked for — so must not be used again. Costs a system call, no round trip.
+    private static func isClosed(_ context: UnsafeMutablePointer<redisContext>) -> Bool {
+        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
     }
 
     private func checkIn(_ context: UnsafeMutablePointer<redisContext>) {
@@ -197,8 +212,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         return nil
     }
 
-    /// The sealed secret: as cached, or read, or (on a new server) made by whichever
-    /// instance sets it first.
+    /// The sealed secret: as this instance first read it, or (on a new server) made by
+    /// whichever instance sets it first.
     private func key(on context: UnsafeMutablePointer<redisContext>) throws -> [UInt8] {
         lock.lock()
         let cached = cachedKey
@@ -226,20 +241,20 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
         try withConnection { context in
-            // A key that changed under us (Redis started afresh) is read again, once.
-            for attempt in 0..<2 {
-                let key = try key(on: context)
-                if let result = try run(scope, now: now, key: key, on: context, body) {
-                    return result
-                }
-                lock.lock()
-                cachedKey = nil
-                lock.unlock()
-                if attempt == 1 { break }
+            let key = try key(on: context)
+            guard let result = try run(scope, now: now, key: key, on: context, body) else {
+                throw Self.keyLost
             }
-            throw Failure(description: "\(Self.keyName) keeps changing in Redis")
+            return result
         }
     }
+
+    /// Redis no longer holds the secret this instance has been using: it restarted without
+    /// persistence, was flushed, or evicted the key. Starting afresh would forget every rate
+    /// limit and lockout, so the instance refuses until an operator restarts it.
+    static let keyLost = VerifierStoreError(
+        "Redis lost or replaced \(keyName) while this instance was using it (restarted without persistence, flushed, or evicted?): refusing to start afresh, which would forget every limit and lockout. Run Redis with persistence (appendonly yes) and a maxmemory-policy that keeps keys without a TTL; restart the instances to start afresh on purpose"
+    )
 
     /// One operation under `key`; `nil` when Redis holds another key (or none).
     private func run<R>(
@@ -327,8 +342,17 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         return (count, ends)
     }
 
+    /// Whether Redis answers and still holds the secret this instance uses.
     public func isHealthy() -> Bool {
-        (try? withConnection { try run(["PING"], on: $0) }) == [.status("PONG")]
+        lock.lock()
+        let known = cachedKey
+        lock.unlock()
+        guard
+            let replies = try? withConnection({ try run(["PING"], ["GET", Self.keyName], on: $0) })
+        else { return false }
+        guard replies[0] == .status("PONG") else { return false }
+        guard let known else { return true }
+        return replies[1] == .string(known)
     }
 
     // MARK: - Images
