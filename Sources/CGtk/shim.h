@@ -8,15 +8,12 @@ static inline gulong tactile_signal_connect(gpointer instance, const char *signa
     return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
 }
 
-static inline GtkWidget *tactile_widget(gpointer instance) { return GTK_WIDGET(instance); }
 static inline GtkWindow *tactile_window(gpointer instance) { return GTK_WINDOW(instance); }
 static inline GtkBox *tactile_box(gpointer instance) { return GTK_BOX(instance); }
 static inline GtkDrawingArea *tactile_drawing_area(gpointer instance) { return GTK_DRAWING_AREA(instance); }
 static inline GtkEventController *tactile_event_controller(gpointer instance) { return GTK_EVENT_CONTROLLER(instance); }
-static inline GtkGesture *tactile_gesture(gpointer instance) { return GTK_GESTURE(instance); }
 static inline GtkGestureSingle *tactile_gesture_single(gpointer instance) { return GTK_GESTURE_SINGLE(instance); }
 static inline GtkGestureDrag *tactile_gesture_drag(gpointer instance) { return GTK_GESTURE_DRAG(instance); }
-static inline GtkApplication *tactile_application(gpointer instance) { return GTK_APPLICATION(instance); }
 static inline GApplication *tactile_g_application(gpointer instance) { return G_APPLICATION(instance); }
 static inline GtkButton *tactile_button(gpointer instance) { return GTK_BUTTON(instance); }
 static inline GtkLabel *tactile_label(gpointer instance) { return GTK_LABEL(instance); }
@@ -29,7 +26,6 @@ static inline GtkStack *tactile_stack(gpointer instance) { return GTK_STACK(inst
 static inline GtkStackSidebar *tactile_stack_sidebar(gpointer instance) { return GTK_STACK_SIDEBAR(instance); }
 static inline GtkSpinButton *tactile_spin_button(gpointer instance) { return GTK_SPIN_BUTTON(instance); }
 static inline GtkDropDown *tactile_drop_down(gpointer instance) { return GTK_DROP_DOWN(instance); }
-static inline GtkWidget *tactile_alert_dialog_parent(gpointer instance) { return GTK_WIDGET(instance); }
 static inline GObject *tactile_object(gpointer instance) { return G_OBJECT(instance); }
 static inline guint tactile_button_primary(void) { return GDK_BUTTON_PRIMARY; }
 static inline GtkEntry *tactile_entry(gpointer instance) { return GTK_ENTRY(instance); }

@@ -3,13 +3,13 @@ import TactileCore
 
 /// A `Canvas` that draws with Cairo, and Pango for text.
 ///
-/// Wraps a `cairo_t` owned by someone else (a GTK draw callback) or by the canvas itself
-/// (an offscreen ``ImageSurface``). Not thread-safe; use one canvas per thread.
+/// Wraps a `cairo_t` (a GTK draw callback's, or an offscreen ``ImageSurface``'s), holding a
+/// reference to it for as long as the canvas lives. Not thread-safe; use one canvas per
+/// thread.
 public final class CairoCanvas: Canvas {
     /// The underlying `cairo_t *`.
     public let context: OpaquePointer
     public let size: Size
-    private let ownsContext: Bool
 
     /// Wraps an existing Cairo context, taking a reference to it.
     ///
@@ -19,12 +19,9 @@ public final class CairoCanvas: Canvas {
     public init(context: OpaquePointer, size: Size) {
         self.context = cairo_reference(context)
         self.size = size
-        self.ownsContext = true
     }
 
-    deinit {
-        if ownsContext { cairo_destroy(context) }
-    }
+    deinit { cairo_destroy(context) }
 
     public func save() { cairo_save(context) }
     public func restore() { cairo_restore(context) }

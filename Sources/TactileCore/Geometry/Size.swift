@@ -14,9 +14,6 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
     /// A size with no extent.
     public static let zero = Size(width: 0, height: 0)
 
-    /// Whether the size is wider than it is tall.
-    public var isLandscape: Bool { width >= height }
-
     /// Whether both extents are finite and positive.
     public var isDrawable: Bool { width.isFinite && height.isFinite && width > 0 && height > 0 }
 

@@ -235,7 +235,7 @@ public final class DynamicAnimator {
         while stepCount < target {
             rebuildIfNeeded()
             step()
-            if restingSteps * 1 >= Int(DynamicAnimator.restDuration / world.h) {
+            if restingSteps >= Int(DynamicAnimator.restDuration / world.h) {
                 paused = true
                 break
             }

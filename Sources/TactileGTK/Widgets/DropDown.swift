@@ -44,7 +44,4 @@ public final class DropDown: Widget {
             }
         }
     }
-
-    /// The chosen item, or `nil` for none.
-    public var selectedItem: String? { selectedIndex.map { items[$0] } }
 }

@@ -72,9 +72,6 @@ public class Widget {
     /// Adds a CSS style class, such as `"error"`, `"dim-label"` or `"suggested-action"`.
     public func addStyleClass(_ name: String) { gtk_widget_add_css_class(widget, name) }
 
-    /// Removes a CSS style class added with ``addStyleClass(_:)``.
-    public func removeStyleClass(_ name: String) { gtk_widget_remove_css_class(widget, name) }
-
     /// Gives the widget keyboard focus.
     public func grabFocus() { gtk_widget_grab_focus(widget) }
 

@@ -77,9 +77,6 @@ public struct HanoiPosition: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
-    /// Whether every disk is on one peg.
-    public func isTower(on peg: Int) -> Bool { pegs.allSatisfy { $0 == UInt8(peg) } }
-
     /// The peg holding all disks, if they are all on one.
     public var towerPeg: Int? {
         guard let first = pegs.first, pegs.allSatisfy({ $0 == first }) else { return nil }

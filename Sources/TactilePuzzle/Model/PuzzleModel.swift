@@ -144,11 +144,6 @@ public struct PuzzleModel: Hashable, Sendable {
         holePosition = clamp(p, keeping: holePosition)
     }
 
-    /// Moves the start position; coordinates are clamped, non-finite ones ignored.
-    public mutating func setStartPosition(_ p: Point) {
-        startPosition = clamp(p, keeping: startPosition)
-    }
-
     /// The piece's position as fractions 0…1 of the range it can move over (0 is the left or
     /// top edge, 1 the right or bottom edge). Setting clamps to 0…1 and ignores NaN.
     public var pieceFraction: Point {
@@ -328,12 +323,6 @@ public struct PuzzleModel: Hashable, Sendable {
         failureCount = 0
         track = []
         travelled = 0
-    }
-
-    /// Puts the piece back at the start without forgetting failures (after a failed attempt).
-    public mutating func returnToStart() {
-        guard state != .dragging else { return }
-        piecePosition = startPosition
     }
 
     // MARK: - Track
