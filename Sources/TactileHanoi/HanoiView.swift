@@ -317,7 +317,8 @@ public final class HanoiView: Component {
             of: move, fromLevel: position.disks(on: move.from).count - 1,
             toLevel: position.disks(on: move.to).count)
         return HanoiRenderer.LooseDisk(
-            disk: move.disk, center: point(along: path, fraction: easeInOut(playback.progress)))
+            disk: move.disk,
+            center: point(along: path, fraction: Easing.easeInOut(playback.progress)))
     }
 
     // MARK: - Helpers

@@ -276,7 +276,7 @@ enum PuzzleBenchmark {
     static func humanTrack(to end: Point, from start: Point) -> [PuzzleTrackPoint] {
         (0...54).map { i in
             let u = Double(i) / 54
-            let s = u * u * u * (10 - 15 * u + 6 * u * u)
+            let s = Easing.minimumJerk(u)
             return PuzzleTrackPoint(
                 x: start.x + (end.x - start.x) * s, y: start.y + 1.5 * sin(Double(i) * 0.4),
                 time: u * 0.9)

@@ -477,7 +477,7 @@ enum PuzzleScene {
             let start = view.model.startPosition
             let hole = view.holePosition
             let u = min(1, Double(index) / Double(times.count - 2))
-            let s = u * u * u * (10 - 15 * u + 6 * u * u)
+            let s = Easing.minimumJerk(u)
             let area = Point(
                 x: start.x + (hole.x - start.x) * s + view.model.pieceSize.width / 2,
                 y: start.y + view.model.pieceSize.height / 2)

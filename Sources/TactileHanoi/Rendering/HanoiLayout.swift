@@ -178,9 +178,3 @@ func point(along points: [Point], fraction: Double) -> Point {
     }
     return points[points.count - 1]
 }
-
-/// Smooth start and stop: 0 → 0, 1 → 1, zero slope at both ends.
-func easeInOut(_ t: Double) -> Double {
-    let t = t.clamped(to: 0...1)
-    return t * t * (3 - 2 * t)
-}

@@ -59,11 +59,11 @@ public struct PuzzleAnimation: Hashable, Sendable {
         let t = max(0, time - startTime)
         switch kind {
         case .success:
-            return from.interpolated(to: to, fraction: Self.easeOut(t / Self.snapDuration))
+            return from.interpolated(to: to, fraction: Easing.easeOut(t / Self.snapDuration))
         case .failure(let returns):
             guard returns, t > Self.shakeDuration else { return from }
             let u = (t - Self.shakeDuration) / Self.returnDuration
-            return from.interpolated(to: to, fraction: Self.easeInOut(u))
+            return from.interpolated(to: to, fraction: Easing.easeInOut(u))
         }
     }
 
@@ -81,15 +81,5 @@ public struct PuzzleAnimation: Hashable, Sendable {
         guard case .success = kind else { return 0 }
         let t = time - startTime - Self.snapDuration
         return (t / Self.fadeDuration).clamped(to: 0...1)
-    }
-
-    static func easeOut(_ u: Double) -> Double {
-        let u = u.clamped(to: 0...1)
-        return 1 - (1 - u) * (1 - u) * (1 - u)
-    }
-
-    static func easeInOut(_ u: Double) -> Double {
-        let u = u.clamped(to: 0...1)
-        return u * u * (3 - 2 * u)
     }
 }

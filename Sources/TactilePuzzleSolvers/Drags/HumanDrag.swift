@@ -121,7 +121,7 @@ public enum HumanDrag {
                 let u = min(1, (time - begin) / movement.duration)
                 // No hand follows the textbook curve exactly: a slow wave in the progress.
                 let s =
-                    minimumJerk(pow(u, movement.skew)) + wobble * sin(.pi * u)
+                    Easing.minimumJerk(pow(u, movement.skew)) + wobble * sin(.pi * u)
                     * sin(3 * .pi * u + wobblePhase)
                 emit(movement.from.interpolated(to: movement.to, fraction: s), at: time)
             }
@@ -129,10 +129,5 @@ public enum HumanDrag {
             time = max(time, elapsed)
         }
         return points
-    }
-
-    /// The textbook smooth reach, 10u³ − 15u⁴ + 6u⁵.
-    static func minimumJerk(_ u: Double) -> Double {
-        u * u * u * (10 - 15 * u + 6 * u * u)
     }
 }

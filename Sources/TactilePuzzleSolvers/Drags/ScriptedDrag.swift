@@ -50,7 +50,7 @@ public enum ScriptedDrag: String, CaseIterable, Sendable {
         case .alternating:
             return (0..<8).map { i in
                 let u = Double(i) / 7
-                var p = along(HumanDrag.minimumJerk(u))
+                var p = along(Easing.minimumJerk(u))
                 p.y += i % 2 == 0 ? 0.4 : -0.4
                 return PuzzleTrackPoint(x: p.x, y: p.y, time: 0.3 * u)
             }
@@ -61,7 +61,7 @@ public enum ScriptedDrag: String, CaseIterable, Sendable {
                     ? p : PuzzleTrackPoint(x: p.x + normal(1), y: p.y + normal(1), time: p.time)
             }
         case .textbook:
-            return formula(samples: 50, seconds: 50.0 / 60, HumanDrag.minimumJerk, sway: 2)
+            return formula(samples: 50, seconds: 50.0 / 60, Easing.minimumJerk, sway: 2)
         case .constantSpeed:
             return formula(samples: 45, seconds: 0.75, { $0 }, sway: 2)
         case .farFromTheRow:

@@ -308,8 +308,8 @@ public struct TrajectoryRules: Hashable, Sendable {
         let samples = points.map { (u: ($0.time - first.time) / duration, p: travel($0) / total) }
         let curves: [(Double) -> Double] = [
             { $0 },
-            { $0 * $0 * (3 - 2 * $0) },
-            { $0 * $0 * $0 * (10 - 15 * $0 + 6 * $0 * $0) },
+            Easing.easeInOut,
+            Easing.minimumJerk,
             { 1 - (1 - $0) * (1 - $0) },
             { 1 - pow(1 - $0, 3) },
             { 1 - pow(1 - $0, 4) },
