@@ -30,7 +30,7 @@ public final class HanoiView: Component {
     public var theme = HanoiTheme()
 
     private(set) var layout: HanoiLayout
-    private var lastTime: Double?
+    private var clock = FrameClock()
     private var selectedPeg: Int?
     private var hintMove: HanoiMove?
     private var refusedPeg: Int?
@@ -220,10 +220,9 @@ public final class HanoiView: Component {
     public var isAnimating: Bool { mode == .solver && playback.isPlaying }
 
     public func advance(to time: Double) {
-        defer { lastTime = time }
-        guard let last = lastTime, isAnimating else { return }
         // A long stall (a suspended window) resumes where it was rather than jumping ahead.
-        let step = min(max(time - last, 0), 0.25)
+        let step = clock.advance(to: time)
+        guard isAnimating else { return }
         let before = playback.state
         playback.advance(by: step)
         if playback.state != before || step > 0 { changed() }

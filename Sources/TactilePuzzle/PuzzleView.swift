@@ -82,7 +82,9 @@ public final class PuzzleView: Component {
     /// The last attempt made.
     public private(set) var lastResult: PuzzleResult?
 
-    private var now = 0.0
+    /// Host time, never backwards (no stall clamp: keyboard drags are timed with it).
+    private var clock = FrameClock(maximumStep: .infinity)
+    private var now: Double { clock.now }
     private var thumbDrag = false
     private var pendingCallback: (() -> Void)?
 
@@ -267,7 +269,7 @@ public final class PuzzleView: Component {
 
     public func advance(to time: Double) {
         guard time.isFinite else { return }
-        now = max(now, time)
+        clock.advance(to: time)
         guard let running = animation else { return }
         if running.isFinished(at: now) {
             animation = nil
@@ -283,7 +285,7 @@ public final class PuzzleView: Component {
 
     @discardableResult
     public func handle(_ event: PointerEvent) -> Bool {
-        if event.time.isFinite { now = max(now, event.time) }
+        clock.advance(to: event.time)
         let location = layout.areaPoint(event.location)
         switch event.phase {
         case .began:
@@ -317,7 +319,7 @@ public final class PuzzleView: Component {
     public func handle(_ event: KeyEvent) -> Bool {
         guard animation == nil else { return false }
         let time = currentTime?() ?? now
-        if time.isFinite { now = max(now, time) }
+        clock.advance(to: time)
         let points = event.modifiers.contains(.shift) ? fineKeyboardStep : keyboardStep
         let step = layout.scale > 0 ? points / layout.scale : points
         let direction: Vector

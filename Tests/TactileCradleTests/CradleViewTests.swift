@@ -7,11 +7,7 @@ import Testing
 /// The interactive view: dragging, keys, pausing, resting.
 @Suite struct CradleViewTests {
     func run(_ view: CradleView, from start: Double, to end: Double) {
-        var t = start
-        while t < end {
-            t += 1.0 / 60
-            view.advance(to: t)
-        }
+        for t in FrameTimes(from: start, to: end).dropFirst() { view.advance(to: t) }
     }
 
     @Test func draggingTheFirstBallOutAndLettingGoSendsTheLastBallOut() throws {

@@ -35,9 +35,7 @@ enum Scene {
         _ animator: DynamicAnimator, from start: Double = 0, to end: Double, rate: Double = 60,
         each: (Double) -> Void = { _ in }
     ) {
-        let frames = Int((end - start) * rate + 0.5)
-        for frame in 0...frames {
-            let t = start + Double(frame) / rate
+        for t in FrameTimes(from: start, to: end + 0.5 / rate, rate: rate) {
             animator.advance(to: t)
             each(t)
         }

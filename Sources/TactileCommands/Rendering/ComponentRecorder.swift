@@ -26,11 +26,8 @@ public struct ComponentRecorder {
 
     /// Moves the component to `time` in steps of at most 1/60 s, as a display would.
     public func advance(from start: Double, to time: Double) {
-        var t = start
-        while t < time {
-            t = min(time, t + 1.0 / 60)
-            component.advance(to: t)
-        }
+        for t in FrameTimes(from: start, to: time).dropFirst() { component.advance(to: t) }
+        component.advance(to: time)
     }
 
     /// Writes an animated GIF of `seconds` at `framesPerSecond`, starting at time 0.

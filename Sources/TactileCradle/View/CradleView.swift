@@ -21,8 +21,8 @@ public final class CradleView: Component {
     /// Whether the user paused the simulation.
     public private(set) var isPaused = false
 
-    private var lastTime: Double?
-    private var pausedTime = 0.0
+    /// Simulated time: stands still while paused, resumes where it was after a stall.
+    private var clock = FrameClock()
     private var draggedBall: Int?
 
     /// Creates a view of a cradle at rest.
@@ -36,12 +36,8 @@ public final class CradleView: Component {
     public var isAnimating: Bool { !isPaused && (cradle.animator.isRunning || cradle.isDragging) }
 
     public func advance(to time: Double) {
-        defer { lastTime = time }
-        if isPaused {
-            if let lastTime { pausedTime += max(0, time - lastTime) }
-            return
-        }
-        cradle.advance(to: time - pausedTime)
+        clock.advance(to: time)
+        if !isPaused { cradle.advance(to: clock.now) }
     }
 
     /// Pulls `count` balls to ``pullDegrees`` and lets go.
@@ -61,6 +57,7 @@ public final class CradleView: Component {
     /// Pauses or resumes the simulation.
     public func setPaused(_ paused: Bool) {
         isPaused = paused
+        if paused { clock.pause() } else { clock.resume() }
         onChange?()
     }
 
@@ -80,7 +77,10 @@ public final class CradleView: Component {
         switch event.phase {
         case .began:
             guard let ball = cradle.ball(at: point) else { return false }
-            if isPaused { isPaused = false }
+            if isPaused {
+                isPaused = false
+                clock.resume()
+            }
             draggedBall = ball
             cradle.beginDrag(ball: ball, at: point)
             onChange?()

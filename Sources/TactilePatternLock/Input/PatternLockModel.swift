@@ -56,7 +56,9 @@ public struct PatternLockModel: Equatable, Sendable {
     /// press until the next pointer press.
     public var focusedDot: Int? { isFocusVisible ? focusPosition : nil }
     /// The latest time seen, from events or ``advance(to:)``.
-    public private(set) var time: Double = 0
+    public var time: Double { clock.now }
+    /// Host time, never backwards; no stall clamp, since lockout deadlines are real time.
+    private var clock = FrameClock(maximumStep: .infinity)
     /// When a wrong pattern will clear.
     public private(set) var clearDeadline: Double?
     /// Hides the path and the highlight of selected dots.
@@ -220,7 +222,7 @@ public struct PatternLockModel: Equatable, Sendable {
     /// Moves the clock to `newTime` (seconds; earlier times are ignored).
     @discardableResult
     public mutating func advance(to newTime: Double) -> [PatternLockEvent] {
-        time = max(time, newTime)
+        clock.advance(to: newTime)
         switch inputLock {
         case .pending(let seconds): inputLock = .until(time + seconds)
         case .until(let end) where time >= end: inputLock = nil
@@ -309,7 +311,7 @@ extension PatternLockModel {
     /// disabled, or motion without a press).
     public mutating func handle(_ event: PointerEvent) -> [PatternLockEvent]? {
         guard isInputEnabled else { return nil }
-        time = max(time, event.time)
+        clock.advance(to: event.time)
         switch event.phase {
         case .began:
             var events = beginPattern(by: .pointer)
