@@ -107,17 +107,4 @@ import Testing
         #expect(output.text.isEmpty)
         #expect(errors.text.contains(message), "stderr was: \(errors.text)")
     }
-
-    @Test func everyCommandHasHelp() {
-        for arguments in [
-            ["--help"], ["hanoi", "--help"], ["hanoi", "solve", "--help"],
-            ["hanoi", "count", "--help"],
-            ["hanoi", "move", "--help"], ["render", "--help"], ["bench", "--help"],
-        ] {
-            let output = TactileCommands.CommandOutput()
-            let errors = TactileCommands.CommandOutput()
-            #expect(TactileCommands.Tactile.run(arguments, output: output, errors: errors) == 0)
-            #expect(output.text.contains("Usage"), "\(arguments)")
-        }
-    }
 }
