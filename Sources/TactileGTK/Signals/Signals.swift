@@ -105,7 +105,7 @@ func withHandlerBlocked(_ instance: gpointer, _ id: gulong, _ body: () -> Void) 
 /// Connects `GApplication::handle-local-options`:
 /// `gint (*)(application, GVariantDict *options, data)`; the handler returns -1 to continue.
 @discardableResult
-func connectLocalOptions(
+public func connectLocalOptions(
     _ application: gpointer, _ handler: @escaping (UnsafeMutablePointer<GVariantDict>?) -> Int32
 ) -> gulong {
     let trampoline:

@@ -1,16 +1,17 @@
 import CGtk
 import Foundation
+import TactileGTK
 
 /// The showcase desktop app: a window with a sidebar listing pages, one page per component.
 ///
 /// Register pages with ``addPage(name:title:build:)``, then call ``run(_:)``. Pages are
 /// built once, when the window opens, in the order added. `--page NAME` on the command
 /// line shows that page first.
-public final class ShowcaseApplication {
+final class ShowcaseApplication {
     /// The application id, `org.tactile.Showcase` by default.
-    public let identifier: String
+    let identifier: String
     /// The window title.
-    public let title: String
+    let title: String
 
     private struct Page {
         let name: String
@@ -30,7 +31,7 @@ public final class ShowcaseApplication {
     private var values: [String: String] = [:]
 
     /// Creates the app; nothing touches GTK until ``run(_:)``.
-    public init(identifier: String = "org.tactile.Showcase", title: String = "Tactile") {
+    init(identifier: String = "org.tactile.Showcase", title: String = "Tactile") {
         self.identifier = identifier
         self.title = title
     }
@@ -41,7 +42,7 @@ public final class ShowcaseApplication {
     ///   - name: A short identifier, unique among pages, used by `--page`.
     ///   - title: The text in the sidebar.
     ///   - build: Makes the page's root widget; called once, when the window opens.
-    public func addPage(name: String, title: String, build: @escaping () -> Widget) {
+    func addPage(name: String, title: String, build: @escaping () -> Widget) {
         precondition(!pages.contains { $0.name == name }, "duplicate page name \(name)")
         pages.append(Page(name: name, title: title, build: build))
     }
@@ -54,7 +55,7 @@ public final class ShowcaseApplication {
     ///   - description: One line for `--help`.
     ///   - validate: A message saying what is wrong with a value (the app then exits 2
     ///     with it), or `nil` when the value is good.
-    public func addOption(
+    func addOption(
         name: String, valueName: String, description: String,
         validate: @escaping (String) -> String? = { _ in nil }
     ) {
@@ -64,12 +65,12 @@ public final class ShowcaseApplication {
 
     /// The value given for an option registered with ``addOption(name:valueName:description:validate:)``,
     /// once the command line is read (pages may ask while they are built).
-    public func option(_ name: String) -> String? { values[name] }
+    func option(_ name: String) -> String? { values[name] }
 
     /// Runs the app until its window closes and returns the process exit status.
     ///
     /// Without a display it prints why to standard error and returns 1.
-    public func run(_ arguments: [String] = CommandLine.arguments) -> Int32 {
+    func run(_ arguments: [String] = CommandLine.arguments) -> Int32 {
         guard gtk_init_check() != 0 else {
             printError(
                 "showcase: no display found (set DISPLAY or WAYLAND_DISPLAY, or run under xvfb-run -a)"
