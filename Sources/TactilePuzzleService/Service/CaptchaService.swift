@@ -47,9 +47,9 @@ public final class CaptchaService: @unchecked Sendable {
     let configuration: Configuration
     let backend: any VerifierBackend
     let metrics = ServiceMetrics()
-    private let log: @Sendable (String) -> Void
-    private let clock: @Sendable () -> Double
-    private let sitesByKey: [String: ServiceSite]
+    let log: @Sendable (String) -> Void
+    let clock: @Sendable () -> Double
+    let sitesByKey: [String: ServiceSite]
 
     /// Creates the service.
     ///
@@ -86,7 +86,7 @@ public final class CaptchaService: @unchecked Sendable {
         return response
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPResponse {
+    func route(_ request: HTTPRequest) -> HTTPResponse {
         let p = request.path.split(separator: "/").map(String.init)
         let method = request.method
         if p.count >= 2, p[0] == "v1", p[1] == "challenges", method == "OPTIONS" {
@@ -151,7 +151,7 @@ public final class CaptchaService: @unchecked Sendable {
 
     // MARK: - Challenges
 
-    private func issue(_ request: HTTPRequest) -> HTTPResponse {
+    func issue(_ request: HTTPRequest) -> HTTPResponse {
         guard let body = Self.object(request.body), let key = body["sitekey"] as? String else {
             return Self.error(400, "expected JSON {\"sitekey\": …, \"action\"?: …}")
         }
@@ -244,7 +244,7 @@ public final class CaptchaService: @unchecked Sendable {
         }
     }
 
-    private func generate() throws -> GeneratedPuzzle {
+    func generate() throws -> GeneratedPuzzle {
         var random = SecureRandom()
         let options = configuration.options
         let picture =
@@ -254,7 +254,7 @@ public final class CaptchaService: @unchecked Sendable {
         return try PuzzleGenerator.generate(picture: picture, options: options, using: &random)
     }
 
-    private func image(id: String, kind: String) -> HTTPResponse {
+    func image(id: String, kind: String) -> HTTPResponse {
         guard Hex.isHex(id, count: 32) else { return Self.error(404, "no such puzzle") }
         let found: ChallengeImages?
         do { found = try backend.images(id: id, now: clock()) } catch {
@@ -287,7 +287,7 @@ public final class CaptchaService: @unchecked Sendable {
         var proofOfWork: Work?
     }
 
-    private func answer(_ request: HTTPRequest, id: String) -> HTTPResponse {
+    func answer(_ request: HTTPRequest, id: String) -> HTTPResponse {
         let origin = request
         guard Hex.isHex(id, count: 32) else { return Self.error(404, "no such puzzle") }
         // Count samples in the raw text before decoding builds anything.
@@ -351,119 +351,12 @@ public final class CaptchaService: @unchecked Sendable {
         }
     }
 
-    private func revealAnswer(id: String) -> HTTPResponse {
+    func revealAnswer(id: String) -> HTTPResponse {
         let answer = try? backend.withVerifier(.peeking(puzzle: id), now: clock()) {
             $0.testingAnswer(id: id)
         }
         guard let answer = answer ?? nil else { return Self.error(404, "no such puzzle") }
         return Self.json(200, ["x": answer.x, "y": answer.y])
-    }
-
-    // MARK: - siteverify
-
-    /// Verifies a token for a site's server, as Turnstile's siteverify does.
-    func siteverify(_ request: HTTPRequest) -> HTTPResponse {
-        let fields: [String: String]
-        if request.header("Content-Type")?.lowercased().hasPrefix(
-            "application/x-www-form-urlencoded") == true
-        {
-            fields = Self.form(request.body)
-        } else if let object = Self.object(request.body) {
-            fields = object.compactMapValues { $0 as? String }
-        } else {
-            return verification(["bad-request"])
-        }
-        return Self.json(200, verify(fields))
-    }
-
-    func verify(_ fields: [String: String]) -> [String: Any] {
-        func failure(_ codes: [String]) -> [String: Any] {
-            metrics.count("tactile_siteverify_total", label: ("result", codes[0]))
-            return ["success": false, "error-codes": codes]
-        }
-        guard let secret = fields["secret"], !secret.isEmpty else {
-            return failure(["missing-input-secret"])
-        }
-        // Compared in constant time with every site's secret.
-        var matched: ServiceSite?
-        let given = Sodium.sha256(Array(secret.utf8))
-        for site in configuration.sites
-        where Sodium.constantTimeEquals(given, Sodium.sha256(Array(site.secret.utf8))) {
-            matched = site
-        }
-        guard let site = matched else { return failure(["invalid-input-secret"]) }
-        guard let token = fields["response"], !token.isEmpty else {
-            return failure(["missing-input-response"])
-        }
-        let key = fields["idempotency_key"].flatMap { $0.isEmpty ? nil : $0 }
-        let result: Result<TokenClaims, TokenError>
-        do {
-            let scope = VerifierScope.redeeming(
-                token: token, idempotencyKey: key, site: site.sitekey)
-            let now = clock()
-            result = try backend.withVerifier(scope, now: now) { verifier in
-                do throws(TokenError) {
-                    // Another site's token is not this one's, and is not spent by asking.
-                    return .success(
-                        try verifier.redeemToken(
-                            token, now: now, idempotencyKey: key, forSite: site.sitekey))
-                } catch {
-                    return .failure(error)
-                }
-            }
-        } catch {
-            return failure(["internal-error"])
-        }
-        switch result {
-        case .success(let claims):
-            metrics.count("tactile_siteverify_total", label: ("result", "success"))
-            return [
-                "success": true, "challenge_ts": Self.timestamp(claims.issuedAt),
-                "hostname": claims.hostname, "action": claims.action, "mode": claims.mode.rawValue,
-                "error-codes": [String](),
-            ]
-        case .failure(.expired), .failure(.alreadyUsed):
-            return failure(["timeout-or-duplicate"])
-        case .failure:
-            return failure(["invalid-input-response"])
-        }
-    }
-
-    private func verification(_ codes: [String]) -> HTTPResponse {
-        metrics.count("tactile_siteverify_total", label: ("result", codes[0]))
-        return Self.json(200, ["success": false, "error-codes": codes])
-    }
-
-    // MARK: - Demo
-
-    private var demoSite: ServiceSite? { configuration.sites.first }
-
-    private func demoPage() -> HTTPResponse {
-        guard let site = demoSite else { return Self.error(404, "no site") }
-        return WebResources.page("demo.html", replacing: ["SITEKEY": site.sitekey])
-    }
-
-    /// The demo form's own server side: it verifies the token as a real site would.
-    private func demoSubmit(_ request: HTTPRequest) -> HTTPResponse {
-        guard let site = demoSite else { return Self.error(404, "no site") }
-        let form = Self.form(request.body)
-        let result = verify([
-            "secret": site.secret, "response": form["tactile-captcha-response"] ?? "",
-        ])
-        let success = result["success"] as? Bool == true
-        let codes = (result["error-codes"] as? [String]) ?? []
-        let name = Self.escapeHTML(form["name"] ?? "")
-        return WebResources.page(
-            "demo-result.html",
-            replacing: [
-                "SUCCESS": success ? "true" : "false",
-                "HEADING": success
-                    ? "Verified — welcome\(name.isEmpty ? "" : ", \(name)")!" : "Not verified",
-                "SUMMARY": success
-                    ? "siteverify accepted the token for action “\(Self.escapeHTML(result["action"] as? String ?? ""))” (\(Self.escapeHTML(result["mode"] as? String ?? ""))) on \(Self.escapeHTML(result["hostname"] as? String ?? ""))."
-                    : "siteverify refused the token.",
-                "ERRORS": codes.map { "<li><code>\(Self.escapeHTML($0))</code></li>" }.joined(),
-            ])
     }
 
     // MARK: - Clients, origins, CORS
@@ -490,12 +383,12 @@ public final class CaptchaService: @unchecked Sendable {
         return nil
     }
 
-    private func siteOfOrigin(_ request: HTTPRequest) -> ServiceSite? {
+    func siteOfOrigin(_ request: HTTPRequest) -> ServiceSite? {
         guard let host = pageHostname(request) else { return nil }
         return configuration.sites.first { $0.hostnames.contains(host) }
     }
 
-    private func withCORS(_ response: HTTPResponse, for request: HTTPRequest, site: ServiceSite?)
+    func withCORS(_ response: HTTPResponse, for request: HTTPRequest, site: ServiceSite?)
         -> HTTPResponse
     {
         guard let origin = request.header("Origin"), let site, let host = pageHostname(request),
@@ -505,7 +398,7 @@ public final class CaptchaService: @unchecked Sendable {
             .adding("Access-Control-Expose-Headers", "Retry-After, Date")
     }
 
-    private func preflight(_ request: HTTPRequest) -> HTTPResponse {
+    func preflight(_ request: HTTPRequest) -> HTTPResponse {
         guard siteOfOrigin(request) != nil, let origin = request.header("Origin") else {
             return HTTPResponse(status: 403)
         }
@@ -515,7 +408,7 @@ public final class CaptchaService: @unchecked Sendable {
             .adding("Access-Control-Max-Age", "600")
     }
 
-    private func rateLimited(until: Double, now: Double, origin: HTTPRequest) -> HTTPResponse {
+    func rateLimited(until: Double, now: Double, origin: HTTPRequest) -> HTTPResponse {
         let seconds = max(1, Int((until - now).rounded(.up)))
         return withCORS(
             Self.json(429, ["success": false, "error-codes": ["rate-limited"]]), for: origin,
@@ -523,7 +416,7 @@ public final class CaptchaService: @unchecked Sendable {
         ).adding("Retry-After", String(seconds))
     }
 
-    private func storeUnavailable(_ error: any Error) -> HTTPResponse {
+    func storeUnavailable(_ error: any Error) -> HTTPResponse {
         log("\(Self.timestamp(clock())) error: the store is unavailable: \(error)")
         metrics.count("tactile_store_errors_total")
         return Self.error(503, "store unavailable")

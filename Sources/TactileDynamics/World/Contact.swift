@@ -1,0 +1,104 @@
+import Foundation
+
+/// How a contact measures its separation.
+enum ContactKind: UInt8 {
+    /// Between two points with radii (circle–circle, circle–corner): the gap between spheres.
+    case points
+    /// A plane on body A (a polygon face) against up to two points with a radius on body B.
+    case planeA
+    /// A plane on body B against points on body A.
+    case planeB
+}
+
+/// A contact manifold between two shapes, found when contacts are detected. Its geometry is
+/// kept in body frames so it can be measured again at later steps, after bodies move.
+struct Contact {
+    // Laid out with what the velocity and overlap passes read for a one-point contact
+    // first, so that it shares few cache lines.
+    var bodyA = 0
+    var bodyB = 0
+    var pointCount = 0
+    /// Whether the two points' normal impulses are solved together (their 2×2 matrix is
+    /// `k00`, `k01`, `k11`).
+    var isBlock = false
+    var kind = ContactKind.points
+    /// Unit normal from A to B at detection.
+    var normal = Vec2.zero
+    var friction = 0.0
+    /// The bodies' inverse masses and inertias as the solver sees them (zero when static).
+    var invMassA = 0.0
+    var invInertiaA = 0.0
+    var invMassB = 0.0
+    var invInertiaB = 0.0
+    /// Solver data for this step: the points' offsets from the centres of mass, effective
+    /// masses along the normal and the tangent, and the normal velocity allowed.
+    var ra0 = Vec2.zero
+    var rb0 = Vec2.zero
+    var normalMass0 = 0.0
+    var tangentMass0 = 0.0
+    var bias0 = 0.0
+    /// Accumulated normal (≥ 0, pushing B along the normal) and tangential impulses at each
+    /// point, mass · points/s; kept across steps for warm starting. A two-point contact keeps
+    /// its one tangential impulse at the first point.
+    var normalImpulse0 = 0.0
+    var tangentImpulse0 = 0.0
+    var ra1 = Vec2.zero
+    var rb1 = Vec2.zero
+    var normalMass1 = 0.0
+    var tangentMass1 = 0.0
+    var bias1 = 0.0
+    var normalImpulse1 = 0.0
+    var tangentImpulse1 = 0.0
+    var k00 = 0.0
+    var k01 = 0.0
+    var k11 = 0.0
+    /// 1 / (k00 · k11 − k01²), for the block solver.
+    var inverseDeterminant = 0.0
+    /// Separation when the contact was prepared, and the speed at which each point's overlap
+    /// is pushed out this step (points/s).
+    var preparedSeparation0 = 0.0
+    var preparedSeparation1 = 0.0
+    var push0 = 0.0
+    var push1 = 0.0
+    /// A point of the reference face (plane kinds), or the point on A (points kind).
+    var localPlane = Vec2.zero
+    /// Points on the incident body (plane kinds); `local0` is the point on B (points kind).
+    var local0 = Vec2.zero
+    var radiusA = 0.0
+    var radiusB = 0.0
+    /// The reference face's outward normal, in the reference body's frame (plane kinds).
+    var localNormal = Vec2.zero
+    var local1 = Vec2.zero
+    var shapeA = 0
+    var shapeB = 0
+    var elasticity = 0.0
+    /// Whether restitution was applied to this contact this step.
+    var isImpact = false
+    /// Feature ids of the two points (which faces and vertices made them), so a contact
+    /// found again next step can start from the impulses it ended with.
+    var id0: UInt32 = 0
+    var id1: UInt32 = 0
+    /// The smallest separation after the step.
+    var finalSeparation = 0.0
+}
+
+extension Contact {
+    mutating func setShapes(_ a: Int, _ bodyA: Int, _ b: Int, _ bodyB: Int) {
+        shapeA = a
+        shapeB = b
+        self.bodyA = bodyA
+        self.bodyB = bodyB
+    }
+
+    /// Swaps the roles of A and B.
+    mutating func flip() {
+        swap(&shapeA, &shapeB)
+        swap(&bodyA, &bodyB)
+        swap(&radiusA, &radiusB)
+        switch kind {
+        case .points: swap(&localPlane, &local0)
+        case .planeA: kind = .planeB
+        case .planeB: kind = .planeA
+        }
+    }
+}

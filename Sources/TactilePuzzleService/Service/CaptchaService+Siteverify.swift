@@ -1,0 +1,116 @@
+import Foundation
+import TactileCore
+import TactileCrypto
+import TactileHTTP
+import TactilePuzzle
+import TactilePuzzleVerifier
+
+/// siteverify, as Turnstile's, and the demo page's own server side that calls it.
+extension CaptchaService {
+    // MARK: - siteverify
+
+    /// Verifies a token for a site's server, as Turnstile's siteverify does.
+    func siteverify(_ request: HTTPRequest) -> HTTPResponse {
+        let fields: [String: String]
+        if request.header("Content-Type")?.lowercased().hasPrefix(
+            "application/x-www-form-urlencoded") == true
+        {
+            fields = Self.form(request.body)
+        } else if let object = Self.object(request.body) {
+            fields = object.compactMapValues { $0 as? String }
+        } else {
+            return verification(["bad-request"])
+        }
+        return Self.json(200, verify(fields))
+    }
+
+    func verify(_ fields: [String: String]) -> [String: Any] {
+        func failure(_ codes: [String]) -> [String: Any] {
+            metrics.count("tactile_siteverify_total", label: ("result", codes[0]))
+            return ["success": false, "error-codes": codes]
+        }
+        guard let secret = fields["secret"], !secret.isEmpty else {
+            return failure(["missing-input-secret"])
+        }
+        // Compared in constant time with every site's secret.
+        var matched: ServiceSite?
+        let given = Sodium.sha256(Array(secret.utf8))
+        for site in configuration.sites
+        where Sodium.constantTimeEquals(given, Sodium.sha256(Array(site.secret.utf8))) {
+            matched = site
+        }
+        guard let site = matched else { return failure(["invalid-input-secret"]) }
+        guard let token = fields["response"], !token.isEmpty else {
+            return failure(["missing-input-response"])
+        }
+        let key = fields["idempotency_key"].flatMap { $0.isEmpty ? nil : $0 }
+        let result: Result<TokenClaims, TokenError>
+        do {
+            let scope = VerifierScope.redeeming(
+                token: token, idempotencyKey: key, site: site.sitekey)
+            let now = clock()
+            result = try backend.withVerifier(scope, now: now) { verifier in
+                do throws(TokenError) {
+                    // Another site's token is not this one's, and is not spent by asking.
+                    return .success(
+                        try verifier.redeemToken(
+                            token, now: now, idempotencyKey: key, forSite: site.sitekey))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            return failure(["internal-error"])
+        }
+        switch result {
+        case .success(let claims):
+            metrics.count("tactile_siteverify_total", label: ("result", "success"))
+            return [
+                "success": true, "challenge_ts": Self.timestamp(claims.issuedAt),
+                "hostname": claims.hostname, "action": claims.action, "mode": claims.mode.rawValue,
+                "error-codes": [String](),
+            ]
+        case .failure(.expired), .failure(.alreadyUsed):
+            return failure(["timeout-or-duplicate"])
+        case .failure:
+            return failure(["invalid-input-response"])
+        }
+    }
+
+    func verification(_ codes: [String]) -> HTTPResponse {
+        metrics.count("tactile_siteverify_total", label: ("result", codes[0]))
+        return Self.json(200, ["success": false, "error-codes": codes])
+    }
+
+    // MARK: - Demo
+
+    var demoSite: ServiceSite? { configuration.sites.first }
+
+    func demoPage() -> HTTPResponse {
+        guard let site = demoSite else { return Self.error(404, "no site") }
+        return WebResources.page("demo.html", replacing: ["SITEKEY": site.sitekey])
+    }
+
+    /// The demo form's own server side: it verifies the token as a real site would.
+    func demoSubmit(_ request: HTTPRequest) -> HTTPResponse {
+        guard let site = demoSite else { return Self.error(404, "no site") }
+        let form = Self.form(request.body)
+        let result = verify([
+            "secret": site.secret, "response": form["tactile-captcha-response"] ?? "",
+        ])
+        let success = result["success"] as? Bool == true
+        let codes = (result["error-codes"] as? [String]) ?? []
+        let name = Self.escapeHTML(form["name"] ?? "")
+        return WebResources.page(
+            "demo-result.html",
+            replacing: [
+                "SUCCESS": success ? "true" : "false",
+                "HEADING": success
+                    ? "Verified — welcome\(name.isEmpty ? "" : ", \(name)")!" : "Not verified",
+                "SUMMARY": success
+                    ? "siteverify accepted the token for action “\(Self.escapeHTML(result["action"] as? String ?? ""))” (\(Self.escapeHTML(result["mode"] as? String ?? ""))) on \(Self.escapeHTML(result["hostname"] as? String ?? ""))."
+                    : "siteverify refused the token.",
+                "ERRORS": codes.map { "<li><code>\(Self.escapeHTML($0))</code></li>" }.joined(),
+            ])
+    }
+}

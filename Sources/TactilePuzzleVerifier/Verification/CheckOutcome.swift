@@ -1,0 +1,126 @@
+import TactileCore
+import TactilePuzzle
+
+/// What a pass gives the caller: the token, and where the hole is so the piece can snap.
+public struct PassReceipt: Hashable, Sendable {
+    /// The single-use pass token.
+    public var token: String
+    /// The hole's top-left corner in background pixels, known only after a pass.
+    public var holePosition: Point
+}
+
+/// The result of checking an attempt.
+///
+/// The cases carry what the operator may know; a client may learn only ``clientVerdict``.
+public enum CheckOutcome: Hashable, Sendable {
+    /// Passed; the receipt's token proves it, once, within the token lifetime.
+    case passed(PassReceipt)
+    /// Failed, and why (for the operator's logs and metrics; the client learns only
+    /// ``clientVerdict``).
+    case failed(CheckFailure)
+    /// Refused without looking: rate-limited or locked out until the given time.
+    case limited(until: Double)
+
+    /// What the client may be told.
+    public var clientVerdict: ClientVerdict {
+        switch self {
+        case .passed: .passed
+        case .failed(let failure): failure.clientVerdict
+        case .limited: .rateLimited
+        }
+    }
+}
+
+/// The only outcomes a client (a person or the widget) is told: whether it passed, and if
+/// not, whether to fetch a fresh puzzle, try again, or wait. Which rule failed is never
+/// among them.
+public enum ClientVerdict: String, Hashable, Sendable, CaseIterable {
+    /// Passed.
+    case passed
+    /// The puzzle is gone (expired, already checked, or evicted): ask for a fresh one.
+    case expired
+    /// Not passed: try again with a new puzzle.
+    case notPassed = "not-passed"
+    /// Too many attempts: wait before trying again.
+    case rateLimited = "rate-limited"
+}
+
+/// Why a check failed.
+public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
+    /// No such puzzle (never issued, already checked, or evicted).
+    case unknownPuzzle
+    /// The puzzle's lifetime is over.
+    case expired
+    /// Another client asked for this puzzle.
+    case wrongClient
+    /// The piece is not in the hole: it is this many background pixels off.
+    case wrongPosition(pixelsOff: Double)
+    /// The drag looks machine-made.
+    case machineLike(TrajectoryViolation)
+    /// A proof of work was sent for a puzzle whose site does not allow it.
+    case proofOfWorkRefused
+    /// The proof-of-work nonce does not solve the puzzle's challenge.
+    case proofOfWorkUnsolved
+    /// The attempt's numbers make no sense.
+    case invalidAttempt(String)
+
+    /// What the client is told of this failure.
+    public var clientVerdict: ClientVerdict {
+        switch self {
+        case .unknownPuzzle, .expired: .expired
+        case .wrongClient, .wrongPosition, .machineLike, .invalidAttempt, .proofOfWorkRefused,
+            .proofOfWorkUnsolved:
+            .notPassed
+        }
+    }
+
+    /// The rule that failed, for metrics: a short stable name.
+    public var rule: String {
+        switch self {
+        case .unknownPuzzle: "unknown-puzzle"
+        case .expired: "expired"
+        case .wrongClient: "wrong-client"
+        case .wrongPosition: "wrong-position"
+        case .machineLike(let violation): violation.rule
+        case .invalidAttempt: "invalid-attempt"
+        case .proofOfWorkRefused: "proof-of-work-refused"
+        case .proofOfWorkUnsolved: "proof-of-work-unsolved"
+        }
+    }
+
+    /// The rule with its figures, for the operator's log.
+    public var description: String {
+        switch self {
+        case .unknownPuzzle: "unknown puzzle (never issued, already checked, or evicted)"
+        case .expired: "the puzzle has expired"
+        case .wrongClient: "the puzzle was issued to another client"
+        case .wrongPosition(let off):
+            "the piece is not in the hole (\(String(format: "%.1f", off)) px off)"
+        case .machineLike(let v): "the drag looks automated: \(v)"
+        case .invalidAttempt(let reason): "invalid attempt: \(reason)"
+        case .proofOfWorkRefused: "a proof of work was sent but the site does not allow it"
+        case .proofOfWorkUnsolved: "the proof-of-work nonce does not solve the challenge"
+        }
+    }
+}
+
+/// Refused to issue a puzzle.
+public struct IssueRefusal: Error, Hashable, Sendable {
+    /// When the client may ask again, seconds since 1970.
+    public var until: Double
+
+    /// Creates a refusal.
+    public init(until: Double) { self.until = until }
+}
+
+/// What a caller may know of a puzzle waiting for its check: never its answer.
+public struct PendingPuzzle: Hashable, Sendable {
+    /// How the piece may move.
+    public var axis: PuzzleAxis
+    /// The background's size in pixels.
+    public var imageWidth: Int
+    /// The background's height in pixels.
+    public var imageHeight: Int
+    /// When it stops being accepted, seconds since 1970.
+    public var expiresAt: Double
+}
