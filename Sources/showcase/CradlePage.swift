@@ -47,12 +47,12 @@ func makeCradlePage() -> Widget {
             button.isVisible = index + 1 < configuration.ballCount
         }
     }
-    view.onChange = { [weak canvas] in
+    view.onEvent = { [weak canvas] _ in
         refresh()
         canvas?.setNeedsUpdate()
     }
     canvas.onTick = { energy.text = view.energyText }
-    canvas.onEvent = refresh
+    canvas.onInput = refresh
 
     let balls = SpinButton(range: 2...9, step: 1, value: 5, digits: 0) { value in
         apply { $0.ballCount = Int(value) }

@@ -91,3 +91,35 @@ import Testing
         #expect(hidden.texts.isEmpty)
     }
 }
+
+/// What the view tells its owner: one typed event per thing it did, in order.
+@Suite struct CradleEventTests {
+    @Test func everyActionIsToldOnceAndNamedAfterWhatHappened() throws {
+        let view = try CradleView()
+        view.viewSize = Size(width: 640, height: 400)
+        var events: [CradleEvent] = []
+        view.onEvent = { events.append($0) }
+        try view.pull(2)
+        #expect(events == [.pulled(count: 2)])
+        view.setPaused(true)
+        view.setPaused(true)  // already paused: nothing happened
+        #expect(events == [.pulled(count: 2), .pausedChanged(true)])
+        // Picking up a ball resumes, then holds it; letting go says which ball.
+        events = []
+        let first = view.layout.viewPoint(view.cradle.balls[0].center)
+        view.handle(PointerEvent(.began, at: first, time: 1))
+        view.handle(PointerEvent(.moved, at: first + Vector(dx: -20, dy: 0), time: 1.1))
+        view.handle(PointerEvent(.ended, at: first + Vector(dx: -40, dy: 0), time: 1.2))
+        #expect(events == [.pausedChanged(false), .dragBegan(ball: 0), .dragEnded(ball: 0)])
+        events = []
+        view.reset()
+        var configuration = view.cradle.configuration
+        configuration.ballCount = 3
+        try view.configure(configuration)
+        #expect(events == [.reset, .configured])
+        // A press on no ball is not used and tells nothing.
+        events = []
+        #expect(!view.handle(PointerEvent(.began, at: Point(x: 1, y: 1), time: 2)))
+        #expect(events.isEmpty)
+    }
+}

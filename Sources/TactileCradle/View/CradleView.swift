@@ -12,8 +12,8 @@ public final class CradleView: Component {
     public let cradle: NewtonsCradle
     /// The angle the digit keys and ``pull(_:)`` pull to, in degrees. Default 30.
     public var pullDegrees = 30.0
-    /// Called after the view changed its state itself (a pull, a drag, pause).
-    public var onChange: (() -> Void)?
+    /// Told what the view did of itself (a pull, a drag, pausing), after it did it.
+    public var onEvent: ((CradleEvent) -> Void)?
     public var viewSize = Size(width: 480, height: 300)
     /// Whether the view draws its energy readout (and "paused") in its bottom corner. A host
     /// that shows ``energyText`` in its own label turns this off. Default true.
@@ -44,27 +44,28 @@ public final class CradleView: Component {
     public func pull(_ count: Int) throws(CradleError) {
         try cradle.pull(count, angle: pullDegrees * .pi / 180)
         draggedBall = nil
-        onChange?()
+        onEvent?(.pulled(count: count))
     }
 
     /// Puts every ball at rest.
     public func reset() {
         cradle.reset()
         draggedBall = nil
-        onChange?()
+        onEvent?(.reset)
     }
 
     /// Pauses or resumes the simulation.
     public func setPaused(_ paused: Bool) {
+        guard paused != isPaused else { return }
         isPaused = paused
         if paused { clock.pause() } else { clock.resume() }
-        onChange?()
+        onEvent?(.pausedChanged(paused))
     }
 
     /// Changes the configuration (see ``NewtonsCradle/configure(_:)``).
     public func configure(_ configuration: CradleConfiguration) throws(CradleError) {
         try cradle.configure(configuration)
-        onChange?()
+        onEvent?(.configured)
     }
 
     /// The energy readout, such as "Energy 99.8 %".
@@ -77,13 +78,10 @@ public final class CradleView: Component {
         switch event.phase {
         case .began:
             guard let ball = cradle.ball(at: point) else { return false }
-            if isPaused {
-                isPaused = false
-                clock.resume()
-            }
+            setPaused(false)
             draggedBall = ball
             cradle.beginDrag(ball: ball, at: point)
-            onChange?()
+            onEvent?(.dragBegan(ball: ball))
             return true
         case .moved:
             guard draggedBall != nil else { return false }
@@ -93,8 +91,9 @@ public final class CradleView: Component {
             guard draggedBall != nil else { return false }
             cradle.moveDrag(to: point)
             cradle.endDrag()
+            let ball = draggedBall!
             draggedBall = nil
-            onChange?()
+            onEvent?(.dragEnded(ball: ball))
             return true
         }
     }

@@ -15,8 +15,9 @@ public final class ComponentView: Widget {
     /// The hosted component.
     public let component: any Component
 
-    /// Called after each event the component handled, so a page can refresh its labels.
-    public var onEvent: (() -> Void)?
+    /// Called after each pointer or key event the component used, so a page can refresh its
+    /// labels. (What the component did is its own `onEvent`'s to tell.)
+    public var onInput: (() -> Void)?
 
     /// Called after each animation tick, after the component advanced.
     public var onTick: (() -> Void)?
@@ -147,7 +148,7 @@ public final class ComponentView: Widget {
     }
 
     private func didHandleEvent(_ handled: Bool) {
-        if handled { onEvent?() }
+        if handled { onInput?() }
         setNeedsUpdate()
     }
 }

@@ -1,0 +1,15 @@
+/// What a ``CradleView`` did, told through ``CradleView/onEvent``: named after what happened.
+public enum CradleEvent: Hashable, Sendable {
+    /// Balls were pulled back and let go (``CradleView/pull(_:)`` or a digit key).
+    case pulled(count: Int)
+    /// A ball was picked up.
+    case dragBegan(ball: Int)
+    /// The ball held was let go.
+    case dragEnded(ball: Int)
+    /// The simulation was paused (`true`) or resumed (`false`).
+    case pausedChanged(Bool)
+    /// Every ball was put at rest.
+    case reset
+    /// The configuration changed (``CradleView/configure(_:)``).
+    case configured
+}
