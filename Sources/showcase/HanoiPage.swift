@@ -60,10 +60,12 @@ func makeHanoiPage() -> Widget {
         }
     }
 
-    hanoi.onChange = { [weak canvas] in
+    hanoi.onEvent = { [weak canvas] _ in
         refresh()
         canvas?.setNeedsUpdate()
     }
+    // The seek bar and the move counter follow the playback frame by frame.
+    canvas.onTick = refresh
     let startPauseAction = {
         if hanoi.mode == .solver && hanoi.playback.isPlaying {
             hanoi.pause()
