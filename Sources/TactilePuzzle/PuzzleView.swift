@@ -64,29 +64,21 @@ public final class PuzzleView: Component {
     /// advanced to. Hosts that stop ticking while idle should give their clock here.
     public var currentTime: (() -> Double)?
 
-    /// Receives events, as the closures below do.
-    public weak var delegate: (any PuzzleViewDelegate)?
-    /// Called when the piece moves (area units).
-    public var onPositionChange: ((PuzzleView, Point) -> Void)?
-    /// Called when the state changes.
-    public var onStateChange: ((PuzzleView, PuzzleState) -> Void)?
-    /// Called once an attempt passed and the snap and fade finished.
-    public var onCompletion: ((PuzzleView, PuzzleResult) -> Void)?
-    /// Called once an attempt failed and the shake finished.
-    public var onFailure: ((PuzzleView, PuzzleResult) -> Void)?
+    /// Told what happened, in order: the piece moving, the state changing, an attempt
+    /// made, and (once its animation has finished) whether it passed.
+    public var onEvent: ((PuzzleEvent) -> Void)?
 
     /// The layout for the current size.
     public private(set) var layout: PuzzleLayout
     /// The outcome animation under way, if any.
-    public private(set) var animation: PuzzleAnimation?
+    public var animation: PuzzleAnimation? { model.animation }
     /// The last attempt made.
-    public private(set) var lastResult: PuzzleResult?
+    public var lastResult: PuzzleResult? { model.lastResult }
 
     /// Host time, never backwards (no stall clamp: keyboard drags are timed with it).
     private var clock = FrameClock(maximumStep: .infinity)
     private var now: Double { clock.now }
     private var thumbDrag = false
-    private var pendingCallback: (() -> Void)?
 
     /// Creates a captcha.
     ///
@@ -174,9 +166,6 @@ public final class PuzzleView: Component {
         fresh.isEnabled = model.isEnabled
         let oldState = model.state
         model = fresh
-        animation = nil
-        pendingCallback = nil
-        lastResult = nil
         showsSliderTrack = axis == .horizontal
         positionChanged()
         if oldState != model.state { stateChanged() }
@@ -237,8 +226,6 @@ public final class PuzzleView: Component {
     public func reset() {
         let old = model.state
         model.reset()
-        animation = nil
-        pendingCallback = nil
         positionChanged()
         if old != model.state { stateChanged() }
     }
@@ -248,8 +235,6 @@ public final class PuzzleView: Component {
     public func lock() {
         guard model.state != .locked else { return }
         model.lock()
-        animation = nil
-        pendingCallback = nil
         positionChanged()
         stateChanged()
     }
@@ -270,17 +255,7 @@ public final class PuzzleView: Component {
     public func advance(to time: Double) {
         guard time.isFinite else { return }
         clock.advance(to: time)
-        guard let running = animation else { return }
-        if running.isFinished(at: now) {
-            animation = nil
-            model.setPiecePosition(running.to)
-            positionChanged()
-            let callback = pendingCallback
-            pendingCallback = nil
-            callback?()
-        } else {
-            model.setPiecePosition(running.position(at: now))
-        }
+        report(model.advance(to: now))
     }
 
     @discardableResult
@@ -366,12 +341,12 @@ public final class PuzzleView: Component {
         case .local: verdict = model.localVerdict
         case .deferred(let verify): verdict = verify(result)
         case .pending(let send):
-            lastResult = result
-            model.beginVerifying()
-            stateChanged()
+            model.beginVerifying(result)
+            report([.attemptMade(result), .stateChanged(model.state)])
             send(result)
             return
         }
+        report([.attemptMade(result)])
         apply(verdict, result: result)
     }
 
@@ -384,44 +359,24 @@ public final class PuzzleView: Component {
     }
 
     private func apply(_ verdict: PuzzleVerdict, result: PuzzleResult) {
-        lastResult = result
-        let from = model.piecePosition
-        model.settle(verdict)
-        switch verdict {
-        case .passed:
-            animation = PuzzleAnimation(
-                kind: .success, startTime: now, from: from, to: model.piecePosition)
-            model.setPiecePosition(from)
-            pendingCallback = { [unowned self] in
-                self.onCompletion?(self, result)
-                self.delegate?.puzzleView(self, didComplete: result)
-            }
-        case .failed, .locked:
-            let returns = returnsAfterFailure && model.state != .locked
-            animation = PuzzleAnimation(
-                kind: .failure(returns: returns), startTime: now, from: from,
-                to: returns ? model.startPosition : from)
-            pendingCallback = { [unowned self] in
-                self.onFailure?(self, result)
-                self.delegate?.puzzleView(self, didFail: result)
-            }
-        }
-        stateChanged()
+        report(
+            model.settle(
+                verdict, result: result, at: now, returnsAfterFailure: returnsAfterFailure))
     }
 
-    private func positionChanged() {
-        onPositionChange?(self, model.piecePosition)
-        delegate?.puzzleView(self, didMovePieceTo: model.piecePosition)
+    private func report(_ events: [PuzzleEvent]) {
+        for event in events { onEvent?(event) }
     }
 
-    private func stateChanged() {
-        onStateChange?(self, model.state)
-        delegate?.puzzleView(self, didChangeState: model.state)
-    }
+    private func positionChanged() { report([.pieceMoved(model.piecePosition)]) }
+
+    private func stateChanged() { report([.stateChanged(model.state)]) }
 
     // MARK: - Drawing
 
     public func draw(in canvas: any Canvas) {
-        PuzzleRenderer(view: self, time: now).draw(in: canvas)
+        PuzzleRenderer(
+            model: model, content: content, shape: shape, layout: layout, style: style, time: now
+        ).draw(in: canvas)
     }
 }

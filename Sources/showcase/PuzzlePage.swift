@@ -251,19 +251,24 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         view.verification = .deferred(verifyHere)
     }
 
-    view.onStateChange = { _, _ in refreshStatus() }
-    view.onCompletion = { _, _ in
-        tokenLabel.text = "Pass token (single use, valid 180 s):\n" + (token ?? "")
-        redeem.isSensitive = token != nil && remote == nil
-        if remote != nil {
-            tokenLabel.text += "\n\nThe site's server redeems it with POST /v1/siteverify."
+    view.onEvent = { event in
+        switch event {
+        case .stateChanged:
+            refreshStatus()
+        case .passed:
+            tokenLabel.text = "Pass token (single use, valid 180 s):\n" + (token ?? "")
+            redeem.isSensitive = token != nil && remote == nil
+            if remote != nil {
+                tokenLabel.text += "\n\nThe site's server redeems it with POST /v1/siteverify."
+            }
+            refreshStatus()
+        case .failed:
+            // Each puzzle is checked once: a miss means a fresh one.
+            if lockedUntil == nil { newPuzzle() }
+            refreshStatus()
+        case .pieceMoved, .attemptMade:
+            break
         }
-        refreshStatus()
-    }
-    view.onFailure = { _, _ in
-        // Each puzzle is checked once: a miss means a fresh one.
-        if lockedUntil == nil { newPuzzle() }
-        refreshStatus()
     }
 
     connect(redeem.widget, signal: "clicked") {

@@ -87,8 +87,10 @@ import Testing
         let v = view()
         var states: [PuzzleState] = []
         var completions: [PuzzleResult] = []
-        v.onStateChange = { _, state in states.append(state) }
-        v.onCompletion = { _, result in completions.append(result) }
+        v.onEvent = { event in
+            if case .stateChanged(let state) = event { states.append(state) }
+            if case .passed(let result) = event { completions.append(result) }
+        }
         // The piece starts at the top-left corner; grab its middle.
         #expect(v.handle(PointerEvent(.began, at: Point(x: 40, y: 30), time: 1)))
         #expect(v.handle(PointerEvent(.moved, at: Point(x: 120, y: 80), time: 1.2)))

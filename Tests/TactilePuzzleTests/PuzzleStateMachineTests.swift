@@ -25,7 +25,7 @@ import Testing
     @Test func missShakesReturnsAndReportsFailure() {
         let v = view()
         var failures: [PuzzleResult] = []
-        v.onFailure = { _, r in failures.append(r) }
+        v.onEvent = { if case .failed(let r) = $0 { failures.append(r) } }
         drag(v, by: Vector(dx: 100, dy: 100), at: 0)
         #expect(v.state == .failed)
         #expect(v.model.failureCount == 1)
@@ -47,8 +47,10 @@ import Testing
         let v = view(verification: .pending { sent.append($0) })
         var states: [PuzzleState] = []
         var completions = 0
-        v.onStateChange = { _, state in states.append(state) }
-        v.onCompletion = { _, _ in completions += 1 }
+        v.onEvent = { event in
+            if case .stateChanged(let state) = event { states.append(state) }
+            if case .passed = event { completions += 1 }
+        }
         drag(v, by: Vector(dx: 40, dy: 50), at: 0)
         #expect(sent.count == 1)
         #expect(v.state == .verifying)
@@ -179,30 +181,29 @@ import Testing
         #expect(v.state == .locked)
     }
 
-    @Test func delegateHearsEverything() {
-        final class Listener: PuzzleViewDelegate {
-            var events: [String] = []
-            func puzzleView(_ view: PuzzleView, didChangeState state: PuzzleState) {
-                events.append("state \(state)")
-            }
-            func puzzleView(_ view: PuzzleView, didComplete result: PuzzleResult) {
-                events.append("complete")
-            }
-            func puzzleView(_ view: PuzzleView, didFail result: PuzzleResult) {
-                events.append("fail")
+    /// Every event, in order, named: a miss, then a pass.
+    @Test func oneOnEventTellsEverythingInOrder() {
+        var told: [String] = []
+        let v = view()
+        v.onEvent = { event in
+            switch event {
+            case .pieceMoved(let p): told.append("moved \(Int(p.x)),\(Int(p.y))")
+            case .stateChanged(let state): told.append("state \(state)")
+            case .attemptMade: told.append("attempt")
+            case .passed: told.append("passed")
+            case .failed: told.append("failed")
             }
         }
-        let listener = Listener()
-        let v = view()
-        v.delegate = listener
         drag(v, by: Vector(dx: 30, dy: 0), at: 0)
         v.advance(to: 2)
         drag(v, by: Vector(dx: 160, dy: 90), at: 3)
         v.advance(to: 5)
         #expect(
-            listener.events == [
-                "state dragging", "state failed", "fail", "state dragging", "state verified",
-                "complete",
+            told == [
+                "state dragging", "moved 15,0", "moved 30,0", "attempt", "state failed",
+                "moved 0,0", "failed",
+                "state dragging", "moved 80,45", "moved 160,90", "attempt", "state verified",
+                "moved 160,90", "passed",
             ])
     }
 

@@ -57,6 +57,12 @@ public struct PuzzleModel: Hashable, Sendable {
     public private(set) var state: PuzzleState = .idle
     /// Refused attempts since the last reset.
     public private(set) var failureCount = 0
+    /// The outcome animation under way (the snap, or the shake), if any.
+    public private(set) var animation: PuzzleAnimation?
+    /// The last attempt settled or sent to a verifier.
+    public private(set) var lastResult: PuzzleResult?
+    /// The event to tell when ``animation`` ends.
+    private var outcome: PuzzleEvent?
     /// The samples of the drag in progress or the last one.
     public private(set) var track: [PuzzleTrackPoint] = []
     /// How the current or last attempt is made.
@@ -288,10 +294,59 @@ public struct PuzzleModel: Hashable, Sendable {
     // MARK: - Outcome
 
     /// Holds the attempt just made while a verifier elsewhere decides: the piece stays where
-    /// it was released and input waits until ``settle(_:)``.
-    public mutating func beginVerifying() {
+    /// it was released and input waits until ``settle(_:result:at:returnsAfterFailure:)``.
+    public mutating func beginVerifying(_ result: PuzzleResult) {
         guard state == .dragging else { return }
+        lastResult = result
         state = .verifying
+    }
+
+    /// Settles an attempt and starts its outcome animation at `time`: the snap into the hole
+    /// (to the verdict's position, if it gives one) or the shake, with a glide back to the
+    /// start if `returnsAfterFailure` and not locked. ``advance(to:)`` plays it and tells
+    /// ``PuzzleEvent/passed(_:)`` or ``PuzzleEvent/failed(_:)`` when it ends.
+    public mutating func settle(
+        _ verdict: PuzzleVerdict, result: PuzzleResult, at time: Double,
+        returnsAfterFailure: Bool = true
+    ) -> [PuzzleEvent] {
+        lastResult = result
+        let from = piecePosition
+        settle(verdict)
+        switch verdict {
+        case .passed:
+            animation = PuzzleAnimation(
+                kind: .success, startTime: time, from: from, to: piecePosition)
+            piecePosition = from
+            outcome = .passed(result)
+        case .failed, .locked:
+            let returns = returnsAfterFailure && state != .locked
+            animation = PuzzleAnimation(
+                kind: .failure(returns: returns), startTime: time, from: from,
+                to: returns ? startPosition : from)
+            outcome = .failed(result)
+        }
+        return [.stateChanged(state)]
+    }
+
+    /// Plays the outcome animation to `time`; when it ends, the piece rests where it ends
+    /// and the outcome is told.
+    public mutating func advance(to time: Double) -> [PuzzleEvent] {
+        guard let running = animation else { return [] }
+        guard running.isFinished(at: time) else {
+            piecePosition = running.position(at: time)
+            return []
+        }
+        animation = nil
+        piecePosition = clamp(running.to, keeping: piecePosition)
+        let told = outcome
+        outcome = nil
+        return [.pieceMoved(piecePosition)] + (told.map { [$0] } ?? [])
+    }
+
+    /// Stops any outcome animation without telling its outcome.
+    mutating func cancelOutcome() {
+        animation = nil
+        outcome = nil
     }
 
     /// Applies a verdict to the attempt just made: verified (snapping to the hole when the
@@ -312,12 +367,15 @@ public struct PuzzleModel: Hashable, Sendable {
 
     /// Locks the puzzle until ``reset()``, as too many failures do; for a verifier's lockout.
     public mutating func lock() {
+        cancelOutcome()
         if state == .dragging { piecePosition = startPosition }
         state = .locked
     }
 
-    /// Puts the piece back at the start, clears the failures and the track, and goes idle.
+    /// Puts the piece back at the start, clears the failures, the track and any outcome
+    /// animation, and goes idle.
     public mutating func reset() {
+        cancelOutcome()
         piecePosition = startPosition
         state = .idle
         failureCount = 0

@@ -11,6 +11,8 @@ public struct PuzzleLayout: Hashable, Sendable {
     /// The track's height, in points.
     public static let trackHeight = 40.0
 
+    /// The whole view's size, in points.
+    public let viewSize: Size
     /// The picture's rectangle in view points.
     public let imageRect: Rect
     /// The slider track's rectangle in view points, if shown.
@@ -20,6 +22,7 @@ public struct PuzzleLayout: Hashable, Sendable {
 
     /// Lays out an area of `areaSize` units in a view of `viewSize` points.
     public init(viewSize: Size, areaSize: Size, showsTrack: Bool) {
+        self.viewSize = viewSize
         let reserved = showsTrack ? Self.trackGap + Self.trackHeight : 0
         let available = Size(
             width: max(0, viewSize.width), height: max(0, viewSize.height - reserved))

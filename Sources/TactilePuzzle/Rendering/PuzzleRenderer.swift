@@ -1,20 +1,20 @@
 import TactileCore
 
-/// Draws a ``PuzzleView`` at one moment: the picture with its hole, the piece with its
-/// shadow, the slider track, and the state's marks.
+/// Draws a puzzle at one moment — the picture with its hole, the piece with its shadow, the
+/// slider track and the state's marks — from a model, what it shows, a layout and a style.
 struct PuzzleRenderer {
-    let view: PuzzleView
+    let model: PuzzleModel
+    let content: PuzzleView.Content
+    let shape: PuzzleShape
+    let layout: PuzzleLayout
+    let style: PuzzleStyle
     let time: Double
-
-    private var model: PuzzleModel { view.model }
-    private var layout: PuzzleLayout { view.layout }
-    private var style: PuzzleStyle { view.style }
 
     func draw(in canvas: any Canvas) {
         guard layout.scale > 0 else { return }
-        canvas.fill(Path(rect: Rect(origin: .zero, size: view.viewSize)), with: style.backdrop)
-        let shake = view.animation?.shakeOffset(at: time) ?? 0
-        let fade = view.animation?.fadeProgress(at: time) ?? (model.state == .verified ? 1 : 0)
+        canvas.fill(Path(rect: Rect(origin: .zero, size: layout.viewSize)), with: style.backdrop)
+        let shake = model.animation?.shakeOffset(at: time) ?? 0
+        let fade = model.animation?.fadeProgress(at: time) ?? (model.state == .verified ? 1 : 0)
         canvas.withSavedState {
             canvas.concatenate(layout.areaToView)
             let area = Rect(origin: .zero, size: model.areaSize)
@@ -39,11 +39,11 @@ struct PuzzleRenderer {
     // MARK: - Picture and hole
 
     private func drawPicture(in canvas: any Canvas, area: Rect, fade: Double) {
-        switch view.content {
+        switch content {
         case .prepared(let background, _):
             canvas.draw(background, in: area)
         case .picture(let bitmap):
-            let hole = view.shape.path(in: model.holeFrame)
+            let hole = shape.path(in: model.holeFrame)
             // The hole shows a translucent copy over the backdrop; the rest the whole picture.
             drawWholePicture(bitmap, in: canvas, area: area, alpha: style.holeAlpha)
             canvas.withSavedState {
@@ -98,7 +98,7 @@ struct PuzzleRenderer {
 
     private func drawPiece(in canvas: any Canvas, fade: Double) {
         let frame = model.pieceFrame
-        let outline = view.shape.path(in: frame)
+        let outline = shape.path(in: frame)
         let shadow = style.pieceShadow
         if shadow.opacity > 0, fade < 1 {
             let shifted = outline.applying(
@@ -112,7 +112,7 @@ struct PuzzleRenderer {
                     style: StrokeStyle(width: radius * Double(step) / 1.5, join: .round))
             }
         }
-        switch view.content {
+        switch content {
         case .prepared(_, let piece):
             canvas.draw(piece, in: frame)
             // After a pass, a second coat hides the hole's rim under the piece's soft edge.
@@ -128,7 +128,7 @@ struct PuzzleRenderer {
         }
         if fade < 1 {
             var color = style.pieceOutline
-            if case .failure = view.animation?.kind { color = style.failure }
+            if case .failure = model.animation?.kind { color = style.failure }
             canvas.stroke(
                 outline, with: color.withAlpha(color.alpha * (1 - fade)),
                 style: StrokeStyle(width: 1.5 / layout.scale, join: .round))
