@@ -101,6 +101,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         generation += 1
         let asked = generation
         remoteChallenge = nil
+        // An attempt still waiting for its verdict belongs to the puzzle being replaced.
+        if view.state == .verifying { view.reset() }
         view.isEnabled = false
         status.text = "Fetching a puzzle…"
         canvas.setNeedsUpdate()

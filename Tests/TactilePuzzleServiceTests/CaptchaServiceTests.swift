@@ -242,6 +242,39 @@ import Testing
         #expect(metrics.contains(#"tactile_rate_limited_total{scope="site"} 3"#), "\(metrics)")
     }
 
+    @Test func aClientRefusedForItsOwnLimitDoesNotSpendTheSitesBudget() {
+        var limited = site
+        limited.puzzlesPerMinute = 1
+        limited.sitePuzzlesPerMinute = 3
+        let service = CaptchaService(
+            configuration: .init(sites: [limited]),
+            backend: MemoryBackend(policy: VerifierPolicy()), log: { _ in }, clock: { 120.5 })
+        // One client asks twenty times: one puzzle, nineteen refusals of its own.
+        let flood = (0..<20).map {
+            _ in
+            post(service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.80").status
+        }
+        #expect(flood.filter { $0 == 201 }.count == 1)
+        // Two other visitors still get theirs: the site's budget of three is not used up.
+        for visitor in ["192.0.2.81", "192.0.2.82"] {
+            #expect(
+                post(service, "/v1/challenges", ["sitekey": site.sitekey], from: visitor).status
+                    == 201)
+        }
+    }
+
+    @Test func anIPv6ClientIsItsSlash64() {
+        #expect(CaptchaService.network(of: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(
+            CaptchaService.network(of: "2001:db8:1:2:ffff:ffff:ffff:ffff")
+                == CaptchaService.network(of: "2001:0db8:0001:0002::9"))
+        #expect(
+            CaptchaService.network(of: "2001:db8:1:3::1")
+                != CaptchaService.network(of: "2001:db8:1:2::1"))
+        #expect(CaptchaService.network(of: "192.0.2.7") == "192.0.2.7")
+        #expect(CaptchaService.network(of: "not an address") == "not an address")
+    }
+
     @Test func forwardedAddressesAreBelievedOnlyFromTrustedProxies() {
         let service = service
         let proxied = HTTPRequest(

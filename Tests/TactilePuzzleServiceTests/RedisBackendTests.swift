@@ -294,6 +294,36 @@ import Testing
             post(a, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.9").status == 201)
     }
 
+    @Test func anOperationThatOutlivesItsLockWritesNothing() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let backend = try RedisBackend(
+            url: "redis://127.0.0.1:\(redis.port)", policy: VerifierPolicy())
+        backend.lockLease = 0.2
+        let puzzle = try GeneratedPuzzleFixture.make()
+        // An issue that stalls past its lease: the puzzle it registered is not kept.
+        var issued: String?
+        #expect(throws: RedisBackend.Failure.self) {
+            try backend.withVerifier(.issuing(client: "a"), now: 1000) { verifier in
+                issued = try verifier.register(puzzle, client: "a", now: 1000).id
+                usleep(400_000)
+            }
+        }
+        let id = try #require(issued)
+        let kept = try backend.withVerifier(.peeking(puzzle: id), now: 1000) {
+            $0.pendingPuzzle(id: id)
+        }
+        #expect(kept == nil)
+        // Within its lease, the same operation is kept.
+        let second = try backend.withVerifier(.issuing(client: "a"), now: 1001) {
+            try $0.register(puzzle, client: "a", now: 1001).id
+        }
+        #expect(
+            try backend.withVerifier(.peeking(puzzle: second), now: 1001) {
+                $0.pendingPuzzle(id: second)
+            } != nil)
+    }
+
     @Test func redisURLsAreChecked() {
         for bad in [
             "redis://", "redis://host", "redis://host:0", "redis://host:6379/99", "http://x:1",
@@ -305,5 +335,15 @@ import Testing
         #expect(
             (try? RedisBackend(url: "redis://[::1]:6380/2", policy: VerifierPolicy()))?.database
                 == 2)
+    }
+}
+
+/// A small generated puzzle for backend tests.
+enum GeneratedPuzzleFixture {
+    static func make() throws -> GeneratedPuzzle {
+        var random = SeededRandom(seed: 9)
+        let picture = try PictureSource.procedural(seed: 9).picture(width: 320, height: 180)
+        return try PuzzleGenerator.generate(
+            picture: picture, options: PuzzleOptions(width: 320, height: 180), using: &random)
     }
 }

@@ -143,6 +143,23 @@ import Testing
         #expect(wait > 0 && wait <= 60)
     }
 
+    @Test(arguments: [
+        ("1e300", 1.0), ("inf", 1.0), ("99999999", 3600.0), ("-5", 1.0), ("30", 30.0),
+    ])
+    func aWaitTheServiceAsksForIsHeldToAnHour(header: String, seconds: Double) throws {
+        let remote = try RemoteCaptcha(
+            baseURL: "http://127.0.0.1:1", siteKey: "k",
+            transport: { _, completion in
+                completion(.success(.init(status: 429, headers: ["Retry-After": header], body: [])))
+            }, decode: { _ in Bitmap(width: 1, height: 1) })
+        let result = try answer { remote.fetchChallenge(completion: $0) }
+        guard case .failure(let error) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(error.retryAfter == seconds)
+    }
+
     @Test func aServiceThatIsDownOrWrongIsAnErrorThatSaysSo() throws {
         #expect(throws: RemoteCaptchaError.self) {
             try RemoteCaptcha(

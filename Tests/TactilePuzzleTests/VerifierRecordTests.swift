@@ -165,7 +165,7 @@ import Testing
         #expect(store.records["puzzle:\(challenge.id)"] == nil)
         _ = try redeem(&store, receipt.token, now: 111).get()
         let redeemed = try #require(store.records.first { $0.key.hasPrefix("redeemed:") })
-        #expect(redeemed.value.expiresAt == 110 + store.policy.tokenLifetime)
+        #expect(redeemed.value.expiresAt == 110 + store.policy.tokenLifetime + 120)
         let client = try #require(store.records.first { $0.key.hasPrefix("client:") })
         #expect(client.value.expiresAt == 110 + VerifierRecords.clientRetention(store.policy))
         // No record's name carries the client's name.

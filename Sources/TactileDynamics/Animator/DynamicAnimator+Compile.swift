@@ -27,6 +27,12 @@ extension DynamicAnimator {
     /// contacts and their impulses.
     func rebuild() {
         rebuildCount += 1
+        // Blows fired but not yet applied name bodies by index: keep them by their item.
+        let unapplied = world.impulses.compactMap { impulse in
+            bodyOwner.indices.contains(impulse.body)
+                ? bodyOwner[impulse.body].map { (ObjectIdentifier($0), impulse) } : nil
+        }
+        world.impulses.removeAll(keepingCapacity: true)
         flatBehaviors.removeAll(keepingCapacity: true)
         for behavior in behaviors { behavior.flattened(into: &flatBehaviors) }
 
@@ -203,6 +209,12 @@ extension DynamicAnimator {
         world.sortOrder.removeAll(keepingCapacity: true)
 
         world.measureBodyExtents()
+        for (owner, impulse) in unapplied {
+            guard let body = bodyIndex[owner] else { continue }
+            var moved = impulse
+            moved.body = body
+            world.impulses.append(moved)
+        }
         compileParameters(into: &world)
         world.tracksContacts = tracks
         self.world = world

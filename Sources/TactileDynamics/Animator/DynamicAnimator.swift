@@ -243,7 +243,7 @@ public final class DynamicAnimator {
         syncItems()
         dispatchEvents()
         for behavior in flatBehaviors { behavior.action?() }
-        if paused && !needsRebuild {
+        if paused && !needsRebuild && !needsRefresh {
             isRunning = false
             clockOrigin = time - Double(stepCount) * world.h
             delegate?.dynamicAnimatorDidPause(self)

@@ -5,7 +5,7 @@ import TactilePatternLock
 /// Pure logic, no storage: when ``submit(_:)`` returns
 /// ``Outcome/confirmed(_:)``, the owner stores the pattern (`PatternVault.enroll` or
 /// `PatternVault.change`).
-public struct PatternEnrollment: Sendable {
+public struct PatternEnrollment: Hashable, Sendable {
     /// Where enrolment stands.
     public enum Step: Hashable, Sendable {
         /// Waiting for the first drawing.

@@ -256,8 +256,12 @@ public final class RemoteCaptcha {
         }
     }
 
+    /// `Retry-After` in whole seconds, held to 1…3600 whatever the service says.
     private static func retryAfter(_ response: Response) -> Double {
-        response.headers["retry-after"].flatMap(Double.init).map { max(1, $0) } ?? 1
+        let seconds = response.headers["retry-after"].flatMap {
+            Int($0.trimmingCharacters(in: .whitespaces))
+        }
+        return Double(min(max(seconds ?? 1, 1), 3600))
     }
 
     private static func unexpected(_ response: Response, _ what: String) -> RemoteCaptchaError {

@@ -168,14 +168,7 @@ public final class CaptchaService: @unchecked Sendable {
         // Refuse before the costly part: a limited client or site makes no puzzle.
         let early = clock()
         do {
-            let sitewide = try backend.increment(
-                "site-puzzles:\(key)", window: 60, now: early)
-            if sitewide.count
-                > site.sitePuzzlesPerMinute ?? ServiceSite.defaultSitePuzzlesPerMinute
-            {
-                metrics.count("tactile_rate_limited_total", label: ("scope", "site"))
-                return rateLimited(until: sitewide.windowEnds, now: early, origin: request)
-            }
+            // The client first: requests it is refused do not use up the site's budget.
             let limited = try backend.withVerifier(.inspecting(client: client), now: early) {
                 verifier in
                 verifier.policy = policy
@@ -184,6 +177,14 @@ public final class CaptchaService: @unchecked Sendable {
             if let until = limited {
                 metrics.count("tactile_rate_limited_total", label: ("scope", "client"))
                 return rateLimited(until: until, now: early, origin: request)
+            }
+            let sitewide = try backend.increment(
+                "site-puzzles:\(key)", window: 60, now: early)
+            if sitewide.count
+                > site.sitePuzzlesPerMinute ?? ServiceSite.defaultSitePuzzlesPerMinute
+            {
+                metrics.count("tactile_rate_limited_total", label: ("scope", "site"))
+                return rateLimited(until: sitewide.windowEnds, now: early, origin: request)
             }
         } catch {
             return storeUnavailable(error)
@@ -364,12 +365,31 @@ public final class CaptchaService: @unchecked Sendable {
     /// The client's address: the connection's, or, from a trusted proxy, the last address
     /// in `X-Forwarded-For` that is not itself a trusted proxy.
     func client(of request: HTTPRequest) -> String {
+        Self.network(of: address(of: request))
+    }
+
+    /// The client's address: the connection's, or from a trusted proxy the last address it
+    /// was forwarded for.
+    func address(of request: HTTPRequest) -> String {
         guard configuration.trustedProxies.contains(request.clientAddress),
             let forwarded = request.header("X-Forwarded-For")
         else { return request.clientAddress }
         let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return hops.reversed().first { !configuration.trustedProxies.contains($0) && !$0.isEmpty }
             ?? request.clientAddress
+    }
+
+    /// What limits count as one client: an IPv4 address, or an IPv6 address's /64 network
+    /// (one subscriber's usual allocation, so a client cannot be a new one per address).
+    static func network(of address: String) -> String {
+        var bytes = in6_addr()
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else {
+            return address
+        }
+        let words = withUnsafeBytes(of: &bytes) { raw in
+            (0..<4).map { String(format: "%x", UInt16(raw[2 * $0]) << 8 | UInt16(raw[2 * $0 + 1])) }
+        }
+        return words.joined(separator: ":") + "::/64"
     }
 
     /// The page's host name, from `Origin`, else `Referer`.

@@ -24,9 +24,10 @@ import TactilePuzzleVerifier
 /// again at once; Redis that comes back without the secret this instance knew fails closed
 /// (503, and `/healthz` says so) rather than forget every limit.
 ///
-/// Whoever can read this Redis can read the secret and so make tokens: keep it on a private
-/// network, and give it a `maxmemory-policy` that never evicts keys without a TTL
-/// (`noeviction` or a `volatile-*` policy).
+/// Redis is trusted: whoever can read it can read the secret and so make tokens, and
+/// whoever deletes a record lifts that record's limit. Keep it on a private network, with
+/// `appendonly yes`, `appendfsync always` and `maxmemory-policy noeviction` (every record
+/// has a TTL, so any other policy could evict a lockout or a redeemed token early).
 public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// The server's host.
     public let host: String
@@ -40,6 +41,9 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     private var idle: [UnsafeMutablePointer<redisContext>] = []
     /// The sealed secret as last read, guarded by `lock`.
     private var cachedKey: [UInt8]?
+    /// How long a record's lock lasts if its holder never releases it, in seconds; an
+    /// operation that takes longer writes nothing and fails.
+    var lockLease = 5.0
 
     /// A Redis operation failed: the server is gone, or answered an error.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -137,6 +141,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     }
 
     private func checkIn(_ context: UnsafeMutablePointer<redisContext>) {
+        // A connection hiredis marked broken is closed, not kept.
+        guard context.pointee.err == 0 else { return redisFree(context) }
         lock.lock()
         idle.append(context)
         lock.unlock()
@@ -203,6 +209,11 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     // MARK: - The verifier
 
     static let keyName = "tactile:key"
+    static let count = """
+        local n = redis.call('INCR', KEYS[1])
+        if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+        return n
+        """
     static let release = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end
         """
@@ -253,7 +264,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// persistence, was flushed, or evicted the key. Starting afresh would forget every rate
     /// limit and lockout, so the instance refuses until an operator restarts it.
     static let keyLost = VerifierStoreError(
-        "Redis lost or replaced \(keyName) while this instance was using it (restarted without persistence, flushed, or evicted?): refusing to start afresh, which would forget every limit and lockout. Run Redis with persistence (appendonly yes) and a maxmemory-policy that keeps keys without a TTL; restart the instances to start afresh on purpose"
+        "Redis lost or replaced \(keyName) while this instance was using it (restarted without persistence, flushed, or evicted?): refusing to start afresh, which would forget every limit and lockout. Run Redis with persistence (appendonly yes) and maxmemory-policy noeviction; restart the instances to start afresh on purpose"
     )
 
     /// One operation under `key`; `nil` when Redis holds another key (or none).
@@ -265,10 +276,12 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let holder = Hex.encode(Sodium.randomBytes(16))
         let lockName = plan.lock.map { "tactile:lock:" + $0 }
         if let lockName {
-            // Wait up to two seconds for the lock; it expires by itself after five.
+            // Wait up to two seconds for the lock; it expires by itself after its lease.
             var acquired = false
             for attempt in 0..<400 {
-                let reply = try run(["SET", lockName, holder, "NX", "PX", "5000"], on: context)
+                let reply = try run(
+                    ["SET", lockName, holder, "NX", "PX", String(Int(lockLease * 1000))],
+                    on: context)
                 if case .status = reply[0] {
                     acquired = true
                     break
@@ -276,7 +289,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 usleep(UInt32(min(5000, 100 * (attempt + 1))))
             }
             guard acquired else {
-                throw Failure(description: "a verifier record is locked by another process")
+                // The connection is sound: the record is busy elsewhere.
+                throw VerifierStoreError("a verifier record stayed locked by another process")
             }
         }
         var released = false
@@ -305,25 +319,59 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         var verifier = opened
         verifier.policy = policy
         let result = try body(&verifier)
-        var writes: [[[UInt8]]] = []
-        for change in try VerifierRecords.changes(from: opened, to: verifier, key: key, now: now) {
+        let changes = try VerifierRecords.changes(from: opened, to: verifier, key: key, now: now)
+        guard let lockName else {
+            // Only reading operations go without a lock, and they change nothing.
+            guard changes.isEmpty else {
+                throw Failure(description: "an unlocked operation tried to write")
+            }
+            return result
+        }
+        // Every write and the release in one script that first checks the lock is still
+        // ours: an operation that outlived its lock (a stall past five seconds) writes
+        // nothing and fails, rather than undo what the lock's next holder did.
+        var keys: [[UInt8]] = [Array(lockName.utf8)]
+        var arguments: [[UInt8]] = [Array(holder.utf8)]
+        for change in changes {
             switch change {
             case .put(let name, let bytes, let expiresAt):
                 let milliseconds = max(1, Int(((expiresAt - now) * 1000).rounded(.up)))
-                writes.append(
-                    [Array("SET".utf8), Array("tactile:\(name)".utf8), bytes]
-                        + ["PX", String(milliseconds)].map { Array($0.utf8) })
+                keys.append(Array("tactile:\(name)".utf8))
+                arguments += [Array("set".utf8), bytes, Array(String(milliseconds).utf8)]
             case .remove(let name):
-                writes.append(["DEL", "tactile:\(name)"].map { Array($0.utf8) })
+                keys.append(Array("tactile:\(name)".utf8))
+                arguments += [Array("del".utf8), [], []]
             }
         }
-        if let lockName {
-            writes.append(["EVAL", Self.release, "1", lockName, holder].map { Array($0.utf8) })
-            released = true
+        let reply = try run(
+            [
+                [Array("EVAL".utf8), Array(Self.commit.utf8), Array(String(keys.count).utf8)]
+                    + keys + arguments
+            ], on: context)
+        released = true
+        guard reply == [.integer(1)] else {
+            throw Failure(
+                description:
+                    "the operation outlived its lock on \(lockName); nothing was written")
         }
-        if !writes.isEmpty { _ = try run(writes, on: context) }
         return result
     }
+
+    /// Writes KEYS[2…] (ARGV in threes after the holder: "set", value, milliseconds, or "del")
+    /// and releases KEYS[1], only if ARGV[1] still holds it; 1 if it did, else 0.
+    static let commit = """
+        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+        for i = 2, #KEYS do
+          local op = ARGV[3 * i - 4]
+          if op == 'set' then
+            redis.call('SET', KEYS[i], ARGV[3 * i - 3], 'PX', ARGV[3 * i - 2])
+          else
+            redis.call('DEL', KEYS[i])
+          end
+        end
+        redis.call('DEL', KEYS[1])
+        return 1
+        """
 
     public func increment(_ name: String, window: Double, now: Double) throws -> (
         count: Int, windowEnds: Double
@@ -332,12 +380,12 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let ends = Double(index + 1) * window
         let key = "tactile:count:\(name):\(index)"
         let milliseconds = String(max(1, Int(((ends - now) * 1000).rounded(.up))))
-        // Made with its TTL before it is counted, so no counter outlives its window.
+        // Counted and given its TTL in one step, so no counter outlives its window.
         let replies = try withConnection {
-            try run(["SET", key, "0", "NX", "PX", milliseconds], ["INCR", key], on: $0)
+            try run(["EVAL", Self.count, "1", key, milliseconds], on: $0)
         }
-        guard case .integer(let count) = replies[1] else {
-            throw Failure(description: "Redis answered INCR with something else")
+        guard case .integer(let count) = replies[0] else {
+            throw Failure(description: "Redis answered a count with something else")
         }
         return (count, ends)
     }

@@ -121,7 +121,7 @@ public struct PuzzleVerifier: Sendable {
             id: id, answerX: puzzle.holePosition.x, answerY: puzzle.holePosition.y,
             startX: puzzle.startPosition.x, startY: puzzle.startPosition.y,
             imageWidth: puzzle.background.width, imageHeight: puzzle.background.height,
-            axis: puzzle.axis, client: client, issuedAt: now,
+            axis: puzzle.axis, client: owner(client), issuedAt: now,
             expiresAt: now + policy.puzzleLifetime, site: site, proofOfWork: work)
         state.pending[id] = pending
         state.issueOrder.append(id)
@@ -178,7 +178,7 @@ public struct PuzzleVerifier: Sendable {
     ) -> CheckFailure? {
         guard let puzzle else { return .unknownPuzzle }
         guard now < puzzle.expiresAt else { return .expired }
-        guard puzzle.client == client else { return .wrongClient }
+        guard puzzle.client == owner(client) else { return .wrongClient }
         if let nonce = attempt.proofOfWorkNonce {
             guard let work = puzzle.proofOfWork else { return .proofOfWorkRefused }
             return work.isSolved(by: nonce) ? nil : .proofOfWorkUnsolved
@@ -316,6 +316,12 @@ public struct PuzzleVerifier: Sendable {
         }
         state.redeemed[claims.nonce] = claims.expiresAt
         return claims
+    }
+
+    /// Who a waiting puzzle was issued to, as it is kept: the client's name under the client
+    /// key (HMAC-SHA-256, in full), so stores never hold addresses.
+    func owner(_ client: String) -> String {
+        Hex.encode(Sodium.hmacSHA256(Array(client.utf8), key: clientKey))
     }
 
     /// The digest tokens carry instead of the client's name: keyed (HMAC-SHA-256 under a

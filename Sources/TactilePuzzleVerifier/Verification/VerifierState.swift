@@ -25,7 +25,7 @@ struct VerifierState: Codable, Hashable, Sendable {
         var imageHeight: Int
         /// How the piece may move.
         var axis: PuzzleAxis
-        /// Who asked for it.
+        /// Who asked for it: the client's name under the client key, never the name itself.
         var client: String
         /// When it was issued, seconds since 1970.
         var issuedAt: Double

@@ -1,0 +1,289 @@
+import TactilePatternLock
+
+/// The pattern lock's tasks as people go through them — set a first pattern (draw it, then
+/// again to confirm), unlock, change (the current pattern, then the new one twice), remove —
+/// as a value that takes what happened and says what to do next.
+///
+/// The vault's calls are slow on purpose (Argon2id), so the session does not make them: it
+/// asks for one with ``Effect/perform(_:)`` and is told its result with ``answer(_:)``. Its
+/// host (the showcase page, a test) only carries the effects out: run the request on the
+/// vault, show the feedback on the lock, put the words on screen.
+///
+/// ```swift
+/// var session = PatternSession()
+/// run(session.start(status: Result { try vault.status() }))
+/// lock.onEvent = { event in
+///     if case .finished(let pattern) = event { run(session.finished(pattern)) }
+/// }
+/// // … and for .perform(request): run it in the background, then run(session.answer(…)).
+/// ```
+public struct PatternSession: Hashable, Sendable {
+    /// What the user is doing.
+    public enum Task: Hashable, Sendable {
+        /// Setting a first pattern.
+        case enroll(PatternEnrollment)
+        /// Unlocking with the stored pattern.
+        case unlock
+        /// Changing: first the current pattern.
+        case changeCurrent
+        /// Changing: the new pattern, drawn twice, `current` having just been verified.
+        case changeNew(current: Pattern, PatternEnrollment)
+        /// Removing: the current pattern.
+        case remove
+        /// The store cannot be used: nothing is accepted (fail closed).
+        case damaged
+    }
+
+    /// A call to make on the vault.
+    public enum Request: Hashable, Sendable {
+        /// `PatternVault.enroll` (making the store's folder first).
+        case enroll(Pattern)
+        /// `PatternVault.verify`.
+        case verify(Pattern)
+        /// `PatternVault.change`.
+        case change(from: Pattern, to: Pattern)
+        /// `PatternVault.remove`.
+        case remove(Pattern)
+    }
+
+    /// What a request came to.
+    public enum Answer: Hashable, Sendable {
+        /// The pattern was stored.
+        case enrolled
+        /// The vault's verdict on the pattern.
+        case verdict(PatternVerification)
+        /// The vault failed.
+        case failed(PatternVaultError)
+    }
+
+    /// What the lock shows.
+    public enum Feedback: Hashable, Sendable {
+        /// The path in the success colour.
+        case correct
+        /// The path in the error colour, cleared after a moment.
+        case wrong
+        /// An empty grid.
+        case clear
+    }
+
+    /// One thing for the host to do, in order.
+    public enum Effect: Hashable, Sendable {
+        /// Run this on the vault (off the main thread), then tell the result to ``answer(_:)``.
+        case perform(Request)
+        /// Show this on the lock.
+        case show(Feedback)
+        /// The headline, and the explanation under it (`nil`: leave it as it is).
+        case say(String, String?)
+        /// Use a grid of this size.
+        case useGrid(Int)
+        /// Take no input for this many seconds, counting down.
+        case countDown(Double)
+        /// The store cannot be used: refuse all input and say why.
+        case failClosed(String)
+    }
+
+    /// The task under way.
+    public private(set) var task: Task = .unlock
+    /// The request the session waits an answer for.
+    public private(set) var pending: Request?
+    /// The grid a new pattern is drawn on.
+    public private(set) var newPatternGrid: Int
+    /// The fewest dots a new pattern needs.
+    public let minimumLength: Int
+
+    /// Creates a session; call ``start(status:)`` with the store's status next.
+    public init(
+        newPatternGrid: Int = 3, minimumLength: Int = PatternLimits.defaultMinimumLength
+    ) {
+        self.newPatternGrid = newPatternGrid
+        self.minimumLength = minimumLength
+    }
+
+    // MARK: - Tasks
+
+    /// Starts from the store as it is: set a pattern when there is none, otherwise unlock
+    /// (counting down first if a wait is running).
+    public mutating func start(status: Result<PatternVaultStatus?, PatternVaultError>)
+        -> [Effect]
+    {
+        switch status {
+        case .failure(let error):
+            return fail(error)
+        case .success(nil):
+            return beginEnrollment()
+        case .success(let stored?):
+            task = .unlock
+            pending = nil
+            return [.useGrid(stored.grid.size), .show(.clear), prompt()]
+                + (stored.lockoutRemaining.map { [.countDown($0)] } ?? [])
+        }
+    }
+
+    /// Starts setting a first pattern, on the chosen grid.
+    public mutating func beginEnrollment() -> [Effect] {
+        task = .enroll(PatternEnrollment(minimumLength: minimumLength))
+        pending = nil
+        return [.useGrid(newPatternGrid), .show(.clear), prompt()]
+    }
+
+    /// Starts unlocking, changing or removing, on the stored pattern's grid.
+    public mutating func begin(
+        _ newTask: Task, status: Result<PatternVaultStatus?, PatternVaultError>
+    ) -> [Effect] {
+        if case .enroll = newTask { return beginEnrollment() }
+        guard case .success(let stored) = status else {
+            if case .failure(let error) = status { return fail(error) }
+            return []
+        }
+        task = newTask
+        pending = nil
+        return (stored.map { [.useGrid($0.grid.size)] } ?? []) + [.show(.clear), prompt()]
+    }
+
+    /// Chooses the grid for a new pattern; a new pattern being drawn starts over on it.
+    public mutating func chooseGrid(_ size: Int) -> [Effect] {
+        newPatternGrid = size
+        switch task {
+        case .enroll:
+            return beginEnrollment()
+        case .changeNew(let current, _):
+            task = .changeNew(current: current, PatternEnrollment(minimumLength: minimumLength))
+            return [.useGrid(size), .show(.clear), prompt()]
+        default:
+            return []
+        }
+    }
+
+    /// Whether the grid of a new pattern may be chosen now (before its first drawing).
+    public var choosesGrid: Bool {
+        switch task {
+        case .enroll(let enrollment), .changeNew(_, let enrollment):
+            enrollment.step == .drawing && pending == nil
+        default: false
+        }
+    }
+
+    // MARK: - Patterns and answers
+
+    /// A pattern was drawn.
+    public mutating func finished(_ pattern: Pattern) -> [Effect] {
+        guard pending == nil else { return [] }
+        switch task {
+        case .enroll(var enrollment):
+            let outcome = enrollment.submit(pattern)
+            task = .enroll(enrollment)
+            guard case .confirmed(let confirmed) = outcome else { return step(outcome) }
+            return request(.enroll(confirmed), saying: "Saving…")
+        case .changeNew(let current, var enrollment):
+            let outcome = enrollment.submit(pattern)
+            task = .changeNew(current: current, enrollment)
+            guard case .confirmed(let confirmed) = outcome else { return step(outcome) }
+            return request(.change(from: current, to: confirmed), saying: "Checking…")
+        case .unlock, .changeCurrent:
+            return request(.verify(pattern), saying: "Checking…")
+        case .remove:
+            return request(.remove(pattern), saying: "Checking…")
+        case .damaged:
+            return [.show(.wrong)]
+        }
+    }
+
+    /// The vault's answer to the pending request.
+    public mutating func answer(_ answer: Answer) -> [Effect] {
+        guard let request = pending else { return [] }
+        pending = nil
+        if case .failed(let error) = answer { return fail(error) }
+        switch (request, answer) {
+        case (.enroll, .enrolled):
+            task = .unlock
+            return [.show(.correct), .say("Pattern saved", "Draw it to unlock.")]
+        case (.change, .verdict(.accepted)):
+            task = .unlock
+            return [.show(.correct), .say("Pattern changed", "Draw the new pattern to unlock.")]
+        case (.verify(let pattern), .verdict(let verdict)):
+            guard case .changeCurrent = task else { return show(verdict, success: "Unlocked") }
+            guard verdict == .accepted else { return show(verdict, success: nil) }
+            task = .changeNew(current: pattern, PatternEnrollment(minimumLength: minimumLength))
+            return [.show(.correct), .useGrid(newPatternGrid), .show(.clear), prompt()]
+        case (.remove, .verdict(.accepted)):
+            return [.show(.correct)] + beginEnrollment()
+                + [.say("Pattern removed", "Draw a new unlock pattern, or leave the lock unset.")]
+        case (.change, .verdict(let verdict)), (.remove, .verdict(let verdict)):
+            return show(verdict, success: nil)
+        default:
+            return fail(.hashingFailed)
+        }
+    }
+
+    /// What the task asks for now, as a headline and an explanation.
+    public func prompt(keepingExplanation: Bool = false) -> Effect {
+        let (headline, explanation): (String, String) =
+            switch task {
+            case .enroll(let enrollment), .changeNew(_, let enrollment):
+                enrollment.step == .drawing
+                    ? (
+                        "Draw an unlock pattern",
+                        "Connect at least \(minimumLength) dots. You will draw it twice."
+                    )
+                    : ("Draw again to confirm", "")
+            case .unlock: ("Draw your pattern to unlock", "")
+            case .changeCurrent: ("Draw your current pattern", "Then draw the new one twice.")
+            case .remove: ("Draw your current pattern to remove it", "")
+            case .damaged: ("The pattern store cannot be used", "")
+            }
+        return .say(headline, keepingExplanation ? nil : explanation)
+    }
+
+    // MARK: - Helpers
+
+    private mutating func request(_ request: Request, saying doing: String) -> [Effect] {
+        pending = request
+        return [.say(doing, ""), .perform(request)]
+    }
+
+    private func step(_ outcome: PatternEnrollment.Outcome) -> [Effect] {
+        switch outcome {
+        case .tooShort(let minimum):
+            return [.show(.wrong), .say("Connect at least \(minimum) dots", "")]
+        case .confirmNext:
+            return [.show(.clear), .say("Draw again to confirm", "Pattern recorded.")]
+        case .mismatch:
+            return [
+                .show(.wrong),
+                .say(
+                    "Patterns didn't match",
+                    "Draw the same pattern again to confirm, or press Set pattern to start over."),
+            ]
+        case .confirmed:
+            return []
+        }
+    }
+
+    private func show(_ verdict: PatternVerification, success: String?) -> [Effect] {
+        switch verdict {
+        case .accepted:
+            return [.show(.correct)] + (success.map { [.say($0, "")] } ?? [])
+        case .rejected(let failures, let wait, let attempts):
+            if wait > 0 {
+                return [
+                    .show(.wrong), .say("Wrong pattern", "\(failures) wrong in a row."),
+                    .countDown(wait),
+                ]
+            }
+            let next = Int(PatternThrottle.wait(afterFailures: failures + attempts))
+            let tries = attempts == 1 ? "1 try" : "\(attempts) tries"
+            return [.show(.wrong), .say("Wrong pattern", "\(tries) left before a \(next) s wait.")]
+        case .lockedOut(let secondsLeft):
+            return [.show(.wrong), .countDown(secondsLeft)]
+        }
+    }
+
+    private mutating func fail(_ error: PatternVaultError) -> [Effect] {
+        if case .invalidPattern = error {
+            return [.show(.wrong), .say("Pattern not accepted", error.message)]
+        }
+        task = .damaged
+        pending = nil
+        return [.show(.wrong), .failClosed(error.message)]
+    }
+}
