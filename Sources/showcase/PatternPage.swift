@@ -9,25 +9,10 @@ func makePatternPage() -> Widget {
     PatternPage().root
 }
 
-/// The page's widgets and the task in progress. The lock reports events; the page decides
-/// what they mean for the task and answers with a verdict on the lock.
+/// The page's widgets, wired to a ``PatternSession``: the lock's events go to the session,
+/// and the page carries out the effects it answers with (the vault's calls on a thread of
+/// their own, the lock's feedback, the words on screen).
 private final class PatternPage {
-    /// What the user is doing.
-    enum Task {
-        /// Setting a first pattern (draw, then confirm).
-        case enroll(PatternEnrollment)
-        /// Unlocking with the stored pattern.
-        case unlock
-        /// Changing: first the current pattern.
-        case changeCurrent
-        /// Changing: the new pattern, drawn twice; `current` was just verified.
-        case changeNew(current: Pattern, PatternEnrollment)
-        /// Removing: the current pattern.
-        case remove
-        /// The store cannot be used.
-        case damaged
-    }
-
     static let gridSizes = Array(PatternLimits.gridSizes)
 
     let vault: PatternVault
@@ -42,7 +27,8 @@ private final class PatternPage {
     var changeButton: Button!
     var removeButton: Button!
     var root: Widget!
-    var task: Task = .unlock
+    /// The task in progress and what it asks for next.
+    var session = PatternSession()
     var isCountingDown = false
     /// Whether the vault is working (on a thread of its own), and whether the grid choice
     /// took input before it started.
@@ -107,50 +93,28 @@ private final class PatternPage {
 
     // MARK: - Tasks
 
+    /// The store's status; on first use its folder is made, so "no pattern yet" is not an
+    /// error.
+    func vaultStatus() -> Result<PatternVaultStatus?, PatternVaultError> {
+        do throws(PatternVaultError) {
+            try PatternStoreLocation.makeDirectory(for: vault.path)
+            return .success(try vault.status())
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Reads the store and picks the first task: set a pattern, or unlock.
     func start() {
-        do throws(PatternVaultError) {
-            guard let stored = try vault.status() else {
-                return beginEnrollment()
-            }
-            begin(.unlock)
-            if let wait = stored.lockoutRemaining { startCountdown(wait) }
-        } catch {
-            // The window does not exist yet, so the status line alone says it.
-            fail(error, alert: false)
-        }
+        // The window does not exist yet, so a failure is said in the status line alone.
+        run(session.start(status: vaultStatus()), alertOnFailure: false)
     }
 
-    func beginEnrollment() {
-        setGrid(Self.gridSizes[gridChoice.selectedIndex ?? 1])
-        task = .enroll(PatternEnrollment())
-        lock.clear()
-        showPrompt()
-    }
+    func beginEnrollment() { run(session.beginEnrollment()) }
 
-    func begin(_ newTask: Task) {
-        task = newTask
-        do throws(PatternVaultError) {
-            if let stored = try vault.status() { setGrid(stored.grid.size) }
-        } catch {
-            return fail(error)
-        }
-        lock.clear()
-        showPrompt()
-    }
+    func begin(_ task: PatternSession.Task) { run(session.begin(task, status: vaultStatus())) }
 
-    func gridChanged() {
-        switch task {
-        case .enroll:
-            beginEnrollment()
-        case .changeNew(let current, _):
-            setGrid(Self.gridSizes[gridChoice.selectedIndex ?? 1])
-            task = .changeNew(current: current, PatternEnrollment())
-            showPrompt()
-        default:
-            break
-        }
-    }
+    func gridChanged() { run(session.chooseGrid(Self.gridSizes[gridChoice.selectedIndex ?? 1])) }
 
     func setGrid(_ size: Int) {
         guard lock.configuration.grid.size != size, let grid = try? PatternGrid(size: size) else {
@@ -159,6 +123,23 @@ private final class PatternPage {
         var configuration = lock.configuration
         configuration.grid = grid
         try? lock.configure(configuration)
+    }
+
+    /// Carries out what the session asks for, in order.
+    func run(_ effects: [PatternSession.Effect], alertOnFailure: Bool = true) {
+        for effect in effects {
+            switch effect {
+            case .perform(let request): perform(request)
+            case .show(.correct): lock.show(.correct)
+            case .show(.wrong): lock.show(.wrong)
+            case .show(.clear): lock.clear()
+            case .say(let headline, let explanation): say(headline, explanation)
+            case .useGrid(let size): setGrid(size)
+            case .countDown(let seconds): startCountdown(seconds)
+            case .failClosed(let message): failClosed(message, alert: alertOnFailure)
+            }
+        }
+        if !isBusy, !isCountingDown { gridChoice.isSensitive = session.choosesGrid }
     }
 
     // MARK: - Events from the lock
@@ -176,106 +157,36 @@ private final class PatternPage {
                 "Connect at least \(lock.configuration.minimumLength) dots",
                 "That was too short and was not counted as an attempt.")
         case .finished(let pattern):
-            finished(pattern)
+            run(session.finished(pattern))
         }
     }
 
-    func finished(_ pattern: Pattern) {
+    // MARK: - Vault calls
+
+    /// Runs a vault call on a thread of its own (the deliberately slow hash takes about a
+    /// fifth of a second), taking no input meanwhile; then hands the session its answer on
+    /// the main loop.
+    func perform(_ request: PatternSession.Request) {
         let vault = self.vault
-        switch task {
-        case .enroll(var enrollment):
-            let outcome = enrollment.submit(pattern)
-            task = .enroll(enrollment)
-            guard case .confirmed(let confirmed) = outcome else { return enrollmentStep(outcome) }
-            consult("Saving…") { () throws(PatternVaultError) in
-                try PatternStoreLocation.makeDirectory(for: vault.path)
-                try vault.enroll(confirmed)
-            } then: { [self] in
-                lock.show(.correct)
-                task = .unlock
-                say("Pattern saved", "Draw it to unlock.")
+        setBusy(true)
+        runInBackground { () -> PatternSession.Answer in
+            do throws(PatternVaultError) {
+                switch request {
+                case .enroll(let pattern):
+                    try PatternStoreLocation.makeDirectory(for: vault.path)
+                    try vault.enroll(pattern)
+                    return .enrolled
+                case .verify(let pattern): return .verdict(try vault.verify(pattern))
+                case .change(let old, let new):
+                    return .verdict(try vault.change(from: old, to: new))
+                case .remove(let pattern): return .verdict(try vault.remove(pattern))
+                }
+            } catch {
+                return .failed(error)
             }
-        case .changeNew(let current, var enrollment):
-            let outcome = enrollment.submit(pattern)
-            task = .changeNew(current: current, enrollment)
-            guard case .confirmed(let confirmed) = outcome else { return enrollmentStep(outcome) }
-            consult("Checking…") { () throws(PatternVaultError) in
-                try vault.change(from: current, to: confirmed)
-            } then: { [self] verdict in
-                guard verdict == .accepted else { return answer(verdict, success: "") }
-                lock.show(.correct)
-                task = .unlock
-                say("Pattern changed", "Draw the new pattern to unlock.")
-            }
-        case .unlock:
-            consult("Checking…") { () throws(PatternVaultError) in
-                try vault.verify(pattern)
-            } then: { [self] verdict in
-                answer(verdict, success: "Unlocked")
-            }
-        case .changeCurrent:
-            consult("Checking…") { () throws(PatternVaultError) in
-                try vault.verify(pattern)
-            } then: { [self] verdict in
-                answer(verdict, success: "")
-                guard verdict == .accepted else { return }
-                task = .changeNew(current: pattern, PatternEnrollment())
-                setGrid(Self.gridSizes[gridChoice.selectedIndex ?? 1])
-                lock.clear()
-                showPrompt()
-            }
-        case .remove:
-            consult("Checking…") { () throws(PatternVaultError) in
-                try vault.remove(pattern)
-            } then: { [self] verdict in
-                answer(verdict, success: "")
-                guard verdict == .accepted else { return }
-                beginEnrollment()
-                say("Pattern removed", "Draw a new unlock pattern, or leave the lock unset.")
-            }
-        case .damaged:
-            lock.show(.wrong)
-        }
-    }
-
-    /// Shows what an enrolment step asks for next.
-    func enrollmentStep(_ outcome: PatternEnrollment.Outcome) {
-        switch outcome {
-        case .tooShort(let minimum):
-            lock.show(.wrong)
-            say("Connect at least \(minimum) dots", "")
-        case .confirmNext:
-            lock.clear()
-            say("Draw again to confirm", "Pattern recorded.")
-        case .mismatch:
-            lock.show(.wrong)
-            say(
-                "Patterns didn't match",
-                "Draw the same pattern again to confirm, or press Set pattern to start over.")
-        case .confirmed:
-            break
-        }
-    }
-
-    /// Shows the vault's answer on the lock and in the status line.
-    func answer(_ verdict: PatternVerification, success: String) {
-        switch verdict {
-        case .accepted:
-            lock.show(.correct)
-            if !success.isEmpty { say(success, "") }
-        case .rejected(let failures, let wait, let attempts):
-            lock.show(.wrong)
-            if wait > 0 {
-                say("Wrong pattern", "\(failures) wrong in a row.")
-                startCountdown(wait)
-            } else {
-                let next = Int(PatternThrottle.wait(afterFailures: failures + attempts))
-                let tries = attempts == 1 ? "1 try" : "\(attempts) tries"
-                say("Wrong pattern", "\(tries) left before a \(next) s wait.")
-            }
-        case .lockedOut(let secondsLeft):
-            lock.show(.wrong)
-            startCountdown(secondsLeft)
+        } then: { [self] answer in
+            setBusy(false)
+            run(session.answer(answer))
         }
     }
 
@@ -305,32 +216,7 @@ private final class PatternPage {
     /// the tries left) as it is.
     func showPrompt(keepingDetail: Bool = false) {
         guard !isCountingDown else { return refreshCountdown() }
-        let minimum = lock.configuration.minimumLength
-        func prompt(_ headline: String, _ explanation: String) {
-            say(headline, keepingDetail ? nil : explanation)
-        }
-        switch task {
-        case .enroll(let enrollment), .changeNew(_, let enrollment):
-            gridChoice.isSensitive = enrollment.step == .drawing
-            if enrollment.step == .drawing {
-                prompt(
-                    "Draw an unlock pattern",
-                    "Connect at least \(minimum) dots. You will draw it twice.")
-            } else {
-                prompt("Draw again to confirm", "")
-            }
-        case .unlock:
-            gridChoice.isSensitive = false
-            prompt("Draw your pattern to unlock", "")
-        case .changeCurrent:
-            gridChoice.isSensitive = false
-            prompt("Draw your current pattern", "Then draw the new one twice.")
-        case .remove:
-            gridChoice.isSensitive = false
-            prompt("Draw your current pattern to remove it", "")
-        case .damaged:
-            break
-        }
+        run([session.prompt(keepingExplanation: keepingDetail)])
     }
 
     func say(_ headline: String, _ explanation: String?) {
@@ -343,7 +229,7 @@ private final class PatternPage {
 
     /// Set is for a first pattern; the others need one.
     func refreshButtons() {
-        if case .damaged = task { return }
+        if case .damaged = session.task { return }
         guard !isBusy else { return }
         let enrolled = (try? vault.status()) != nil
         setButton.isSensitive = !enrolled
@@ -353,30 +239,6 @@ private final class PatternPage {
     }
 
     // MARK: - Vault calls
-
-    /// Runs a vault call on a thread of its own (the deliberately slow hash takes about a
-    /// fifth of a second), saying `doing` and taking no input meanwhile; then `then` with its
-    /// answer on the main loop, or shows its failure.
-    func consult<Answer: Sendable>(
-        _ doing: String, _ work: @escaping @Sendable () throws(PatternVaultError) -> Answer,
-        then: @escaping (Answer) -> Void
-    ) {
-        setBusy(true)
-        say(doing, "")
-        runInBackground { () -> Result<Answer, PatternVaultError> in
-            do throws(PatternVaultError) {
-                return .success(try work())
-            } catch {
-                return .failure(error)
-            }
-        } then: { [self] result in
-            setBusy(false)
-            switch result {
-            case .success(let answer): then(answer)
-            case .failure(let error): fail(error)
-            }
-        }
-    }
 
     /// While the vault works, neither the lock nor the controls take input.
     func setBusy(_ busy: Bool) {
@@ -397,23 +259,17 @@ private final class PatternPage {
         }
     }
 
-    /// Shows a vault failure; anything but bad input makes the page refuse all input
-    /// (fail closed).
-    func fail(_ error: PatternVaultError, alert: Bool = true) {
-        lock.show(.wrong)
-        if case .invalidPattern = error {
-            return say("Pattern not accepted", error.message)
-        }
-        task = .damaged
+    /// The store cannot be used: the page refuses all input (fail closed) and says why.
+    func failClosed(_ message: String, alert: Bool = true) {
         lock.disableInput()
         for button in [setButton, unlockButton, changeButton, removeButton] {
             button?.isSensitive = false
         }
         gridChoice.isSensitive = false
         status.text = "The pattern store cannot be used"
-        detail.text = error.message
+        detail.text = message
         if alert {
-            showMessage("The pattern store cannot be used", detail: error.message, over: canvas)
+            showMessage("The pattern store cannot be used", detail: message, over: canvas)
         }
     }
 }

@@ -1,34 +1,10 @@
 import Foundation
 import TactileCrypto
 import TactilePatternLock
+import TestSupport
 import Testing
 
 @testable import TactilePatternVault
-
-/// A directory removed when the test ends.
-final class ScratchDirectory {
-    let path: String
-
-    init() {
-        path =
-            FileManager.default.temporaryDirectory
-            .appendingPathComponent("tactile-vault-\(UUID().uuidString)").path
-        try! FileManager.default.createDirectory(
-            atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    var contents: [String] { (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// A clock moved by hand, in seconds since 1970 (only ever from the test's own thread).
-final class ManualClock: @unchecked Sendable {
-    var now: Double
-    init(_ now: Double = 1_700_000_000) { self.now = now }
-}
 
 /// The store file: format round trip, atomic replacement with mode 0600, failing closed on
 /// any damage, and no trace of the pattern.

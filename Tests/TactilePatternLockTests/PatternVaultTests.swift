@@ -2,6 +2,7 @@ import Foundation
 import TactileCrypto
 import TactilePatternLock
 import TactilePatternVault
+import TestSupport
 import Testing
 
 /// Verification and throttling with a hand-moved clock; every vault is a fresh value on the

@@ -28,5 +28,10 @@ public final class ScratchDirectory: @unchecked Sendable {
         FileManager.default.contents(atPath: file(name)).map(Array.init)
     }
 
+    /// The names of the files in the directory.
+    public var contents: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+    }
+
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }
