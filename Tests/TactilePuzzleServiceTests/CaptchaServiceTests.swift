@@ -275,6 +275,66 @@ import Testing
         #expect(CaptchaService.network(of: "not an address") == "not an address")
     }
 
+    @Test func aPuzzlesSiteSetsItsAnswerLimitWhateverTheOriginSays() throws {
+        var strict = site
+        strict.answersPerMinute = 2
+        let backend = MemoryBackend(policy: VerifierPolicy())
+        let service = CaptchaService(
+            configuration: .init(sites: [strict]), backend: backend, log: { _ in })
+        var codes: [Int] = []
+        for k in 0..<3 {
+            let made = json(post(service, "/v1/challenges", ["sitekey": site.sitekey]))
+            let id = try #require(made["id"] as? String)
+            // Answered without an Origin (a script need not send one).
+            let answer = post(
+                service, "/v1/challenges/\(id)/answer",
+                ["x": 10 + k, "y": made["pieceY"] as! Int, "track": [[String: Any]]()], origin: nil)
+            codes.append(answer.status)
+        }
+        #expect(codes == [200, 200, 429])
+    }
+
+    @Test func anAnsweredPuzzlesImagesAreGoneAndTracksAreCappedExactly() throws {
+        let service = service
+        let (id, answer) = try challengeAndDrag(service, seed: 3)
+        let background = HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/background")
+        #expect(service.handle(background).status == 200)
+        _ = post(service, "/v1/challenges/\(id)/answer", answer)
+        #expect(service.handle(background).status == 404)
+        // 10,000 samples are read; 10,001 are refused before anything is judged.
+        for (count, status) in [
+            (DragTrack.maximumSamples, 200), (DragTrack.maximumSamples + 1, 400),
+        ] {
+            let made = json(
+                post(service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.90"))
+            let fresh = try #require(made["id"] as? String)
+            let samples = (0..<count).map { ["x": Double($0) / 100, "y": 0.0, "t": Double($0)] }
+            let reply = post(
+                service, "/v1/challenges/\(fresh)/answer", ["x": 1, "y": 0, "track": samples],
+                from: "192.0.2.90")
+            #expect(reply.status == status, "\(count) samples")
+        }
+    }
+
+    @Test func theImageCacheKeepsToItsBudgetOldestFirstAndDropsTheExpired() {
+        let cache = ImageCache(budget: 1000)
+        func images(_ size: Int) -> ChallengeImages {
+            ChallengeImages(
+                background: [UInt8](repeating: 1, count: size), backgroundType: "image/jpeg",
+                piece: [])
+        }
+        for k in 0..<5 { cache.put(id: "\(k)", images: images(300), until: 100 + Double(k)) }
+        // 1,500 bytes asked for, 1,000 allowed: the two oldest went.
+        #expect(cache.size == 900)
+        #expect(cache.get(id: "0", now: 0) == nil && cache.get(id: "1", now: 0) == nil)
+        #expect(cache.get(id: "2", now: 0) != nil)
+        cache.removeExpired(now: 103.5)
+        #expect(cache.size == 300)
+        #expect(cache.get(id: "4", now: 0) != nil)
+        cache.remove(id: "4")
+        #expect(cache.size == 0)
+    }
+
     @Test func forwardedAddressesAreBelievedOnlyFromTrustedProxies() {
         let service = service
         let proxied = HTTPRequest(

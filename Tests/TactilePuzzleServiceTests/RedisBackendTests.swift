@@ -269,6 +269,9 @@ import Testing
         ]
         _ = post(a, "/v1/challenges/\(id)/answer", wrong, from: "192.0.2.8")
 
+        // A challenge not answered yet keeps its images (answered ones are dropped).
+        #expect(
+            post(a, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.9").status == 201)
         let keys = try redisCLI(redis, "--raw", "KEYS", "tactile:*").sorted()
         let kinds = Set(keys.map { $0.split(separator: ":").prefix(2).joined(separator: ":") })
         #expect(
@@ -291,7 +294,7 @@ import Testing
         #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
         // A client with no record is not affected.
         #expect(
-            post(a, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.9").status == 201)
+            post(a, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.10").status == 201)
     }
 
     @Test func anOperationThatOutlivesItsLockWritesNothing() throws {

@@ -293,22 +293,26 @@ public final class CaptchaService: @unchecked Sendable {
         guard Hex.isHex(id, count: 32) else { return Self.error(404, "no such puzzle") }
         // Count samples in the raw text before decoding builds anything.
         let objects = request.body.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) }
+        // The body is one object, each sample another (a proof of work one more).
         guard objects <= DragTrack.maximumSamples + 2,
-            let body = try? JSONDecoder().decode(AnswerBody.self, from: Data(request.body))
+            let body = try? JSONDecoder().decode(AnswerBody.self, from: Data(request.body)),
+            (body.track?.count ?? 0) <= DragTrack.maximumSamples
         else {
             return Self.error(
                 400, "expected JSON {\"x\", \"y\"?, \"track\": [{\"x\",\"y\",\"t\"}, …]}")
         }
         let client = client(of: request)
         let now = clock()
-        let policy =
-            siteOfOrigin(request)?.policy(from: configuration.policy) ?? configuration.policy
         let outcome: (CheckOutcome, String)
         do {
             outcome = try backend.withVerifier(.checking(puzzle: id, client: client), now: now) {
                 verifier in
-                verifier.policy = policy
                 let pending = verifier.pendingPuzzle(id: id)
+                // The limits of the site the puzzle was issued for, whatever the request's
+                // Origin claims.
+                verifier.policy =
+                    pending?.siteKey.flatMap { sitesByKey[$0] }?.policy(
+                        from: configuration.policy) ?? configuration.policy
                 let start = body.track?.first?.t ?? 0
                 let track = (body.track ?? []).map {
                     PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000)
@@ -325,6 +329,8 @@ public final class CaptchaService: @unchecked Sendable {
             return storeUnavailable(error)
         }
         let (result, digest) = outcome
+        // Checked once, whatever the outcome: its images are of no more use.
+        try? backend.removeImages(id: id)
         let site = siteOfOrigin(origin)
         switch result {
         case .passed(let receipt):

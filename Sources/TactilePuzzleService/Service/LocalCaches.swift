@@ -1,26 +1,67 @@
 import Foundation
 
-/// The images of the challenges handed out, until they expire, bounded in number.
+/// The images of the challenges handed out, until they are answered or expire, bounded in
+/// bytes (the oldest go first when a flood of challenges would pass the budget).
 public final class ImageCache: @unchecked Sendable {
     private struct Entry {
         var images: ChallengeImages
         var until: Double
+        var bytes: Int
     }
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
-    let limit = 4096
+    private var bytes = 0
+    /// The most bytes kept.
+    let budget: Int
 
-    /// Creates an empty cache.
-    public init() {}
+    /// Creates an empty cache keeping at most `budget` bytes of images (256 MiB by default:
+    /// at about 30 KB a challenge, two minutes of 70 challenges a second).
+    public init(budget: Int = 256 << 20) { self.budget = budget }
 
     func put(id: String, images: ChallengeImages, until: Double) {
         lock.lock()
         defer { lock.unlock() }
-        entries[id] = Entry(images: images, until: until)
+        let size = images.background.count + images.piece.count
+        if let old = entries[id] { bytes -= old.bytes }
+        entries[id] = Entry(images: images, until: until, bytes: size)
+        bytes += size
         order.append(id)
-        while entries.count > limit, !order.isEmpty { entries[order.removeFirst()] = nil }
-        if order.count > 2 * limit { order = order.filter { entries[$0] != nil } }
+        // Oldest first; they also expire first, as every challenge lives equally long.
+        while bytes > budget, !order.isEmpty {
+            if let gone = entries.removeValue(forKey: order.removeFirst()) { bytes -= gone.bytes }
+        }
+        if order.count > 2 * entries.count + 64 { order = order.filter { entries[$0] != nil } }
+    }
+
+    /// Forgets a challenge's images (it was answered: nobody needs them any more).
+    func remove(id: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let gone = entries.removeValue(forKey: id) { bytes -= gone.bytes }
+    }
+
+    /// Forgets the images of challenges that expired by `now`.
+    func removeExpired(now: Double) {
+        lock.lock()
+        defer { lock.unlock() }
+        var dropped = 0
+        for id in order {
+            if let entry = entries[id] {
+                guard entry.until <= now else { break }
+                entries[id] = nil
+                bytes -= entry.bytes
+            }
+            dropped += 1
+        }
+        order.removeFirst(dropped)
+    }
+
+    /// The bytes kept now.
+    var size: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return bytes
     }
 
     func get(id: String, now: Double) -> ChallengeImages? {
@@ -29,6 +70,7 @@ public final class ImageCache: @unchecked Sendable {
         guard let entry = entries[id] else { return nil }
         guard entry.until > now else {
             entries[id] = nil
+            bytes -= entry.bytes
             return nil
         }
         return entry.images

@@ -419,6 +419,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         }
     }
 
+    public func removeImages(id: String) throws {
+        _ = try withConnection { try run(["UNLINK", "tactile:image:\(id)"], on: $0) }
+    }
+
     public func images(id: String, now: Double) throws -> ChallengeImages? {
         let replies = try withConnection { try run(["GET", "tactile:image:\(id)"], on: $0) }
         guard let value = Self.bytes(replies[0]) else { return nil }

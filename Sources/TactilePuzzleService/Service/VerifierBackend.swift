@@ -36,6 +36,8 @@ public protocol VerifierBackend: Sendable {
     func putImages(_ images: ChallengeImages, id: String, until: Double) throws
     /// A challenge's images, or `nil` when unknown or expired.
     func images(id: String, now: Double) throws -> ChallengeImages?
+    /// Forgets a challenge's images once it was answered.
+    func removeImages(id: String) throws
     /// Counts one event against `name` in the fixed window of `window` seconds that holds
     /// `now`: the count so far in that window, this one included, and when the window ends.
     func increment(_ name: String, window: Double, now: Double) throws -> (
@@ -60,8 +62,11 @@ extension LocalCaches {
     }
 
     public func putImages(_ images: ChallengeImages, id: String, until: Double) throws {
+        imageCache.removeExpired(now: Date().timeIntervalSince1970)
         imageCache.put(id: id, images: images, until: until)
     }
+
+    public func removeImages(id: String) throws { imageCache.remove(id: id) }
 
     public func images(id: String, now: Double) throws -> ChallengeImages? {
         imageCache.get(id: id, now: now)

@@ -123,4 +123,6 @@ public struct PendingPuzzle: Hashable, Sendable {
     public var imageHeight: Int
     /// When it stops being accepted, seconds since 1970.
     public var expiresAt: Double
+    /// The key of the site it was issued for (`nil` outside a service).
+    public var siteKey: String? = nil
 }

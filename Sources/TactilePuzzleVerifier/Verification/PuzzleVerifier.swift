@@ -66,7 +66,7 @@ public struct PuzzleVerifier: Sendable {
         state.pending[id].map {
             PendingPuzzle(
                 axis: $0.axis, imageWidth: $0.imageWidth, imageHeight: $0.imageHeight,
-                expiresAt: $0.expiresAt)
+                expiresAt: $0.expiresAt, siteKey: $0.site?.siteKey)
         }
     }
 
