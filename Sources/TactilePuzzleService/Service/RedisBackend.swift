@@ -209,6 +209,24 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     // MARK: - The verifier
 
     static let keyName = "tactile:key"
+    /// KEYS: the lock (or "" for none), the key, the records to read, then those to take;
+    /// ARGV: holder, lease in ms, how many records are read (not taken), whether to lock.
+    /// Nil when the lock is held by another; else the key and every record (false: none).
+    static let lockAndRead = """
+        if ARGV[4] == '1' then
+          if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
+        end
+        local out = {redis.call('GET', KEYS[2])}
+        local reads = tonumber(ARGV[3])
+        for i = 3, #KEYS do
+          if i - 2 <= reads then
+            out[#out + 1] = redis.call('GET', KEYS[i])
+          else
+            out[#out + 1] = redis.call('GETDEL', KEYS[i])
+          end
+        end
+        return out
+        """
     static let count = """
         local n = redis.call('INCR', KEYS[1])
         if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
@@ -275,23 +293,29 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let plan = try VerifierRecords.plan(for: scope, key: key)
         let holder = Hex.encode(Sodium.randomBytes(16))
         let lockName = plan.lock.map { "tactile:lock:" + $0 }
-        if let lockName {
-            // Wait up to two seconds for the lock; it expires by itself after its lease.
-            var acquired = false
-            for attempt in 0..<400 {
-                let reply = try run(
-                    ["SET", lockName, holder, "NX", "PX", String(Int(lockLease * 1000))],
-                    on: context)
-                if case .status = reply[0] {
-                    acquired = true
-                    break
-                }
-                usleep(UInt32(min(5000, 100 * (attempt + 1))))
+        let names = plan.reads + plan.takes
+        // One round trip: take the lock and, only if it was free, read the records (taking
+        // those the plan takes). Busy: wait up to two seconds; a lock expires by itself
+        // after its lease.
+        let readKeys = [lockName ?? "", Self.keyName] + names.map { "tactile:" + $0 }
+        let readArguments = [
+            holder, String(Int(lockLease * 1000)), String(plan.reads.count),
+            lockName == nil ? "0" : "1",
+        ]
+        var read: [Reply]?
+        for attempt in 0..<400 {
+            let reply = try run(
+                ["EVAL", Self.lockAndRead, String(readKeys.count)] + readKeys + readArguments,
+                on: context)
+            if case .array(let values) = reply[0] {
+                read = values
+                break
             }
-            guard acquired else {
-                // The connection is sound: the record is busy elsewhere.
-                throw VerifierStoreError("a verifier record stayed locked by another process")
-            }
+            usleep(UInt32(min(5000, 100 * (attempt + 1))))
+        }
+        guard let read else {
+            // The connection is sound: the record is busy elsewhere.
+            throw VerifierStoreError("a verifier record stayed locked by another process")
         }
         var released = false
         defer {
@@ -299,18 +323,11 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 _ = try? run(["EVAL", Self.release, "1", lockName, holder], on: context)
             }
         }
-        let names = plan.reads + plan.takes
-        var commands: [[String]] = [["GET", Self.keyName]]
-        if !plan.reads.isEmpty { commands.append(["MGET"] + plan.reads.map { "tactile:" + $0 }) }
-        commands += plan.takes.map { ["GETDEL", "tactile:" + $0] }
-        let replies = try run(commands.map { $0.map { Array($0.utf8) } }, on: context)
-        guard Self.bytes(replies[0]) == key else { return nil }
-        var values: [Reply] = []
-        if !plan.reads.isEmpty, case .array(let read) = replies[1] { values += read }
-        values += replies.dropFirst(plan.reads.isEmpty ? 1 : 2)
-        guard values.count == names.count else {
+        guard read.count == names.count + 1 else {
             throw Failure(description: "Redis answered a read with something else")
         }
+        guard Self.bytes(read[0]) == key else { return nil }
+        let values = read.dropFirst()
         var records: [String: [UInt8]] = [:]
         for (name, value) in zip(names, values) { records[name] = Self.bytes(value) }
 
