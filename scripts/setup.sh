@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tactile needs to build, test and run, when missing.
 # Usage: scripts/setup.sh [--with-display] [--with-browser] [--with-peers] [--with-photos]
+#                         [--with-bench]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
 #   --with-browser  also installs Chromium, its driver, Selenium, a Chinese font, and Pillow
 #                   and NumPy (the photo test reads pixels) for the browser tests of the
@@ -8,6 +9,7 @@
 #   --with-peers    also installs Chipmunk2D, Box2D and a C++ compiler for `scripts/bench.sh`.
 #   --with-photos   also installs scikit-image's sample photos (python3-skimage), which the
 #                   puzzle solver tests and `tactile bench puzzle` cut puzzles from.
+#   --with-bench    also installs wrk, for `scripts/bench-serve.sh` and `scripts/soak-serve.sh`.
 set -euo pipefail
 
 packages=(

@@ -66,7 +66,12 @@ enum PuzzleServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let server: HTTPServer
         do {
-            server = try HTTPServer(configuration: .init(host: host, port: port)) {
+            // A worker waiting on Redis holds its thread: give it more of them than cores.
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            let threads = backend is RedisBackend ? 4 * cores : cores
+            server = try HTTPServer(
+                configuration: .init(host: host, port: port, threads: threads)
+            ) {
                 service.handle($0)
             }
         } catch {
