@@ -20,15 +20,18 @@ public final class HTTPClient {
         public var description: String
     }
 
-    /// The largest body accepted; a larger one is a failure.
+    /// The largest body accepted; a larger one is a failure, and reading it stops there.
     public static let bodyLimit = 16 << 20
 
     private let session: UnsafeMutablePointer<SoupSession>
+    private let deadline: Int
 
-    /// Creates a client whose requests give up after `timeout` seconds.
+    /// Creates a client whose requests give up after `timeout` seconds, whether the server
+    /// is silent or merely slow.
     public init(timeout: Int = 10) {
         session = soup_session_new()!
-        soup_session_set_timeout(session, guint(max(1, timeout)))
+        deadline = max(1, timeout)
+        soup_session_set_timeout(session, guint(deadline))
     }
 
     deinit { g_object_unref(gpointer(session)) }
@@ -59,21 +62,20 @@ public final class HTTPClient {
             soup_message_set_request_body_from_bytes(message, type, bytes)
             g_bytes_unref(bytes)
         }
-        let pending = Pending(client: self, message: message, completion: completion)
-        soup_session_send_and_read_async(
-            session, message, G_PRIORITY_DEFAULT, nil,
-            { source, result, data in
-                let pending = Unmanaged<Pending>.fromOpaque(data!).takeRetainedValue()
-                pending.finish(result)
-            }, Unmanaged.passRetained(pending).toOpaque())
+        Exchange(client: self, message: message, completion: completion).start()
     }
 
-    /// A request in flight: what it needs to finish. Holds the client, so the session lives
-    /// until the last completion has run.
-    private final class Pending {
+    /// One request in flight: sent, then its body read a chunk at a time up to
+    /// ``HTTPClient/bodyLimit``, all within the deadline. Every asynchronous call and the
+    /// timer hold a reference to it, so it lives until the last of them has called back.
+    private final class Exchange {
         let client: HTTPClient
         let message: OpaquePointer
-        let completion: (Result<Response, Failure>) -> Void
+        let cancellable = g_cancellable_new()!
+        var completion: ((Result<Response, Failure>) -> Void)?
+        var stream: UnsafeMutablePointer<GInputStream>?
+        var body: [UInt8] = []
+        var timer: guint = 0
 
         init(
             client: HTTPClient, message: OpaquePointer,
@@ -84,33 +86,77 @@ public final class HTTPClient {
             self.completion = completion
         }
 
-        deinit { g_object_unref(gpointer(message)) }
+        deinit {
+            if let stream { g_object_unref(gpointer(stream)) }
+            g_object_unref(gpointer(cancellable))
+            g_object_unref(gpointer(message))
+        }
 
-        func finish(_ result: OpaquePointer?) {
+        /// A reference for one callback to take back.
+        private var retained: gpointer { Unmanaged.passRetained(self).toOpaque() }
+
+        private static func taken(_ data: gpointer?) -> Exchange {
+            Unmanaged<Exchange>.fromOpaque(data!).takeRetainedValue()
+        }
+
+        func start() {
+            timer = g_timeout_add_seconds_full(
+                G_PRIORITY_DEFAULT, guint(client.deadline),
+                { data in
+                    let exchange = Unmanaged<Exchange>.fromOpaque(data!).takeUnretainedValue()
+                    exchange.timer = 0
+                    exchange.finish(
+                        .failure(Failure(description: "no answer within \(exchange.client.deadline) s")))
+                    return 0  // G_SOURCE_REMOVE: the destroy notify releases the reference.
+                }, retained,
+                { data in Unmanaged<Exchange>.fromOpaque(data!).release() })
+            soup_session_send_async(
+                client.session, message, G_PRIORITY_DEFAULT, cancellable,
+                { _, result, data in Exchange.taken(data).sent(result) }, retained)
+        }
+
+        private func sent(_ result: OpaquePointer?) {
             var error: UnsafeMutablePointer<GError>?
-            let bytes = soup_session_send_and_read_finish(client.session, result, &error)
-            if let error {
-                let text = String(cString: error.pointee.message)
-                g_error_free(error)
-                if let bytes { g_bytes_unref(bytes) }
-                completion(.failure(Failure(description: text)))
+            let opened = soup_session_send_finish(client.session, result, &error)
+            if let opened { stream = opened }
+            guard completion != nil else { return }
+            if let error { return fail(Self.take(error)) }
+            guard stream != nil else { return fail("no response") }
+            let length = soup_message_headers_get_content_length(
+                soup_message_get_response_headers(message))
+            guard length <= Int64(HTTPClient.bodyLimit) else {
+                return fail("the response is larger than 16 MiB")
+            }
+            readMore()
+        }
+
+        private func readMore() {
+            g_input_stream_read_bytes_async(
+                stream, 64 << 10, G_PRIORITY_DEFAULT, cancellable,
+                { _, result, data in Exchange.taken(data).read(result) }, retained)
+        }
+
+        private func read(_ result: OpaquePointer?) {
+            var error: UnsafeMutablePointer<GError>?
+            let chunk = g_input_stream_read_bytes_finish(stream, result, &error)
+            defer { if let chunk { g_bytes_unref(chunk) } }
+            guard completion != nil else {
+                if let error { g_error_free(error) }
                 return
             }
-            var body: [UInt8] = []
-            if let bytes {
-                var size: gsize = 0
-                let data = g_bytes_get_data(bytes, &size)
-                if Int(size) > HTTPClient.bodyLimit {
-                    g_bytes_unref(bytes)
-                    completion(
-                        .failure(Failure(description: "the response is larger than 16 MiB")))
-                    return
-                }
-                if let data, size > 0 {
-                    body = Array(UnsafeRawBufferPointer(start: data, count: Int(size)))
-                }
-                g_bytes_unref(bytes)
+            if let error { return fail(Self.take(error)) }
+            guard let chunk else { return fail("the response could not be read") }
+            var size: gsize = 0
+            let data = g_bytes_get_data(chunk, &size)
+            guard size > 0 else { return succeed() }
+            guard body.count + Int(size) <= HTTPClient.bodyLimit else {
+                return fail("the response is larger than 16 MiB")
             }
+            if let data { body += UnsafeRawBufferPointer(start: data, count: Int(size)) }
+            readMore()
+        }
+
+        private func succeed() {
             var headers: [String: String] = [:]
             withUnsafeMutablePointer(to: &headers) { pointer in
                 soup_message_headers_foreach(
@@ -122,11 +168,34 @@ public final class HTTPClient {
                             cString: value)
                     }, pointer)
             }
-            completion(
+            finish(
                 .success(
                     Response(
-                        status: Int(soup_message_get_status(message).rawValue), headers: headers,
-                        body: body)))
+                        status: Int(soup_message_get_status(message).rawValue),
+                        headers: headers, body: body)))
+        }
+
+        private func fail(_ reason: String) {
+            finish(.failure(Failure(description: reason)))
+        }
+
+        /// Tells the result once; stops the timer and cancels whatever is still in flight
+        /// (whose callbacks then only let go of their references).
+        private func finish(_ result: Result<Response, Failure>) {
+            guard let completion else { return }
+            self.completion = nil
+            if timer != 0 {
+                let source = timer
+                timer = 0
+                g_source_remove(source)
+            }
+            g_cancellable_cancel(cancellable)
+            completion(result)
+        }
+
+        private static func take(_ error: UnsafeMutablePointer<GError>) -> String {
+            defer { g_error_free(error) }
+            return String(cString: error.pointee.message)
         }
     }
 }

@@ -81,4 +81,83 @@ import Testing
             return
         }
     }
+
+    @Test func aBodyOverTheLimitIsRefused() throws {
+        let huge = [UInt8](repeating: 65, count: HTTPClient.bodyLimit + 1)
+        let server = try HTTPServer(configuration: HTTPServer.Configuration(port: 0)) { _ in
+            HTTPResponse(status: 200, contentType: "text/plain", body: huge)
+        }
+        defer { server.stop() }
+        var answer: Result<HTTPClient.Response, HTTPClient.Failure>?
+        HTTPClient().send(method: "GET", url: "http://127.0.0.1:\(server.port)/") { answer = $0 }
+        runLoop(until: { answer != nil })
+        guard case .failure(let failure) = answer else {
+            Issue.record("a body over 16 MiB was accepted")
+            return
+        }
+        #expect(failure.description.contains("16 MiB"))
+    }
+
+    /// A server that answers at once and then trickles a chunked body forever, a byte every
+    /// 50 ms: the client gives up at its deadline instead of reading for ever.
+    @Test func aBodyThatNeverEndsStopsAtTheDeadline() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length)
+                return getsockname(listener, $0, &length)
+            }
+        }
+        listen(listener, 1)
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let stop = ManagedFlag()
+        let thread = Thread {
+            let connection = accept(listener, nil, nil)
+            var request = [UInt8](repeating: 0, count: 4096)
+            _ = recv(connection, &request, request.count, 0)
+            let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+            _ = send(connection, head, head.utf8.count, Int32(MSG_NOSIGNAL))
+            while !stop.isSet {
+                let chunk = "1\r\nx\r\n"
+                if send(connection, chunk, chunk.utf8.count, Int32(MSG_NOSIGNAL)) < 0 { break }
+                usleep(50_000)
+            }
+            close(connection)
+        }
+        thread.start()
+        defer {
+            stop.set()
+            close(listener)
+        }
+        let client = HTTPClient(timeout: 1)
+        var answer: Result<HTTPClient.Response, HTTPClient.Failure>?
+        let start = Date()
+        client.send(method: "GET", url: "http://127.0.0.1:\(port)/") { answer = $0 }
+        runLoop(until: { answer != nil }, seconds: 5)
+        #expect(Date().timeIntervalSince(start) < 2.5)
+        guard case .failure = answer else {
+            Issue.record("\(String(describing: answer))")
+            return
+        }
+    }
+}
+
+/// A flag one thread sets and another reads.
+final class ManagedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
 }
