@@ -106,7 +106,8 @@ public final class HTTPClient {
                     let exchange = Unmanaged<Exchange>.fromOpaque(data!).takeUnretainedValue()
                     exchange.timer = 0
                     exchange.finish(
-                        .failure(Failure(description: "no answer within \(exchange.client.deadline) s")))
+                        .failure(
+                            Failure(description: "no answer within \(exchange.client.deadline) s")))
                     return 0  // G_SOURCE_REMOVE: the destroy notify releases the reference.
                 }, retained,
                 { data in Unmanaged<Exchange>.fromOpaque(data!).release() })
