@@ -36,10 +36,7 @@ func makeRemoteCaptcha(server: String, siteKey: String) throws(RemoteCaptchaErro
 /// it sends and hands each drag to it. Either way the view never knows an answer.
 func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     let client = "showcase"
-    var verifier = PuzzleVerifier(key: TokenSigner.makeKey())!
-    var options = PuzzleOptions(width: 640, height: 360)
-    var imagePath: String?
-    var puzzleID: String?
+    var local = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), client: client)
     var token: String?
     var lockedUntil: Double?
     var lastVerdict = ClientVerdict.passed
@@ -141,29 +138,22 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             return true
         }
         var random = SecureRandom()
-        let picture: Bitmap
         do {
-            let pictureSource: PictureSource =
-                imagePath.map { .file($0) } ?? .procedural(seed: random.next())
-            picture = try pictureSource.picture(width: options.width, height: options.height)
-        } catch {
+            switch try local.newPuzzle(now: now(), using: &random) {
+            case .success(let puzzle):
+                view.shape = puzzle.shape
+                view.load(
+                    .prepared(background: puzzle.background, piece: puzzle.piece),
+                    startPosition: puzzle.startPosition, axis: puzzle.axis)
+                view.isEnabled = true
+            case .failure(let refusal):
+                lock(until: refusal.until)
+                return false
+            }
+        } catch let error as ImageFileError {
             showMessage("Cannot open the image", detail: "\(error)", over: canvas)
-            imagePath = nil
+            local.picture = nil
             source.text = "Drawn landscape"
-            return false
-        }
-        do {
-            let puzzle = try PuzzleGenerator.generate(
-                picture: picture, options: options, using: &random)
-            let challenge = try verifier.register(puzzle, client: client, now: now())
-            puzzleID = challenge.id
-            view.shape = puzzle.shape
-            view.load(
-                .prepared(background: puzzle.background, piece: puzzle.piece),
-                startPosition: puzzle.startPosition, axis: puzzle.axis)
-            view.isEnabled = true
-        } catch let refusal as IssueRefusal {
-            lock(until: refusal.until)
             return false
         } catch {
             showMessage("Cannot make a puzzle", detail: "\(error)", over: canvas)
@@ -217,24 +207,20 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     }
 
     func verifyHere(_ result: PuzzleResult) -> PuzzleVerdict {
-        guard let id = puzzleID else { return .failed }
-        puzzleID = nil
-        let outcome = verifier.check(
-            id: id, attempt: PuzzleAttempt(result), client: client, now: now())
-        lastVerdict = outcome.clientVerdict
-        // The operator's side of the verdict (the rule and its figures) goes to the log.
-        if case .failed(let failure) = outcome {
-            FileHandle.standardError.write(
-                Data("tactile captcha: \(failure.clientVerdict.rawValue): \(failure)\n".utf8))
-        }
-        switch outcome {
-        case .passed(let receipt):
-            token = receipt.token
+        switch local.check(result, now: now()) {
+        case .passed(let passToken, let hole):
+            lastVerdict = .passed
+            token = passToken
             // The hole's place comes with the pass, so the piece can snap into it.
-            return .passed(snapTo: receipt.holePosition)
-        case .failed:
+            return .passed(snapTo: hole)
+        case .failed(let verdict, let rule):
+            lastVerdict = verdict
+            // The operator's side of the verdict (the rule and its figures) goes to the log.
+            FileHandle.standardError.write(
+                Data("tactile captcha: \(verdict.rawValue): \(rule)\n".utf8))
             return .failed
-        case .limited(let until):
+        case .lockedOut(let until):
+            lastVerdict = .rateLimited
             lock(until: until)
             return .locked
         }
@@ -276,7 +262,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     connect(redeem.widget, signal: "clicked") {
         guard let token else { return }
         do {
-            let claims = try verifier.redeemToken(token, now: now())
+            let claims = try local.redeem(token, now: now()).get()
             let left = Int((claims.expiresAt - now()).rounded())
             tokenLabel.text =
                 "Token redeemed for puzzle \(claims.puzzleID.prefix(8))… (\(left) s were left). Redeem again to see it refused."
@@ -294,35 +280,35 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         ),
     ]
     let shape = DropDown(shapes.map(\.0)) { index in
-        options.shape = shapes[index].1
+        local.options.shape = shapes[index].1
         newPuzzle()
     }
     let axes = PuzzleAxis.allCases
     let axis = DropDown(axes.map { $0.rawValue.capitalized }) { index in
-        options.axis = axes[index]
+        local.options.axis = axes[index]
         newPuzzle()
     }
     let tolerance = SpinButton(range: 2...24, step: 1, value: 8) { pixels in
-        verifier.policy.verificationTolerance = pixels
+        local.policy.verificationTolerance = pixels
     }
     let decoys = SpinButton(range: 0...2, step: 1, value: 1) { count in
-        options.decoyCount = Int(count)
+        local.options.decoyCount = Int(count)
         newPuzzle()
     }
     let treated = CheckButton("Treat holes against gap finders", isOn: true) { on in
-        options.treatment = on ? .standard : .plain
+        local.options.treatment = on ? .standard : .plain
         newPuzzle()
     }
     let openImage = Button("Open image…") {
         chooseFile(title: "Open image", mimeTypes: imageTypes, filterName: "Images", over: canvas) {
             path in
-            imagePath = path
+            local.picture = .file(path)
             source.text = URL(fileURLWithPath: path).lastPathComponent
             newPuzzle()
         }
     }
     let drawn = Button("Drawn picture") {
-        imagePath = nil
+        local.picture = nil
         source.text = "Drawn landscape"
         newPuzzle()
     }

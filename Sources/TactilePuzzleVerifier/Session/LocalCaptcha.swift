@@ -1,0 +1,114 @@
+import Foundation
+import TactileCore
+import TactileCrypto
+import TactilePuzzle
+
+/// The captcha's whole round trip inside one process — make a puzzle, check one attempt at
+/// it, wait out a lockout, redeem the pass token — for a host that shows it (the showcase)
+/// without a service.
+///
+/// It owns a ``PuzzleVerifier``; the host gets only what a client may see (the images, the
+/// start and the axis of ``Puzzle``) and, for each attempt, an ``Outcome``. Each puzzle is
+/// checked once: whatever the verdict, the next attempt needs ``newPuzzle(now:using:)``.
+public struct LocalCaptcha: Sendable {
+    /// What a host shows of a puzzle: never its answer.
+    public struct Puzzle: Sendable {
+        /// The background, with its hole and decoys.
+        public var background: Bitmap
+        /// The piece, with alpha.
+        public var piece: Bitmap
+        /// Where the piece starts, in background pixels.
+        public var startPosition: Point
+        /// How the piece may move.
+        public var axis: PuzzleAxis
+        /// The piece's outline.
+        public var shape: PuzzleShape
+    }
+
+    /// What an attempt came to.
+    public enum Outcome: Hashable, Sendable {
+        /// Passed: the single-use token, and where the hole is so the piece can snap.
+        case passed(token: String, holePosition: Point)
+        /// Not passed, and what the person may be told (expired or not passed).
+        case failed(ClientVerdict, rule: String)
+        /// Too many attempts: none taken until this time (seconds since 1970).
+        case lockedOut(until: Double)
+    }
+
+    /// How puzzles are cut.
+    public var options: PuzzleOptions
+    /// The picture puzzles are cut from, or `nil` for a drawn landscape each time.
+    public var picture: PictureSource?
+    /// The verifier's limits (tolerance, lockouts, lifetimes).
+    public var policy: VerifierPolicy {
+        get { verifier.policy }
+        set { verifier.policy = newValue }
+    }
+    /// Who the puzzles are for, as the verifier counts limits.
+    public let client: String
+    /// The puzzle waiting for its one check, if any.
+    public private(set) var puzzleID: String?
+
+    private var verifier: PuzzleVerifier
+
+    /// Creates a round trip with a fresh random key.
+    public init(
+        options: PuzzleOptions = PuzzleOptions(), client: String = "local",
+        policy: VerifierPolicy = VerifierPolicy()
+    ) {
+        self.options = options
+        self.client = client
+        verifier = PuzzleVerifier(key: TokenSigner.makeKey(), policy: policy)!
+    }
+
+    /// Makes and registers a new puzzle; the one before, if unchecked, can no longer pass.
+    ///
+    /// - Returns: The puzzle to show, or the refusal (locked out, or too many puzzles asked
+    ///   for) with the time the next may be asked for.
+    /// - Throws: ``PuzzleGenerationError`` or `ImageFileError` when the picture cannot be
+    ///   used.
+    public mutating func newPuzzle(
+        now: Double, using random: inout some RandomNumberGenerator
+    ) throws -> Result<Puzzle, IssueRefusal> {
+        puzzleID = nil
+        let source = picture ?? .procedural(seed: random.next())
+        let image = try source.picture(width: options.width, height: options.height)
+        let puzzle = try PuzzleGenerator.generate(picture: image, options: options, using: &random)
+        do throws(IssueRefusal) {
+            puzzleID = try verifier.register(puzzle, client: client, now: now).id
+        } catch {
+            return .failure(error)
+        }
+        return .success(
+            Puzzle(
+                background: puzzle.background, piece: puzzle.piece,
+                startPosition: puzzle.startPosition, axis: puzzle.axis, shape: puzzle.shape))
+    }
+
+    /// Checks an attempt at the waiting puzzle (once).
+    public mutating func check(_ result: PuzzleResult, now: Double) -> Outcome {
+        guard let id = puzzleID else { return .failed(.expired, rule: "unknown-puzzle") }
+        puzzleID = nil
+        switch verifier.check(id: id, attempt: PuzzleAttempt(result), client: client, now: now) {
+        case .passed(let receipt):
+            return .passed(token: receipt.token, holePosition: receipt.holePosition)
+        case .failed(let failure):
+            return .failed(failure.clientVerdict, rule: failure.description)
+        case .limited(let until):
+            return .lockedOut(until: until)
+        }
+    }
+
+    /// The waiting puzzle's answer, for tests only.
+    @_spi(AnswerReveal)
+    public func testingAnswer() -> Point? { puzzleID.flatMap { verifier.testingAnswer(id: $0) } }
+
+    /// Redeems a pass token, once.
+    public mutating func redeem(_ token: String, now: Double) -> Result<TokenClaims, TokenError> {
+        do throws(TokenError) {
+            return .success(try verifier.redeemToken(token, now: now))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

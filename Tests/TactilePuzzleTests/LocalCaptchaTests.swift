@@ -1,0 +1,75 @@
+import Foundation
+import TactileCore
+import TactilePuzzle
+@_spi(AnswerReveal) import TactilePuzzleVerifier
+import TestSupport
+import Testing
+
+/// The whole round trip in one process, as the showcase runs it: a puzzle, one check, a
+/// lockout, a token redeemed once.
+@Suite struct LocalCaptchaTests {
+    func attempt(
+        _ captcha: LocalCaptcha, _ puzzle: LocalCaptcha.Puzzle, dx: Double = 0, seed: UInt64 = 1
+    ) throws -> PuzzleResult {
+        let hole = try #require(captcha.testingAnswer())
+        let target = Point(x: hole.x + dx, y: puzzle.startPosition.y)
+        let track = humanTrack(from: puzzle.startPosition, to: target, seed: seed)
+        return PuzzleResult(
+            position: track.last!.position,
+            areaSize: Size(
+                width: Double(puzzle.background.width), height: Double(puzzle.background.height)),
+            offset: nil, elapsedTime: 1, dragDistance: 0, track: track, inputMethod: .pointer)
+    }
+
+    @Test func aHandDragPassesOnceAndItsTokenRedeemsOnce() throws {
+        var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360))
+        var random = SeededRandom(seed: 4)
+        let puzzle = try captcha.newPuzzle(now: 100, using: &random).get()
+        #expect(puzzle.background.width == 640 && puzzle.axis == .horizontal)
+        let result = try attempt(captcha, puzzle)
+        guard case .passed(let token, let hole) = captcha.check(result, now: 101) else {
+            Issue.record("a hand drag onto the hole did not pass")
+            return
+        }
+        #expect(abs(hole.x - result.position.x) <= 8)
+        // Checked once: the same attempt again finds no puzzle.
+        #expect(captcha.check(result, now: 102) == .failed(.expired, rule: "unknown-puzzle"))
+        #expect((try? captcha.redeem(token, now: 103).get()) != nil)
+        #expect(captcha.redeem(token, now: 104) == .failure(.alreadyUsed))
+    }
+
+    @Test func fiveMissesLockTheClientOutUntilTheLockoutEnds() throws {
+        var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360))
+        var random = SeededRandom(seed: 5)
+        var now = 1000.0
+        var outcomes: [LocalCaptcha.Outcome] = []
+        for k in 0..<5 {
+            let puzzle = try captcha.newPuzzle(now: now, using: &random).get()
+            outcomes.append(
+                captcha.check(try attempt(captcha, puzzle, dx: 60, seed: UInt64(k)), now: now))
+            now += 1
+        }
+        #expect(outcomes.allSatisfy { if case .failed(.notPassed, _) = $0 { true } else { false } })
+        // Locked out: no puzzle until the minute is over, then one again.
+        guard case .failure(let refusal) = try captcha.newPuzzle(now: now, using: &random) else {
+            Issue.record("a locked-out client got a puzzle")
+            return
+        }
+        #expect(refusal.until == 1004 + captcha.policy.lockoutDuration)
+        #expect(captcha.puzzleID == nil)
+        let later = try captcha.newPuzzle(now: refusal.until, using: &random)
+        #expect((try? later.get()) != nil)
+    }
+
+    @Test func theToleranceIsThePolicys() throws {
+        var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360))
+        captcha.policy.verificationTolerance = 20
+        var random = SeededRandom(seed: 6)
+        let puzzle = try captcha.newPuzzle(now: 10, using: &random).get()
+        // 15 px off passes with a 20 px tolerance (the default 8 would refuse it).
+        guard case .passed = captcha.check(try attempt(captcha, puzzle, dx: 15), now: 11) else {
+            Issue.record("15 px off was refused under a 20 px tolerance")
+            return
+        }
+    }
+}
