@@ -56,6 +56,9 @@ public final class PuzzleView: Component {
     public var showsSliderTrack: Bool {
         didSet { updateLayout() }
     }
+    /// How far outside the picture and the track, in points, a release still counts as an
+    /// attempt; further out, the drag is taken back.
+    public static let releaseMargin = 24.0
     /// Points an arrow key moves the piece.
     public var keyboardStep = 4.0
     /// Points an arrow key moves the piece with Shift held.
@@ -277,6 +280,19 @@ public final class PuzzleView: Component {
             if model.moveDrag(to: location, time: event.time) { positionChanged() }
             return true
         case .ended:
+            guard model.state == .dragging, model.inputMethod == .pointer else { return false }
+            // Let go well away from the puzzle: taken back, not an attempt (which would spend
+            // the puzzle).
+            let reach = layout.trackRect.map { layout.imageRect.union($0) } ?? layout.imageRect
+            guard
+                reach.insetBy(dx: -Self.releaseMargin, dy: -Self.releaseMargin).contains(
+                    event.location)
+            else {
+                model.cancelDrag()
+                positionChanged()
+                stateChanged()
+                return true
+            }
             guard let result = model.endDrag(at: location, time: event.time) else { return false }
             positionChanged()
             decide(result)

@@ -41,6 +41,10 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     var lockedUntil: Double?
     var lastVerdict = ClientVerdict.passed
     var remoteChallenge: RemoteCaptcha.Challenge?
+    /// When the puzzle shown stops being accepted (seconds since 1970).
+    var puzzleExpiresAt: Double?
+    /// Whether the puzzle shown replaced one that just failed (so the status says why).
+    var replacedAfterFailure = false
     /// Counts puzzle requests, so an answer that comes after a newer request is dropped.
     var generation = 0
 
@@ -70,6 +74,21 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     source.addStyleClass("dim-label")
     let redeem = Button("Redeem token") {}
     redeem.isSensitive = false
+    // A label, not a tooltip: always in view, no hovering needed; it names only the controls
+    // the puzzle's axis has.
+    let keys = Label()
+
+    func showKeys(for axis: PuzzleAxis) {
+        keys.text =
+            switch axis {
+            case .horizontal:
+                "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit"
+            case .vertical:
+                "Drag the piece up or down into the gap · ↑ ↓: move · Shift: fine · Enter: submit"
+            case .free:
+                "Drag the piece into the gap · arrow keys: move · Shift: fine · Enter: submit"
+            }
+    }
 
     func now() -> Double { Date().timeIntervalSince1970 }
 
@@ -80,6 +99,12 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             return
         }
         switch view.state {
+        case .idle where replacedAfterFailure:
+            // What a client may know: expired, or not passed; never which rule failed.
+            status.text =
+                lastVerdict == .expired
+                ? "That puzzle had expired — here is a fresh one"
+                : "Not passed — try again with this new puzzle"
         case .idle, .dragging: status.text = "Drag the piece into the gap"
         case .verifying: status.text = "Checking…"
         case .verified: status.text = "Verified"
@@ -107,6 +132,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             guard asked == generation else { return }
             switch result {
             case .success(let challenge):
+                puzzleExpiresAt = challenge.expiresAt
+                showKeys(for: challenge.axis)
                 // Not a secret (the service names it in every URL): for whoever reads the log.
                 FileHandle.standardError.write(
                     Data("showcase: puzzle \(challenge.id) from \(remote.baseURL)\n".utf8))
@@ -141,6 +168,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         do {
             switch try local.newPuzzle(now: now(), using: &random) {
             case .success(let puzzle):
+                puzzleExpiresAt = now() + local.policy.puzzleLifetime
+                showKeys(for: puzzle.axis)
                 view.shape = puzzle.shape
                 view.load(
                     .prepared(background: puzzle.background, piece: puzzle.piece),
@@ -241,7 +270,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
 
     view.onEvent = { event in
         switch event {
-        case .stateChanged:
+        case .stateChanged(let state):
+            if state == .dragging { replacedAfterFailure = false }
             refreshStatus()
         case .passed:
             tokenLabel.text = "Pass token (single use, valid 180 s):\n" + (token ?? "")
@@ -251,7 +281,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             }
             refreshStatus()
         case .failed:
-            // Each puzzle is checked once: a miss means a fresh one.
+            // Each puzzle is checked once: a miss means a fresh one, and the status says why.
+            replacedAfterFailure = true
             if lockedUntil == nil { newPuzzle() }
             refreshStatus()
         case .pieceMoved, .attemptMade:
@@ -340,11 +371,9 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                         row("Tolerance (px)", tolerance),
                         row("Decoy holes", decoys), treated,
                     ])),
-            Section("Pass token", Box(.vertical, spacing: 6, [tokenLabel, redeem])),
+            // The button above the token, so it stays put as the text under it changes.
+            Section("Pass token", Box(.vertical, spacing: 6, [redeem, tokenLabel])),
         ])
-    // A label, not a tooltip: always in view, no hovering needed.
-    let keys = Label(
-        "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit")
     keys.wraps = true
     if let remote {
         // The service decides what its puzzles look like.
@@ -356,5 +385,16 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     }
     let page = pageLayout(controls: controls, controlsWidth: 300, stage: [canvas, status, keys])
     newPuzzle()
+    // A puzzle nobody touched is replaced a few seconds before it would expire, so the
+    // first drag after a pause is not refused as expired.
+    repeatEverySecond {
+        if let expiry = puzzleExpiresAt, now() > expiry - 5, lockedUntil == nil,
+            view.state == .idle || view.state == .failed
+        {
+            puzzleExpiresAt = nil
+            newPuzzle()
+        }
+        return true
+    }
     return page
 }

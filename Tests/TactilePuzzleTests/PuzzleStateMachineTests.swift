@@ -81,6 +81,29 @@ import Testing
         #expect(v.piecePosition == .zero)
     }
 
+    /// A drag let go well outside the picture is taken back: no attempt is made (so no
+    /// puzzle is spent), the piece returns, and the next drag works.
+    @Test func aReleaseFarOutsideThePictureIsTakenBack() {
+        var told: [PuzzleEvent] = []
+        let v = view()
+        v.onEvent = { told.append($0) }
+        let grab = v.layout.viewPoint(v.model.pieceFrame.center)
+        v.handle(PointerEvent(.began, at: grab, time: 0))
+        v.handle(PointerEvent(.moved, at: Point(x: 300, y: 200), time: 0.1))
+        let outside = Point(x: v.layout.imageRect.maxX + PuzzleView.releaseMargin + 5, y: 100)
+        #expect(v.handle(PointerEvent(.ended, at: outside, time: 0.2)))
+        #expect(v.state == .idle)
+        #expect(v.piecePosition == .zero)
+        #expect(!told.contains { if case .attemptMade = $0 { true } else { false } })
+        // Within the margin it is an attempt as before.
+        told = []
+        let near = Point(x: v.layout.imageRect.maxX + PuzzleView.releaseMargin - 5, y: 100)
+        v.handle(PointerEvent(.began, at: grab, time: 1))
+        v.handle(PointerEvent(.moved, at: near, time: 1.1))
+        v.handle(PointerEvent(.ended, at: near, time: 1.2))
+        #expect(told.contains { if case .attemptMade = $0 { true } else { false } })
+    }
+
     @Test func withoutReturnThePieceStaysWhereItFailed() {
         let v = view()
         v.returnsAfterFailure = false
