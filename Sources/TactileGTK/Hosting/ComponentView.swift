@@ -37,6 +37,10 @@ public final class ComponentView: Widget {
         gtk_widget_set_focus_on_click(widget, 1)
         installDrawFunction()
         installGestures()
+        // A hidden page (another page shown, the window minimised) does not tick; shown
+        // again, it goes on where it was (components clamp the stall).
+        connect(widget, signal: "unmap") { [weak self] in self?.stopTicking() }
+        connect(widget, signal: "map") { [weak self] in self?.setNeedsUpdate() }
         connectSize(widget, signal: "resize") { [weak self] width, height in
             guard let self else { return }
             self.component.viewSize = Size(width: Double(width), height: Double(height))
@@ -50,7 +54,9 @@ public final class ComponentView: Widget {
     public func setNeedsUpdate() {
         guard isAlive else { return }
         gtk_widget_queue_draw(widget)
-        guard component.isAnimating, tickID == nil else { return }
+        guard component.isAnimating, tickID == nil, gtk_widget_get_mapped(widget) != 0 else {
+            return
+        }
         let tick: GtkTickCallback = { _, clock, data in
             ClosureBox<(OpaquePointer?) -> Bool>.value(at: data)(clock) ? 1 : 0
         }
@@ -59,6 +65,12 @@ public final class ComponentView: Widget {
         }
         tickID = gtk_widget_add_tick_callback(
             widget, tick, ClosureBox(handler).retainedPointer(), releaseBoxData)
+    }
+
+    private func stopTicking() {
+        guard let id = tickID else { return }
+        gtk_widget_remove_tick_callback(widget, id)
+        tickID = nil
     }
 
     // MARK: - Time
