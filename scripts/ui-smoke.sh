@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Starts the showcase without a display (it must refuse clearly) and under Xvfb (its window
-# must open, and Start must animate without the app dying), then closes it.
+# Starts the showcase without a display (it must refuse clearly, yet show --help) and under
+# Xvfb (its window must open, and Start must animate without the app dying), then closes it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product showcase >/dev/null
@@ -12,6 +12,11 @@ code=$?
 set -e
 if [[ $code -eq 0 || "$message" != *"no display"* ]]; then
     echo "showcase without a display: expected a message and a non-zero exit, got $code: $message" >&2
+    exit 1
+fi
+help=$(env -u DISPLAY -u WAYLAND_DISPLAY "$app" --help)
+if [[ "$help" != "Usage: showcase"* || "$help" != *"--captcha-server"* ]]; then
+    echo "showcase --help without a display: expected the help, got: $help" >&2
     exit 1
 fi
 

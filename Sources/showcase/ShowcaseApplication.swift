@@ -71,6 +71,13 @@ final class ShowcaseApplication {
     ///
     /// Without a display it prints why to standard error and returns 1.
     func run(_ arguments: [String] = CommandLine.arguments) -> Int32 {
+        // Help needs no display: say it here, where GTK could not.
+        if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }),
+            gtk_init_check() == 0
+        {
+            print(help)
+            return 0
+        }
         guard gtk_init_check() != 0 else {
             printError(
                 "showcase: no display found (set DISPLAY or WAYLAND_DISPLAY, or run under xvfb-run -a)"
@@ -95,6 +102,26 @@ final class ShowcaseApplication {
         var argv = arguments.map { strdup($0) }
         defer { for argument in argv { free(argument) } }
         return g_application_run(gApp, Int32(argv.count), &argv)
+    }
+
+    /// The options, as `--help` shows them when there is no display for GTK's own help.
+    var help: String {
+        var lines = [
+            "Usage: showcase [OPTION…]", "", "The Tactile showcase: one page per component.", "",
+            "Options:",
+            "  --page NAME".padding(toLength: 30, withPad: " ", startingAt: 0)
+                + "Show page NAME first (\(pages.map(\.name).joined(separator: ", ")))",
+        ]
+        for option in options {
+            lines.append(
+                "  --\(option.name) \(option.valueName)".padding(
+                    toLength: 30, withPad: " ", startingAt: 0) + option.description)
+        }
+        lines += [
+            "  -h, --help".padding(toLength: 30, withPad: " ", startingAt: 0) + "Show this help",
+            "", "It needs a display (set DISPLAY or WAYLAND_DISPLAY, or run under xvfb-run -a).",
+        ]
+        return lines.joined(separator: "\n")
     }
 
     /// Reads `--page` and the registered options; returns -1 to go on, or an exit status.
