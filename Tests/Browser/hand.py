@@ -1,7 +1,7 @@
 """A person's drag as a list of points: the one drag-curve generator of the Python tests
 (the browser tests move the real pointer along it; the service tests send it as a track).
 
-The same hand as scripts/human-drag.py, which drives the real pointer with xdotool.
+scripts/human-drag.py drives the real pointer with xdotool along the same curve.
 """
 import math
 
