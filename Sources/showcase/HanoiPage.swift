@@ -18,6 +18,8 @@ func makeHanoiPage() -> Widget {
     let disks = Entry(text: "5", placeholder: "1…64", widthInCharacters: 4)
     let pegs = Entry(text: "3", placeholder: "3…26", widthInCharacters: 4)
     let startPause = Button("Start") {}
+    // As wide as its longest title, so the buttons beside it do not move as it changes.
+    startPause.setMinimumSize(width: 130)
     // Moving the seek bar seeks; refreshing it from the model does not (setting is silent).
     let seek = Slider(range: 0...1000, step: 1, value: 0, showsValue: false) { value in
         hanoi.seek(toFraction: value / 1000)
@@ -31,9 +33,13 @@ func makeHanoiPage() -> Widget {
     var isInstant = false
     var rateValue = 2.0
 
+    /// A line the solution itself leaves (solved by playing), shown until something else
+    /// speaks.
+    var solvedNote: String?
+
     func refresh() {
         status.text = hanoi.status
-        message.text = hanoi.message ?? ""
+        message.text = hanoi.message ?? solvedNote ?? ""
         let playing = hanoi.mode == .solver && hanoi.playback.isPlaying
         startPause.title = playing ? "Pause" : (hanoi.mode == .manual ? "Solve from here" : "Start")
         seek.isSensitive = hanoi.mode == .solver
@@ -42,9 +48,10 @@ func makeHanoiPage() -> Widget {
         redo.isSensitive = hanoi.mode == .manual && hanoi.game.canRedo
         speedLabel.text = isInstant ? "Instant" : String(format: "%.1f moves/s", rateValue)
     }
+    var speed: Slider!
 
-    /// Reads both fields; on bad input shows the reason inline and in an alert, and keeps
-    /// the current puzzle.
+    /// Reads both fields; on bad input shows the reason inline (once: no dialog on top of
+    /// it), and keeps the current puzzle.
     func applyCounts() -> Bool {
         do throws(HanoiError) {
             let n = try HanoiInput.disks(from: disks.text)
@@ -55,12 +62,19 @@ func makeHanoiPage() -> Widget {
             return true
         } catch {
             message.text = error.message
-            showMessage("Please check the numbers", detail: error.message, over: canvas)
             return false
         }
     }
 
-    hanoi.onEvent = { [weak canvas] _ in
+    hanoi.onEvent = { [weak canvas] event in
+        switch event {
+        case .solved where hanoi.mode == .solver:
+            solvedNote = "Solved in \(hanoi.playback.plan.count) moves, the fewest possible."
+        case .playbackChanged, .configured, .modeChanged, .moveRefused, .hintShown:
+            solvedNote = nil
+        default:
+            break
+        }
         refresh()
         canvas?.setNeedsUpdate()
     }
@@ -78,7 +92,7 @@ func makeHanoiPage() -> Widget {
         connect(field.widget, signal: "activate") { if applyCounts() { hanoi.reset() } }
     }
 
-    let speed = Slider(range: 0...1, step: 0.01, value: log(4) / log(2000), showsValue: false) {
+    speed = Slider(range: 0...1, step: 0.01, value: log(4) / log(2000), showsValue: false) {
         v in
         rateValue = rate(atSlider: v)
         if !isInstant { hanoi.setSpeed(.movesPerSecond(rateValue)) }
@@ -86,6 +100,8 @@ func makeHanoiPage() -> Widget {
     }
     let instant = CheckButton("Instant") { on in
         isInstant = on
+        // Under Instant the rate does not apply: its slider says so by resting.
+        speed.isSensitive = !on
         hanoi.setSpeed(on ? .instant : .movesPerSecond(rateValue))
         refresh()
     }

@@ -60,6 +60,14 @@ import Testing
         #expect(model.setSpeed(.instant) == [.playbackChanged(.finished)])
     }
 
+    @Test func theSeekBarsEndIsTheLastMove() throws {
+        var model = try HanoiModel(disks: 5)
+        _ = model.seek(toFraction: 1)
+        #expect(model.status.hasPrefix("Move 31 of 31"), "\(model.status)")
+        _ = model.seek(toFraction: 0)
+        #expect(model.status == "Move 0 of 31 — press Start")
+    }
+
     @Test func clickClickPlayPicksMovesRefusesAndSolves() throws {
         var model = try HanoiModel(disks: 2)
         #expect(
