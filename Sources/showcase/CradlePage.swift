@@ -43,6 +43,8 @@ func makeCradlePage() -> Widget {
     func refresh() {
         energy.text = view.energyText
         pause.title = view.isPaused ? "Resume" : "Pause"
+        // Nothing to pause while everything rests.
+        pause.isSensitive = view.isPaused || view.isAnimating
         for (index, button) in pullButtons.enumerated() {
             button.isVisible = index + 1 < configuration.ballCount
         }
@@ -51,7 +53,8 @@ func makeCradlePage() -> Widget {
         refresh()
         canvas?.setNeedsUpdate()
     }
-    canvas.onTick = { energy.text = view.energyText }
+    // The last tick, as everything comes to rest, also rests the Pause button.
+    canvas.onTick = refresh
     canvas.onInput = refresh
 
     let balls = SpinButton(range: 2...9, step: 1, value: 5, digits: 0) { value in

@@ -39,5 +39,7 @@ func pageLayout(controls: Widget, controlsWidth: Int, stage: [Widget]) -> Box {
     controls.expandsHorizontally = false
     let page = Box(.horizontal, spacing: 12, [controls, Box(.vertical, spacing: 6, stage)])
     page.setMargins(12)
+    // The component takes the keys from the start, not the first field of the controls.
+    page.preferredFocus = stage.first { $0 is ComponentView }
     return page
 }

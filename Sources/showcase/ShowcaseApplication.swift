@@ -158,8 +158,11 @@ final class ShowcaseApplication {
         let stack = gtk_stack_new()!
         gtk_stack_set_transition_type(tactile_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
         gtk_widget_set_hexpand(stack, 1)
+        var built: [String: Widget] = [:]
         for page in pages {
-            gtk_stack_add_titled(tactile_stack(stack), page.build().widget, page.name, page.title)
+            let root = page.build()
+            built[page.name] = root
+            gtk_stack_add_titled(tactile_stack(stack), root.widget, page.name, page.title)
         }
         if let initialPage { gtk_stack_set_visible_child_name(tactile_stack(stack), initialPage) }
 
@@ -177,6 +180,8 @@ final class ShowcaseApplication {
         gtk_window_set_default_size(window, 1100, 720)
         gtk_window_set_child(window, layout)
         gtk_window_present(window)
+        // The first page's component takes the keys at launch (Space plays, digits pull, …).
+        (built[initialPage ?? pages.first?.name ?? ""]?.preferredFocus)?.grabFocus()
     }
 }
 

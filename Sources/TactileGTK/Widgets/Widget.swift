@@ -14,6 +14,10 @@ public class Widget {
     /// Whether the wrapped widget still exists.
     public private(set) var isAlive = true
 
+    /// The widget inside this one that should have the keyboard focus when it is first shown
+    /// (a page's component, so its keys work without a click first).
+    public var preferredFocus: Widget?
+
     /// Wraps `widget`, which is usually newly created and floating.
     public init(wrapping widget: UnsafeMutablePointer<GtkWidget>) {
         self.widget = widget
