@@ -64,6 +64,8 @@ private final class PatternPage {
             selectedIndex: Self.gridSizes.firstIndex(of: 3)!
         ) { [self] _ in gridChanged() }
         let stealth = CheckButton("Stealth (hide the path)") { [self] on in
+            // A path on the grid, hidden or not, must not appear by unticking Stealth.
+            lock.clear()
             lock.isStealthy = on
             canvas.setNeedsUpdate()
         }
@@ -130,7 +132,9 @@ private final class PatternPage {
         for effect in effects {
             switch effect {
             case .perform(let request): perform(request)
-            case .show(.correct): lock.show(.correct)
+            case .show(.correct):
+                lock.show(.correct)
+                clearAcceptedPathSoon()
             case .show(.wrong): lock.show(.wrong)
             case .show(.clear): lock.clear()
             case .say(let headline, let explanation): say(headline, explanation)
@@ -158,6 +162,21 @@ private final class PatternPage {
                 "That was too short and was not counted as an attempt.")
         case .finished(let pattern):
             run(session.finished(pattern))
+        }
+    }
+
+    /// An accepted pattern is a secret on screen: it goes after a second, unless something
+    /// else has been drawn since.
+    func clearAcceptedPathSoon() {
+        var waited = false
+        repeatEverySecond { [weak self] in
+            guard let self, !waited else { return false }
+            waited = true
+            if self.lock.displayState == .correct {
+                self.lock.clear()
+                self.canvas.setNeedsUpdate()
+            }
+            return false
         }
     }
 
@@ -238,7 +257,7 @@ private final class PatternPage {
         removeButton.isSensitive = enrolled
     }
 
-    // MARK: - Vault calls
+    // MARK: - Busy and failing
 
     /// While the vault works, neither the lock nor the controls take input.
     func setBusy(_ busy: Bool) {
