@@ -48,3 +48,17 @@ def hand_path(x0, y0, x1, y1, rng):
             points.append((x + nx * side, y + ny * side, step * 1000))
         start = aim
     return points
+
+
+def answer_body(challenge, x, rng):
+    """The answer a person's drag of a horizontal puzzle's piece from its start to x gives,
+    as the widget sends it: samples in background pixels (kept on the picture) and
+    milliseconds from the press, released where the track ends."""
+    y = challenge["pieceY"]
+    max_x = challenge.get("imageWidth", float("inf")) - challenge.get("pieceWidth", 0)
+    track = [{"x": 0, "y": y, "t": 0}]
+    t = 0.0
+    for px, py, ms in hand_path(0.0, float(y), float(x), float(y), rng):
+        t += ms
+        track.append({"x": round(min(max(px, 0), max_x), 2), "y": round(py, 2), "t": round(t, 1)})
+    return {"x": track[-1]["x"], "y": y, "track": track}

@@ -37,7 +37,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Browser"))
-from hand import hand_path  # noqa: E402  the tests' one drag-curve generator, shared with the browser tests
+from hand import answer_body  # noqa: E402
+from testrun import run_module  # noqa: E402
 
 URLS = os.environ.get("TACTILE_SERVICE_URLS", "").split()
 SITEKEY = os.environ.get("TACTILE_SITE_KEY", "")
@@ -94,16 +95,8 @@ def revealed(base, challenge_id):
 
 
 def hand_drag(challenge, x, seed):
-    """The answer a person's drag of the piece from its start to x gives: the samples in
-    background pixels and milliseconds from the press, as the widget sends them."""
-    y = challenge["pieceY"]
-    max_x = challenge["imageWidth"] - challenge["pieceWidth"]
-    track = [{"x": 0, "y": y, "t": 0}]
-    t = 0.0
-    for px, py, ms in hand_path(0, y, x, y, random.Random(seed)):
-        t += ms
-        track.append({"x": round(min(max(px, 0), max_x), 2), "y": round(py, 2), "t": round(t, 1)})
-    return {"x": track[-1]["x"], "y": y, "track": track}
+    """The answer a person's drag of the piece from its start to x gives (hand.py's)."""
+    return answer_body(challenge, x, random.Random(seed))
 
 
 def answer(base, challenge_id, body):
@@ -316,17 +309,7 @@ class TwoInstanceTests(unittest.TestCase):
 
 
 def main():
-    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
-    started = time.time()
-    result = unittest.TextTestRunner(verbosity=2).run(suite)
-    failed = len(result.failures) + len(result.errors)
-    skipped = len(result.skipped)
-    passed = result.testsRun - failed - skipped
-    line = f"{passed} passed, {failed} failed"
-    if skipped:
-        line += f", {skipped} skipped"
-    print(f"{line} in {time.time() - started:.1f}s")
-    return 0 if failed == 0 else 1
+    return run_module(__name__)
 
 
 if __name__ == "__main__":

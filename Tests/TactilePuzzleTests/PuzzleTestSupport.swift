@@ -78,3 +78,24 @@ func matchingPixels(
     }
     return (matching, counted)
 }
+
+/// Registers a puzzle cut from `seed`, checks a hand's drag onto its hole at `now + 1`, and
+/// returns the pass; a test that meant to pass fails with the outcome otherwise.
+func passedReceipt(
+    _ verifier: inout PuzzleVerifier, seed: UInt64, client: String = "a",
+    site: SiteBinding? = nil, now: Double = 100, checkedAfter delay: Double = 1
+) throws -> PassReceipt {
+    struct NotPassed: Error, CustomStringConvertible { var description: String }
+    let puzzle = try makePuzzle(seed: seed)
+    let id = try verifier.register(puzzle, client: client, site: site, now: now).id
+    let outcome = verifier.check(
+        id: id,
+        attempt: PuzzleAttempt(
+            position: puzzle.holePosition, displayWidth: 640,
+            track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition)),
+        client: client, now: now + delay)
+    guard case .passed(let receipt) = outcome else {
+        throw NotPassed(description: "a hand's drag onto the hole did not pass: \(outcome)")
+    }
+    return receipt
+}

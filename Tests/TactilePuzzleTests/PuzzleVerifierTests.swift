@@ -231,16 +231,7 @@ import Testing
 /// Pass tokens: genuine ones verify; forged, altered, expired or reused ones do not.
 @Suite struct PuzzleTokenTests {
     func passToken(_ verifier: inout PuzzleVerifier, now: Double = 100) throws -> String {
-        let puzzle = try makePuzzle(seed: 21)
-        let id = try verifier.register(puzzle, client: "a", now: now).id
-        let outcome = verifier.check(
-            id: id,
-            attempt: PuzzleAttempt(
-                position: puzzle.holePosition, displayWidth: 640,
-                track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition)),
-            client: "a", now: now)
-        guard case .passed(let receipt) = outcome else { throw TokenError.malformed }
-        return receipt.token
+        try passedReceipt(&verifier, seed: 21, now: now, checkedAfter: 0).token
     }
 
     @Test func genuineTokenRedeemsOnceWithinItsLifetime() throws {
@@ -356,18 +347,7 @@ import Testing
 
     @Test func tokensCarryTheSiteHostActionAndMode() throws {
         var verifier = makeVerifier()
-        let puzzle = try makePuzzle(seed: 60)
-        let id = try verifier.register(puzzle, client: "a", site: site, now: 100).id
-        let outcome = verifier.check(
-            id: id,
-            attempt: PuzzleAttempt(
-                position: puzzle.holePosition, displayWidth: 640,
-                track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition)),
-            client: "a", now: 101)
-        guard case .passed(let receipt) = outcome else {
-            Issue.record("\(outcome)")
-            return
-        }
+        let receipt = try passedReceipt(&verifier, seed: 60, site: site)
         let claims = try verifier.redeemToken(receipt.token, now: 102)
         #expect(
             [claims.siteKey, claims.hostname, claims.action] == ["site-a", "example.com", "signup"])
@@ -419,18 +399,7 @@ import Testing
 
     @Test func aRetriedVerificationWithItsKeyGetsTheSameAnswer() throws {
         var verifier = makeVerifier()
-        let puzzle = try makePuzzle(seed: 62)
-        let id = try verifier.register(puzzle, client: "a", site: site, now: 100).id
-        let outcome = verifier.check(
-            id: id,
-            attempt: PuzzleAttempt(
-                position: puzzle.holePosition, displayWidth: 640,
-                track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition)),
-            client: "a", now: 101)
-        guard case .passed(let receipt) = outcome else {
-            Issue.record("\(outcome)")
-            return
-        }
+        let receipt = try passedReceipt(&verifier, seed: 62, site: site)
         let first = try verifier.redeemToken(receipt.token, now: 102, idempotencyKey: "k1")
         #expect(try verifier.redeemToken(receipt.token, now: 103, idempotencyKey: "k1") == first)
         #expect(throws: TokenError.alreadyUsed) {

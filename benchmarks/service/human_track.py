@@ -12,22 +12,16 @@ import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Browser"))
-from hand import hand_path  # noqa: E402
+from hand import answer_body  # noqa: E402
 
 
 def answer(challenge, hole_x, hole_y, rng):
     """The answer body for a horizontal-slider challenge (the service's default): a drag from
-    where the piece starts (x 0, the challenge's pieceY) onto the hole at (hole_x, hole_y),
-    released where the track ends."""
+    where the piece starts (x 0, the challenge's pieceY) onto the hole at hole_x, released
+    where the track ends. (hole_y is the piece's row on a horizontal puzzle.)"""
     if challenge.get("axis", "horizontal") != "horizontal":
         raise ValueError(f"only horizontal puzzles are dragged here, got {challenge['axis']}")
-    y0 = challenge["pieceY"]
-    track = [{"x": 0, "y": y0, "t": 0}]
-    t = 0.0
-    for x, y, ms in hand_path(0.0, float(y0), float(hole_x), float(hole_y), rng):
-        t += ms
-        track.append({"x": round(x, 2), "y": round(y, 2), "t": round(t, 1)})
-    return {"x": track[-1]["x"], "y": y0, "track": track}
+    return answer_body(challenge, hole_x, rng)
 
 
 if __name__ == "__main__":
