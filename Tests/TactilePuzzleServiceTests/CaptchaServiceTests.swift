@@ -263,6 +263,28 @@ import Testing
         }
     }
 
+    /// Images live by the service's clock, not the wall's (a service on an injected clock
+    /// still serves them).
+    @Test func imagesExpireByTheServicesClock() throws {
+        let now = Box(1000.0)
+        let service = CaptchaService(
+            configuration: .init(sites: [site]), backend: MemoryBackend(policy: VerifierPolicy()),
+            log: { _ in }, clock: { now.value })
+        let id = try #require(
+            json(post(service, "/v1/challenges", ["sitekey": site.sitekey]))["id"] as? String)
+        // A second challenge, whose storing sheds expired images, keeps the first's.
+        _ = post(service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.30")
+        let piece = HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/piece")
+        #expect(service.handle(piece).status == 200)
+        now.value += VerifierPolicy().puzzleLifetime + 1
+        #expect(service.handle(piece).status == 404)
+    }
+
+    final class Box<T>: @unchecked Sendable {
+        var value: T
+        init(_ value: T) { self.value = value }
+    }
+
     @Test func anIPv6ClientIsItsSlash64() {
         #expect(CaptchaService.network(of: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
         #expect(

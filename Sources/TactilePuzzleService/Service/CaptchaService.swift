@@ -224,7 +224,7 @@ public final class CaptchaService: @unchecked Sendable {
                     ChallengeImages(
                         background: files.background, backgroundType: files.format.mediaType,
                         piece: files.piece),
-                    id: challenge.id, until: challenge.expiresAt)
+                    id: challenge.id, until: challenge.expiresAt, now: now)
             } catch {
                 return storeUnavailable(error)
             }

@@ -422,8 +422,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
 
     // MARK: - Images
 
-    public func putImages(_ images: ChallengeImages, id: String, until: Double) throws {
-        let seconds = max(1, Int((until - Date().timeIntervalSince1970).rounded(.up)))
+    public func putImages(_ images: ChallengeImages, id: String, until: Double, now: Double)
+        throws
+    {
+        let seconds = max(1, Int((until - now).rounded(.up)))
         let value =
             Array(images.backgroundType.utf8) + [10]
             + Array(String(images.background.count).utf8) + [10] + images.background + images.piece

@@ -32,8 +32,8 @@ public protocol VerifierBackend: Sendable {
     ) throws -> R
     /// Whether the backend answers (for `/healthz`).
     func isHealthy() -> Bool
-    /// Keeps a challenge's images until `until` (seconds since 1970).
-    func putImages(_ images: ChallengeImages, id: String, until: Double) throws
+    /// Keeps a challenge's images until `until` (seconds since 1970; it is `now`).
+    func putImages(_ images: ChallengeImages, id: String, until: Double, now: Double) throws
     /// A challenge's images, or `nil` when unknown or expired.
     func images(id: String, now: Double) throws -> ChallengeImages?
     /// Forgets a challenge's images once it was answered.
@@ -61,8 +61,10 @@ extension LocalCaches {
         counters.increment(name, window: window, now: now)
     }
 
-    public func putImages(_ images: ChallengeImages, id: String, until: Double) throws {
-        imageCache.removeExpired(now: Date().timeIntervalSince1970)
+    public func putImages(_ images: ChallengeImages, id: String, until: Double, now: Double)
+        throws
+    {
+        imageCache.removeExpired(now: now)
         imageCache.put(id: id, images: images, until: until)
     }
 
