@@ -168,10 +168,9 @@ private final class PatternPage {
     /// An accepted pattern is a secret on screen: it goes after a second, unless something
     /// else has been drawn since.
     func clearAcceptedPathSoon() {
-        var waited = false
+        // The timer's first call comes a second from now; returning false makes it the last.
         repeatEverySecond { [weak self] in
-            guard let self, !waited else { return false }
-            waited = true
+            guard let self else { return false }
             if self.lock.displayState == .correct {
                 self.lock.clear()
                 self.canvas.setNeedsUpdate()
