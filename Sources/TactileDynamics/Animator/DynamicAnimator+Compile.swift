@@ -12,10 +12,9 @@ extension DynamicAnimator {
         } else if needsRefresh {
             needsRefresh = false
             var world = self.world
-            compileParameters(into: &world)
-            // Friction and elasticity of the contacts come from the bodies when contacts are
-            // next found; find them now (their impulses carry over).
-            world.stepsUntilDetection = 0
+            // Contacts take masses, friction and elasticity from the bodies when they are
+            // found: when those changed, find them again now (their impulses carry over).
+            if compileParameters(into: &world) { world.stepsUntilDetection = 0 }
             self.world = world
         }
     }

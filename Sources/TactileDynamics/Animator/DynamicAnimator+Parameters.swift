@@ -11,7 +11,12 @@ extension DynamicAnimator {
     /// shapes or contacts: item properties (mass, elasticity, friction, damping, charge),
     /// gravity, pushes, joints and fields. Runs after a rebuild, and alone when only
     /// parameters changed — on every frame of a drag, say, which moves an anchor.
-    func compileParameters(into world: inout World) {
+    ///
+    /// - Returns: Whether a body's mass, inertia, friction or elasticity changed, which the
+    ///   contacts took when they were found (so they must be found again).
+    @discardableResult
+    func compileParameters(into world: inout World) -> Bool {
+        var contactsChanged = false
         // Properties, later item behaviours winning.
         var properties = [DynamicItemProperties](repeating: .init(), count: bodyOwner.count)
         for case let behavior as DynamicItemBehavior in flatBehaviors {
@@ -40,6 +45,12 @@ extension DynamicAnimator {
                 body.angularVelocity = 0
             }
             if body.invInertia == 0 { body.angularVelocity = 0 }
+            let before = world.bodies[b]
+            if body.invMass != before.invMass || body.invInertia != before.invInertia
+                || body.friction != before.friction || body.elasticity != before.elasticity
+            {
+                contactsChanged = true
+            }
             world.bodies[b] = body
         }
 
@@ -116,6 +127,7 @@ extension DynamicAnimator {
             world.fields.append(compiled)
         }
         world.restitutionThreshold = 1 + 2 * largestAcceleration * world.h
+        return contactsChanged
     }
 
     /// The body and body-frame point (relative to the centre of mass) of an offset on an item,
