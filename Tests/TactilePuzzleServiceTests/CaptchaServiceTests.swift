@@ -280,11 +280,6 @@ import Testing
         #expect(service.handle(piece).status == 404)
     }
 
-    final class Box<T>: @unchecked Sendable {
-        var value: T
-        init(_ value: T) { self.value = value }
-    }
-
     @Test func anIPv6ClientIsItsSlash64() {
         #expect(CaptchaService.network(of: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
         #expect(

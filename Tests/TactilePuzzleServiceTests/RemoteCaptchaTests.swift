@@ -39,11 +39,6 @@ import Testing
             decode: { try ImageLoader.decode($0, name: "test image") })
     }
 
-    final class Box<T> {
-        var value: T
-        init(_ value: T) { self.value = value }
-    }
-
     /// Runs one asynchronous call whose transport is synchronous: the result at once.
     func answer<T>(_ call: (@escaping (T) -> Void) -> Void) throws -> T {
         var result: T?
