@@ -1,8 +1,9 @@
 // A verifier state (the JSON body of `state.json`): a state the store would accept (one with
 // no implausibility) goes into a verifier, which issues one more puzzle, then checks every
 // pending puzzle and redeems the tokens it hands out, so expiry, eviction, rate limits and
-// lockouts all run on the decoded values. Refusals are expected; a trap or a hang is a
-// finding.
+// lockouts all run on the decoded values. The same bytes, sealed as each kind of record the
+// Redis store keeps, are opened as those records, and read as a token's nonce. Refusals are
+// expected; a trap or a hang is a finding.
 
 import Foundation
 import FuzzDriver
@@ -70,6 +71,7 @@ private func makeAttempt(_ kind: Int, answer: Point, imageWidth: Int) -> PuzzleA
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let json = Data(UnsafeBufferPointer(start: data, count: size))
+    fuzzRecords(Array(json))
     guard let state = try? JSONDecoder().decode(VerifierState.self, from: json),
         state.implausibility() == nil
     else { return 0 }
@@ -78,18 +80,53 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             key: key, policy: policy, state: state, random: SeededRandom(seed: 1))
     else { fatalError("a 32-byte key was refused") }
     _ = try? verifier.register(puzzle, client: "fuzz", now: now)
+    // Every puzzle as issued to "fuzz" (stores keep only a keyed digest of the client), so
+    // each check gets past the owner test to the position and drag rules.
+    let owner = verifier.owner("fuzz")
+    for id in verifier.state.pending.keys { verifier.state.pending[id]?.client = owner }
     // Sorted, so that a reproducer replays the same checks in the same order.
     for (index, id) in verifier.state.pending.keys.sorted().enumerated() {
         guard let pending = verifier.state.pending[id] else { continue }
         let attempt = makeAttempt(
             index, answer: Point(x: pending.answerX, y: pending.answerY),
             imageWidth: pending.imageWidth)
-        let outcome = verifier.check(id: id, attempt: attempt, client: pending.client, now: now)
+        let outcome = verifier.check(id: id, attempt: attempt, client: "fuzz", now: now)
         if case .passed(let receipt) = outcome {
             _ = try? verifier.redeemToken(receipt.token, now: now)
             _ = try? verifier.redeemToken(receipt.token, now: now)
         }
-        _ = verifier.limit(for: pending.client, now: now)
+        _ = verifier.limit(for: "fuzz", now: now)
     }
     return 0
+}
+
+/// The bytes as each kind of record, sealed as the store seals them, so that opening gets
+/// past the seal to the decoding and the plausibility checks.
+private let recordKey = VerifierSeal.makeKey()
+private let recordSecret = try! VerifierSeal.secret(of: recordKey, name: "the key")
+
+private func fuzzRecords(_ body: [UInt8]) {
+    let id = String(repeating: "ab", count: 16)
+    let text = String(decoding: body, as: UTF8.self)
+    _ = TokenSigner.unverifiedNonce(text)
+    let scopes: [VerifierScope] = [
+        .issuing(client: "fuzz"), .checking(puzzle: id, client: "fuzz"), .peeking(puzzle: id),
+        .redeeming(token: text, idempotencyKey: "k"), .inspecting(client: "fuzz"),
+    ]
+    for scope in scopes {
+        guard let plan = try? VerifierRecords.plan(for: scope, key: recordKey) else { continue }
+        var records: [String: [UInt8]] = [:]
+        for name in plan.reads + plan.takes {
+            records[name] = VerifierRecords.seal(body: body, name: name, secret: recordSecret)
+        }
+        if let opened = try? VerifierRecords.open(
+            key: recordKey, scope: scope, records: records, policy: policy)
+        {
+            var verifier = opened
+            _ = verifier.pendingPuzzle(id: id)
+            _ = verifier.limit(for: "fuzz", now: now)
+            _ = try? verifier.register(puzzle, client: "fuzz", now: now)
+            _ = try? VerifierRecords.changes(from: opened, to: verifier, key: recordKey, now: now)
+        }
+    }
 }

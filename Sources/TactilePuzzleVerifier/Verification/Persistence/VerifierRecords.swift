@@ -229,6 +229,11 @@ public enum VerifierRecords {
         do { body = Array(try encoder.encode(value)) } catch {
             throw VerifierStoreError("cannot encode \(name): \(error)")
         }
+        return seal(body: body, name: name, secret: secret)
+    }
+
+    /// JSON `body` behind the header `TPZREC1 <mac>`, the MAC over the name and the body.
+    static func seal(body: [UInt8], name: String, secret: [UInt8]) -> [UInt8] {
         let tag = Sodium.hmacSHA256(Array(name.utf8) + [10] + body, key: macKey(secret))
         return Array("\(magic) \(Hex.encode(tag))\n".utf8) + body
     }
