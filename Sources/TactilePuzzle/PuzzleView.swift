@@ -56,9 +56,6 @@ public final class PuzzleView: Component {
     public var showsSliderTrack: Bool {
         didSet { updateLayout() }
     }
-    /// How far outside the picture and the track, in points, a release still counts as an
-    /// attempt; further out, the drag is taken back.
-    public static let releaseMargin = 24.0
     /// Points an arrow key moves the piece.
     public var keyboardStep = 4.0
     /// Points an arrow key moves the piece with Shift held.
@@ -81,7 +78,6 @@ public final class PuzzleView: Component {
     /// Host time, never backwards (no stall clamp: keyboard drags are timed with it).
     private var clock = FrameClock(maximumStep: .infinity)
     private var now: Double { clock.now }
-    private var thumbDrag = false
 
     /// Creates a captcha.
     ///
@@ -99,6 +95,8 @@ public final class PuzzleView: Component {
     ///   - areaSize: The area's size when the content has no picture.
     ///   - verification: Who decides; `.local` by default.
     ///   - viewSize: The initial size in points.
+    /// - Throws: ``PuzzleError`` when a size, the hole, the start or the tolerance is out of
+    ///   range.
     public init(
         content: Content = .picture(nil), pieceSize: Size = Size(width: 80, height: 60),
         holePosition: Point = Point(x: 160, y: 90), startPosition: Point? = nil,
@@ -106,16 +104,17 @@ public final class PuzzleView: Component {
         verificationTolerance: Double = PuzzleModel.defaultTolerance,
         areaSize: Size = Size(width: 320, height: 240), verification: Verification = .local,
         viewSize: Size = Size(width: 320, height: 240)
-    ) {
+    ) throws(PuzzleError) {
         self.content = content
         self.shape = shape
         self.verification = verification
         self.viewSize = viewSize
         showsSliderTrack = axis == .horizontal
         let area = Self.areaSize(of: content, default: areaSize)
-        model = PuzzleModel(
+        model = try PuzzleModel(
             areaSize: area, pieceSize: Self.pieceSize(of: content, default: pieceSize),
-            holePosition: holePosition, startPosition: startPosition, axis: axis,
+            holePosition: Self.holePosition(of: content, default: holePosition),
+            startPosition: startPosition, axis: axis,
             verificationTolerance: verificationTolerance)
         layout = PuzzleLayout(viewSize: viewSize, areaSize: area, showsTrack: axis == .horizontal)
     }
@@ -129,6 +128,12 @@ public final class PuzzleView: Component {
         default:
             size
         }
+    }
+
+    /// Prepared content keeps its hole to itself: the model's stays at the corner.
+    private static func holePosition(of content: Content, default position: Point) -> Point {
+        if case .prepared = content { return .zero }
+        return position
     }
 
     private static func pieceSize(of content: Content, default size: Size) -> Size {
@@ -153,19 +158,23 @@ public final class PuzzleView: Component {
     ///   - holePosition: The hole for a picture (ignored for prepared content).
     ///   - startPosition: Where the piece starts.
     ///   - axis: The directions the piece may move in.
+    /// - Throws: ``PuzzleError`` when the piece, the hole or the start does not fit the new
+    ///   content; the view keeps what it showed.
     public func load(
         _ content: Content, pieceSize: Size? = nil, holePosition: Point? = nil,
         startPosition: Point? = nil, axis: PuzzleAxis? = nil
-    ) {
-        self.content = content
+    ) throws(PuzzleError) {
         let axis = axis ?? model.axis
         let area = Self.areaSize(of: content, default: model.areaSize)
-        var fresh = PuzzleModel(
+        var fresh = try PuzzleModel(
             areaSize: area,
             pieceSize: Self.pieceSize(of: content, default: pieceSize ?? model.pieceSize),
-            holePosition: holePosition ?? model.holePosition, startPosition: startPosition,
-            axis: axis, verificationTolerance: model.verificationTolerance,
+            holePosition: Self.holePosition(
+                of: content, default: holePosition ?? model.holePosition),
+            startPosition: startPosition, axis: axis,
+            verificationTolerance: model.verificationTolerance,
             maximumFailures: model.maximumFailures)
+        self.content = content
         fresh.isEnabled = model.isEnabled
         let oldState = model.state
         model = fresh
@@ -187,15 +196,25 @@ public final class PuzzleView: Component {
     }
 
     /// Slack for ``Verification/local``, in area units; at least 0.
-    public var verificationTolerance: Double {
-        get { model.verificationTolerance }
-        set { model.verificationTolerance = newValue }
+    public var verificationTolerance: Double { model.verificationTolerance }
+
+    /// Changes the slack for ``Verification/local``.
+    ///
+    /// - Parameter tolerance: Area units on each axis; finite and at least 0.
+    /// - Throws: ``PuzzleError`` when `tolerance` is negative or not finite.
+    public func setVerificationTolerance(_ tolerance: Double) throws(PuzzleError) {
+        try model.setVerificationTolerance(tolerance)
     }
 
     /// Refused attempts before the view locks.
-    public var maximumFailures: Int {
-        get { model.maximumFailures }
-        set { model.maximumFailures = newValue }
+    public var maximumFailures: Int { model.maximumFailures }
+
+    /// Changes how many refused attempts lock the view.
+    ///
+    /// - Parameter failures: At least 1.
+    /// - Throws: ``PuzzleError`` when `failures` is below 1.
+    public func setMaximumFailures(_ failures: Int) throws(PuzzleError) {
+        try model.setMaximumFailures(failures)
     }
 
     /// The piece's position (area units); setting clamps and ignores NaN.
@@ -216,10 +235,15 @@ public final class PuzzleView: Component {
         }
     }
 
-    /// The hole's position (area units, picture content only); setting clamps.
-    public var holePosition: Point {
-        get { model.holePosition }
-        set { model.setHolePosition(newValue) }
+    /// The hole's position (area units, picture content only).
+    public var holePosition: Point { model.holePosition }
+
+    /// Moves the hole (picture content only).
+    ///
+    /// - Parameter position: The hole's top-left corner in area units, inside the area.
+    /// - Throws: ``PuzzleError`` when the hole would leave the area.
+    public func setHolePosition(_ position: Point) throws(PuzzleError) {
+        try model.setHolePosition(position)
     }
 
     /// The state.
@@ -264,75 +288,31 @@ public final class PuzzleView: Component {
     @discardableResult
     public func handle(_ event: PointerEvent) -> Bool {
         clock.advance(to: event.time)
-        let location = layout.areaPoint(event.location)
-        switch event.phase {
-        case .began:
-            guard animation == nil else { return false }
-            let onThumb = layout.thumbRect(pieceFrame: model.pieceFrame)?.contains(event.location)
-            thumbDrag = onThumb == true
-            guard model.beginDrag(at: location, time: event.time, anywhere: thumbDrag) else {
-                return false
-            }
-            stateChanged()
-            return true
-        case .moved:
-            guard model.state == .dragging else { return false }
-            if model.moveDrag(to: location, time: event.time) { positionChanged() }
-            return true
-        case .ended:
-            guard model.state == .dragging, model.inputMethod == .pointer else { return false }
-            // Let go well away from the puzzle: taken back, not an attempt (which would spend
-            // the puzzle).
-            let reach = layout.trackRect.map { layout.imageRect.union($0) } ?? layout.imageRect
-            guard
-                reach.insetBy(dx: -Self.releaseMargin, dy: -Self.releaseMargin).contains(
-                    event.location)
-            else {
-                model.cancelDrag()
-                positionChanged()
-                stateChanged()
-                return true
-            }
-            guard let result = model.endDrag(at: location, time: event.time) else { return false }
-            positionChanged()
-            decide(result)
-            return true
-        case .cancelled:
-            guard model.state == .dragging else { return false }
-            model.cancelDrag()
-            positionChanged()
-            stateChanged()
-            return true
-        }
+        guard let events = model.handle(event, in: layout) else { return false }
+        take(events)
+        return true
     }
 
     @discardableResult
     public func handle(_ event: KeyEvent) -> Bool {
-        guard animation == nil else { return false }
-        let time = currentTime?() ?? now
-        clock.advance(to: time)
-        let points = event.modifiers.contains(.shift) ? fineKeyboardStep : keyboardStep
-        let step = layout.scale > 0 ? points / layout.scale : points
-        let direction: Vector
-        switch event.key {
-        case .left: direction = Vector(dx: -1, dy: 0)
-        case .right: direction = Vector(dx: 1, dy: 0)
-        case .up: direction = Vector(dx: 0, dy: -1)
-        case .down: direction = Vector(dx: 0, dy: 1)
-        case .enter, .space:
-            guard let result = model.submit(time: now) else { return false }
-            decide(result)
-            return true
-        default:
+        clock.advance(to: currentTime?() ?? now)
+        let step = event.modifiers.contains(.shift) ? fineKeyboardStep : keyboardStep
+        guard let events = model.handle(event, in: layout, time: now, step: step) else {
             return false
         }
-        let wasDragging = model.state == .dragging
-        guard model.nudge(by: direction * step, time: now) || model.state == .dragging else {
-            return false
-        }
-        if !wasDragging { stateChanged() }
-        positionChanged()
+        take(events)
         return true
+    }
+
+    /// Tells the model's events; an attempt goes to the verifier instead, which tells it.
+    private func take(_ events: [PuzzleEvent]) {
+        for event in events {
+            if case .attemptMade(let result) = event {
+                decide(result)
+            } else {
+                report([event])
+            }
+        }
     }
 
     // MARK: - Outcome

@@ -48,12 +48,12 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     /// Counts puzzle requests, so an answer that comes after a newer request is dropped.
     var generation = 0
 
-    let view = PuzzleView(
+    let view = try! PuzzleView(
         content: .prepared(
             background: Bitmap(width: 640, height: 360, fill: .white),
             piece: Bitmap(width: 96, height: 96)),
         axis: .horizontal, viewSize: Size(width: 560, height: 365))
-    view.maximumFailures = .max  // The verifier decides about lockouts.
+    try! view.setMaximumFailures(.max)  // The verifier decides about lockouts.
     view.currentTime = { ComponentView.currentTime }
     let canvas = ComponentView(view)
     canvas.setMinimumSize(width: 480, height: 380)
@@ -137,10 +137,16 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 // Not a secret (the service names it in every URL): for whoever reads the log.
                 FileHandle.standardError.write(
                     Data("showcase: puzzle \(challenge.id) from \(remote.baseURL)\n".utf8))
+                do {
+                    try view.load(
+                        .prepared(background: challenge.background, piece: challenge.piece),
+                        startPosition: challenge.startPosition, axis: challenge.axis)
+                } catch {
+                    status.text =
+                        "The service sent a puzzle that does not fit: \(error). Press New puzzle to try again."
+                    break
+                }
                 remoteChallenge = challenge
-                view.load(
-                    .prepared(background: challenge.background, piece: challenge.piece),
-                    startPosition: challenge.startPosition, axis: challenge.axis)
                 view.isEnabled = true
                 refreshStatus()
             case .failure(let error):
@@ -171,7 +177,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 puzzleExpiresAt = now() + local.policy.puzzleLifetime
                 showKeys(for: puzzle.axis)
                 view.shape = puzzle.shape
-                view.load(
+                try view.load(
                     .prepared(background: puzzle.background, piece: puzzle.piece),
                     startPosition: puzzle.startPosition, axis: puzzle.axis)
                 view.isEnabled = true

@@ -93,7 +93,7 @@ import Testing
     let hole = Point(x: 412, y: 140)
 
     func model() -> PuzzleModel {
-        PuzzleModel(
+        try! PuzzleModel(
             areaSize: Size(width: 640, height: 360), pieceSize: Size(width: 96, height: 96),
             holePosition: hole, startPosition: start, axis: .horizontal)
     }

@@ -7,13 +7,13 @@ import Testing
 /// (160, 90), tolerance 4.
 @Suite struct PuzzlePinnedBehaviourTests {
     func model() -> PuzzleModel {
-        PuzzleModel(
+        try! PuzzleModel(
             areaSize: Size(width: 320, height: 240), pieceSize: Size(width: 80, height: 60),
             holePosition: Point(x: 160, y: 90), verificationTolerance: 4)
     }
 
     func view() -> PuzzleView {
-        PuzzleView(
+        try! PuzzleView(
             pieceSize: Size(width: 80, height: 60), holePosition: Point(x: 160, y: 90),
             axis: .free, verificationTolerance: 4, areaSize: Size(width: 320, height: 240),
             viewSize: Size(width: 320, height: 240))
@@ -62,11 +62,82 @@ import Testing
         #expect(m.piecePosition == Point(x: 50, y: 70))
         m.pieceFraction = Point(x: .nan, y: .nan)
         #expect(m.piecePosition == Point(x: 50, y: 70))
-        m.verificationTolerance = .nan
-        #expect(m.verificationTolerance == 4)
-        m.verificationTolerance = -3
-        #expect(m.verificationTolerance == 0)
         #expect(PuzzleModel.defaultTolerance == 8)
+    }
+
+    /// Configuration a caller can get wrong is refused, naming the value; the model keeps
+    /// what it had. (Positions, above, clamp like a slider's value.)
+    @Test func badConfigurationIsRefusedAndNamed() {
+        var m = model()
+        for bad in [Double.nan, -3, .infinity] {
+            #expect(throws: PuzzleError.self) { try m.setVerificationTolerance(bad) }
+        }
+        #expect(m.verificationTolerance == 4)
+        #expect(throws: PuzzleError.self) { try m.setMaximumFailures(0) }
+        #expect(m.maximumFailures == 5)
+        // The hole must keep the piece inside the 320×240 area: x 0…240, y 0…180.
+        #expect(throws: PuzzleError.self) { try m.setHolePosition(Point(x: 241, y: 0)) }
+        #expect(throws: PuzzleError.self) { try m.setHolePosition(Point(x: .nan, y: 0)) }
+        #expect(m.holePosition == Point(x: 160, y: 90))
+        #expect(throws: Never.self) { try m.setHolePosition(Point(x: 240, y: 180)) }
+
+        let area = Size(width: 320, height: 240)
+        let piece = Size(width: 80, height: 60)
+        let hole = Point(x: 160, y: 90)
+        let cases: [(String, () throws(PuzzleError) -> PuzzleModel)] = [
+            (
+                "area size",
+                { () throws(PuzzleError) in
+                    try PuzzleModel(
+                        areaSize: Size(width: 0, height: 240), pieceSize: piece, holePosition: hole)
+                }
+            ),
+            (
+                "piece size",
+                { () throws(PuzzleError) in
+                    try PuzzleModel(
+                        areaSize: area, pieceSize: Size(width: 400, height: 60), holePosition: hole)
+                }
+            ),
+            (
+                "hole position",
+                { () throws(PuzzleError) in
+                    try PuzzleModel(
+                        areaSize: area, pieceSize: piece, holePosition: Point(x: -1, y: 0))
+                }
+            ),
+            (
+                "start position",
+                { () throws(PuzzleError) in
+                    try PuzzleModel(
+                        areaSize: area, pieceSize: piece, holePosition: hole,
+                        startPosition: Point(x: 0, y: 181))
+                }
+            ),
+            (
+                "verification tolerance",
+                { () throws(PuzzleError) in
+                    try PuzzleModel(
+                        areaSize: area, pieceSize: piece, holePosition: hole,
+                        verificationTolerance: -1)
+                }
+            ),
+            (
+                "maximum failures",
+                { () throws(PuzzleError) in
+                    try PuzzleModel(
+                        areaSize: area, pieceSize: piece, holePosition: hole, maximumFailures: 0)
+                }
+            ),
+        ]
+        for (name, make) in cases {
+            do {
+                _ = try make()
+                Issue.record("\(name): accepted")
+            } catch {
+                #expect(error.message.hasPrefix(name), "\(error.message)")
+            }
+        }
     }
 
     @Test func disabledControlIgnoresDrags() {

@@ -8,7 +8,7 @@ import Testing
     func view(axis: PuzzleAxis = .free, verification: PuzzleView.Verification = .local)
         -> PuzzleView
     {
-        PuzzleView(
+        try! PuzzleView(
             pieceSize: Size(width: 80, height: 60), holePosition: Point(x: 160, y: 90),
             axis: axis, verificationTolerance: 4, areaSize: Size(width: 320, height: 240),
             verification: verification, viewSize: Size(width: 320, height: 240))
@@ -90,14 +90,14 @@ import Testing
         let grab = v.layout.viewPoint(v.model.pieceFrame.center)
         v.handle(PointerEvent(.began, at: grab, time: 0))
         v.handle(PointerEvent(.moved, at: Point(x: 300, y: 200), time: 0.1))
-        let outside = Point(x: v.layout.imageRect.maxX + PuzzleView.releaseMargin + 5, y: 100)
+        let outside = Point(x: v.layout.imageRect.maxX + PuzzleModel.releaseMargin + 5, y: 100)
         #expect(v.handle(PointerEvent(.ended, at: outside, time: 0.2)))
         #expect(v.state == .idle)
         #expect(v.piecePosition == .zero)
         #expect(!told.contains { if case .attemptMade = $0 { true } else { false } })
         // Within the margin it is an attempt as before.
         told = []
-        let near = Point(x: v.layout.imageRect.maxX + PuzzleView.releaseMargin - 5, y: 100)
+        let near = Point(x: v.layout.imageRect.maxX + PuzzleModel.releaseMargin - 5, y: 100)
         v.handle(PointerEvent(.began, at: grab, time: 1))
         v.handle(PointerEvent(.moved, at: near, time: 1.1))
         v.handle(PointerEvent(.ended, at: near, time: 1.2))
@@ -112,9 +112,9 @@ import Testing
         #expect(v.piecePosition == Point(x: 100, y: 100))
     }
 
-    @Test func locksAfterTheMaximumFailuresUntilReset() {
+    @Test func locksAfterTheMaximumFailuresUntilReset() throws {
         let v = view()
-        v.maximumFailures = 3
+        try v.setMaximumFailures(3)
         var time = 0.0
         for attempt in 1...3 {
             drag(v, by: Vector(dx: 10, dy: 10), at: time)
@@ -181,7 +181,7 @@ import Testing
 
     @Test func deferredVerificationDecidesWithTheResult() {
         var seen: [PuzzleResult] = []
-        let v = PuzzleView(
+        let v = try! PuzzleView(
             content: .prepared(
                 background: Bitmap(width: 320, height: 240, fill: .white),
                 piece: Bitmap(width: 80, height: 60, fill: .black)),
@@ -231,7 +231,7 @@ import Testing
     }
 
     @Test func layoutScalesAreaToTheView() {
-        let v = PuzzleView(
+        let v = try! PuzzleView(
             content: .picture(Bitmap(width: 640, height: 360, fill: .white)),
             pieceSize: Size(width: 96, height: 96), holePosition: Point(x: 300, y: 100),
             axis: .horizontal, viewSize: Size(width: 400, height: 300))

@@ -10,7 +10,7 @@ import TactilePuzzleVerifier
 enum PuzzleScene {
     @Sendable static func make() throws(CommandFailure) -> RenderCommand.Scene {
         let picture = ProceduralPicture.make(width: 640, height: 360, seed: 7, grain: false)
-        let view = PuzzleView(
+        let view = try! PuzzleView(
             content: .picture(picture), pieceSize: Size(width: 96, height: 96),
             holePosition: Point(x: 412, y: 150), shape: .classic(), axis: .horizontal,
             areaSize: Size(width: 640, height: 360))

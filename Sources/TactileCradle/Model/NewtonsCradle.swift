@@ -29,7 +29,9 @@ public final class NewtonsCradle {
     public init(configuration: CradleConfiguration = .init()) throws(CradleError) {
         try configuration.validate()
         self.configuration = configuration
-        animator = try! DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 1, height: 1))
+        animator = Self.engine {
+            try DynamicAnimator(referenceBounds: Rect(x: 0, y: 0, width: 1, height: 1))
+        }
         build(pulled: 0, angle: 0)
     }
 
@@ -76,27 +78,46 @@ public final class NewtonsCradle {
             reset()
             return
         }
-        try! gravityBehavior.setAngle(.pi / 2, magnitude: next.gravity)
-        try! itemBehavior.update {
-            $0.elasticity = next.elasticity
-            $0.resistance = next.resistance
+        Self.engine {
+            try gravityBehavior.setAngle(.pi / 2, magnitude: next.gravity)
+            try itemBehavior.update {
+                $0.elasticity = next.elasticity
+                $0.resistance = next.resistance
+            }
+        }
+    }
+
+    /// Runs engine calls whose values come from a validated configuration.
+    ///
+    /// The engine throws only for values out of its ranges, and ``CradleConfiguration``
+    /// refuses those first (its ranges lie inside the engine's), so an error here is a bug in
+    /// that correspondence, not something a caller did: it stops the program and names it.
+    private static func engine<T>(_ body: () throws -> T) -> T {
+        do {
+            return try body()
+        } catch {
+            preconditionFailure("the dynamics engine refused a validated cradle: \(error)")
         }
     }
 
     private func build(pulled: Int, angle: Double) {
+        Self.engine { try assemble(pulled: pulled, angle: angle) }
+    }
+
+    private func assemble(pulled: Int, angle: Double) throws {
         let c = configuration
         drag = nil
         let area = extent
-        animator = try! DynamicAnimator(
+        animator = try DynamicAnimator(
             referenceBounds: Rect(
                 x: area.minX - 100, y: area.minY - 100, width: area.width + 200,
                 height: area.height + 200))
         anchors = (0..<c.ballCount).map { i in
             Point(x: (Double(i) - Double(c.ballCount - 1) / 2) * spacing, y: 0)
         }
-        balls = anchors.enumerated().map { i, anchor in
+        balls = try anchors.enumerated().map { i, anchor in
             let theta = i < pulled ? -angle : 0
-            return try! DynamicItem(
+            return try DynamicItem(
                 center: Point(
                     x: anchor.x + c.stringLength * sin(theta),
                     y: anchor.y + c.stringLength * cos(theta)),
@@ -105,20 +126,20 @@ public final class NewtonsCradle {
         }
         let root = DynamicBehavior()
         gravityBehavior = GravityBehavior(items: balls)
-        try! gravityBehavior.setAngle(.pi / 2, magnitude: c.gravity)
-        try! root.addChildBehavior(gravityBehavior)
+        try gravityBehavior.setAngle(.pi / 2, magnitude: c.gravity)
+        try root.addChildBehavior(gravityBehavior)
         let collision = CollisionBehavior(items: balls)
         collision.collisionMode = .items
-        try! root.addChildBehavior(collision)
-        itemBehavior = try! DynamicItemBehavior(
+        try root.addChildBehavior(collision)
+        itemBehavior = try DynamicItemBehavior(
             items: balls,
             properties: DynamicItemProperties(
                 elasticity: c.elasticity, resistance: c.resistance, allowsRotation: false))
-        try! root.addChildBehavior(itemBehavior)
+        try root.addChildBehavior(itemBehavior)
         for (ball, anchor) in zip(balls, anchors) {
-            try! root.addChildBehavior(AttachmentBehavior(item: ball, attachedToAnchor: anchor))
+            try root.addChildBehavior(AttachmentBehavior(item: ball, attachedToAnchor: anchor))
         }
-        try! animator.addBehavior(root)
+        try animator.addBehavior(root)
         releaseEnergy = energy
     }
 
@@ -189,18 +210,20 @@ public final class NewtonsCradle {
         guard
             let attachment = try? AttachmentBehavior(
                 item: ball, offsetFromCenter: offset, attachedToAnchor: point)
-        else { return }
-        try? attachment.setLength(0)
-        try? attachment.setFrequency(6)
-        try? attachment.setDamping(1)
-        try? animator.addBehavior(attachment)
+        else { return }  // A point so far away that the engine refuses it: no drag, as off a ball.
+        Self.engine {
+            try attachment.setLength(0)
+            try attachment.setFrequency(6)
+            try attachment.setDamping(1)
+            try animator.addBehavior(attachment)
+        }
         drag = (index, attachment)
     }
 
     /// Moves the dragging point.
     public func moveDrag(to point: Point) {
         guard let drag, point.isFinite else { return }
-        try? drag.attachment.setAnchorPoint(point)
+        try? drag.attachment.setAnchorPoint(point)  // Refused only for points out of reach.
     }
 
     /// Lets go: the ball keeps the velocity the drag gave it.

@@ -4,8 +4,13 @@ import TactileCore
 /// may move, and what happened so far.
 ///
 /// Positions are the top-left corners of the piece and the hole, in points inside the puzzle
-/// area (the picture), clamped so the piece stays wholly inside it. Setters never trap:
-/// non-finite coordinates are ignored, out-of-range ones are clamped.
+/// area (the picture).
+///
+/// Two rules for values, as in UIKit: configuration a caller can get wrong (sizes, the
+/// tolerance, the failure limit, where the hole and the start are) is checked and refused
+/// with a ``PuzzleError`` naming the value; positions the piece is moved to, by a drag, a key
+/// or a setter, are kept inside the area the way `UISlider` keeps its value inside its range
+/// (out-of-range coordinates clamp, non-finite ones are ignored).
 ///
 /// A pointer drag goes `beginDrag → moveDrag… → endDrag`; the keyboard goes
 /// `nudge… → submit`. Both return a ``PuzzleResult`` that is then settled with
@@ -15,37 +20,20 @@ public struct PuzzleModel: Hashable, Sendable {
     /// The default tolerance, in points.
     public static let defaultTolerance = 8.0
 
-    /// The puzzle area's size in points. Changing it from a drawable size scales every
-    /// position and the piece size with it.
-    public var areaSize: Size {
-        didSet { rescale(from: oldValue) }
-    }
+    /// The puzzle area's size in points.
+    public let areaSize: Size
     /// The piece's size in points (its bounding box, knobs included).
-    public var pieceSize: Size {
-        didSet {
-            if !pieceSize.width.isFinite || pieceSize.width < 0 { pieceSize.width = oldValue.width }
-            if !pieceSize.height.isFinite || pieceSize.height < 0 {
-                pieceSize.height = oldValue.height
-            }
-            clampAll()
-        }
-    }
+    public let pieceSize: Size
     /// The directions the piece may move in.
-    public var axis: PuzzleAxis
-    /// How far from the hole, on each axis, the piece still verifies; at least 0. Negative
-    /// values become 0 and NaN leaves the tolerance unchanged.
-    public var verificationTolerance: Double {
-        didSet {
-            if verificationTolerance.isNaN { verificationTolerance = oldValue }
-            verificationTolerance = max(0, verificationTolerance)
-        }
-    }
+    public let axis: PuzzleAxis
+    /// How far from the hole, on each axis, the piece still verifies; at least 0. Change it
+    /// with ``setVerificationTolerance(_:)``.
+    public private(set) var verificationTolerance: Double
     /// Whether the piece reacts to pointer and keyboard.
     public var isEnabled = true
-    /// Refused attempts before the puzzle locks; at least 1.
-    public var maximumFailures: Int {
-        didSet { maximumFailures = max(1, maximumFailures) }
-    }
+    /// Refused attempts before the puzzle locks; at least 1. Change it with
+    /// ``setMaximumFailures(_:)``.
+    public private(set) var maximumFailures: Int
 
     /// The hole's top-left corner.
     public private(set) var holePosition: Point
@@ -77,38 +65,93 @@ public struct PuzzleModel: Hashable, Sendable {
     /// Creates a puzzle.
     ///
     /// - Parameters:
-    ///   - areaSize: The picture's size in points.
-    ///   - pieceSize: The piece's size in points.
-    ///   - holePosition: The hole's top-left corner (clamped into the area).
-    ///   - startPosition: Where the piece starts; by default the left edge on the hole's row
-    ///     for ``PuzzleAxis/horizontal``, the top edge in the hole's column for
+    ///   - areaSize: The picture's size in points; finite and positive.
+    ///   - pieceSize: The piece's size in points; finite, positive and no larger than the area.
+    ///   - holePosition: The hole's top-left corner; the hole must lie inside the area.
+    ///   - startPosition: Where the piece starts, inside the area; by default the left edge on
+    ///     the hole's row for ``PuzzleAxis/horizontal``, the top edge in the hole's column for
     ///     ``PuzzleAxis/vertical``, the top-left corner for ``PuzzleAxis/free``.
     ///   - axis: The directions the piece may move in.
-    ///   - verificationTolerance: Points of slack on each axis, at least 0.
-    ///   - maximumFailures: Refused attempts before locking.
+    ///   - verificationTolerance: Points of slack on each axis; finite and at least 0.
+    ///   - maximumFailures: Refused attempts before locking; at least 1.
+    /// - Throws: ``PuzzleError`` naming the first value out of range.
     public init(
         areaSize: Size, pieceSize: Size, holePosition: Point, startPosition: Point? = nil,
         axis: PuzzleAxis = .free, verificationTolerance: Double = defaultTolerance,
         maximumFailures: Int = 5
-    ) {
+    ) throws(PuzzleError) {
+        guard areaSize.isDrawable else {
+            throw PuzzleError("area size must be finite and positive, got \(areaSize)")
+        }
+        guard pieceSize.isDrawable, pieceSize.width <= areaSize.width,
+            pieceSize.height <= areaSize.height
+        else {
+            throw PuzzleError(
+                "piece size must be positive and fit the \(areaSize) area, got \(pieceSize)")
+        }
         self.areaSize = areaSize
         self.pieceSize = pieceSize
         self.axis = axis
-        self.verificationTolerance =
-            verificationTolerance.isNaN ? Self.defaultTolerance : max(0, verificationTolerance)
-        self.maximumFailures = max(1, maximumFailures)
+        self.verificationTolerance = Self.defaultTolerance
+        self.maximumFailures = 1
         self.holePosition = .zero
         self.startPosition = .zero
         self.piecePosition = .zero
-        self.holePosition = clamp(holePosition, keeping: .zero)
+        try setVerificationTolerance(verificationTolerance)
+        try setMaximumFailures(maximumFailures)
+        try setHolePosition(holePosition)
         let defaultStart: Point =
             switch axis {
-            case .horizontal: Point(x: 0, y: self.holePosition.y)
-            case .vertical: Point(x: self.holePosition.x, y: 0)
+            case .horizontal: Point(x: 0, y: holePosition.y)
+            case .vertical: Point(x: holePosition.x, y: 0)
             case .free: .zero
             }
-        self.startPosition = clamp(startPosition ?? defaultStart, keeping: defaultStart)
-        piecePosition = self.startPosition
+        let start = startPosition ?? defaultStart
+        try Self.check(start, "start position", within: maximumPosition)
+        self.startPosition = start
+        piecePosition = start
+    }
+
+    /// Changes the slack for ``localVerdict``.
+    ///
+    /// - Parameter tolerance: Points on each axis; finite and at least 0.
+    /// - Throws: ``PuzzleError`` when `tolerance` is negative or not finite.
+    public mutating func setVerificationTolerance(_ tolerance: Double) throws(PuzzleError) {
+        guard tolerance.isFinite, tolerance >= 0 else {
+            throw PuzzleError(
+                "verification tolerance must be a finite number of points ≥ 0, got \(tolerance)")
+        }
+        verificationTolerance = tolerance
+    }
+
+    /// Changes how many refused attempts lock the puzzle.
+    ///
+    /// - Parameter failures: At least 1.
+    /// - Throws: ``PuzzleError`` when `failures` is below 1.
+    public mutating func setMaximumFailures(_ failures: Int) throws(PuzzleError) {
+        guard failures >= 1 else {
+            throw PuzzleError("maximum failures must be at least 1, got \(failures)")
+        }
+        maximumFailures = failures
+    }
+
+    /// Moves the hole.
+    ///
+    /// - Parameter position: The hole's top-left corner; the hole must lie inside the area.
+    /// - Throws: ``PuzzleError`` when the hole would leave the area.
+    public mutating func setHolePosition(_ position: Point) throws(PuzzleError) {
+        try Self.check(position, "hole position", within: maximumPosition)
+        holePosition = position
+    }
+
+    private static func check(_ p: Point, _ name: String, within limit: Point)
+        throws(PuzzleError)
+    {
+        guard p.isFinite, (0...limit.x).contains(p.x), (0...limit.y).contains(p.y) else {
+            throw PuzzleError(
+                "\(name) must be within x 0…\(limit.x), y 0…\(limit.y) (so the piece stays in the picture), got (\(p.x), \(p.y))"
+            )
+        }
     }
 
     // MARK: - Geometry
@@ -145,22 +188,11 @@ public struct PuzzleModel: Hashable, Sendable {
         piecePosition = clamp(p, keeping: piecePosition)
     }
 
-    /// Moves the hole; coordinates are clamped into the area, non-finite ones ignored.
-    public mutating func setHolePosition(_ p: Point) {
-        holePosition = clamp(p, keeping: holePosition)
-    }
-
     /// The piece's position as fractions 0…1 of the range it can move over (0 is the left or
     /// top edge, 1 the right or bottom edge). Setting clamps to 0…1 and ignores NaN.
     public var pieceFraction: Point {
         get { fraction(of: piecePosition) }
         set { setPiecePosition(position(atFraction: newValue, keeping: pieceFraction)) }
-    }
-
-    /// The hole's position as fractions 0…1 of the movable range; setting clamps.
-    public var holeFraction: Point {
-        get { fraction(of: holePosition) }
-        set { setHolePosition(position(atFraction: newValue, keeping: holeFraction)) }
     }
 
     private func fraction(of p: Point) -> Point {
@@ -181,29 +213,6 @@ public struct PuzzleModel: Hashable, Sendable {
         let x = p.x.isNaN ? old.x : p.x
         let y = p.y.isNaN ? old.y : p.y
         return Point(x: x.clamped(to: 0...limit.x), y: y.clamped(to: 0...limit.y))
-    }
-
-    private mutating func clampAll() {
-        holePosition = clamp(holePosition, keeping: holePosition)
-        startPosition = clamp(startPosition, keeping: startPosition)
-        piecePosition = clamp(piecePosition, keeping: piecePosition)
-    }
-
-    private mutating func rescale(from old: Size) {
-        guard areaSize.isDrawable else {
-            areaSize = old
-            return
-        }
-        guard old.isDrawable, old != areaSize else { return clampAll() }
-        let sx = areaSize.width / old.width
-        let sy = areaSize.height / old.height
-        func scaled(_ p: Point) -> Point { Point(x: p.x * sx, y: p.y * sy) }
-        pieceSize = Size(width: pieceSize.width * sx, height: pieceSize.height * sy)
-        holePosition = scaled(holePosition)
-        startPosition = scaled(startPosition)
-        piecePosition = scaled(piecePosition)
-        track = track.map { PuzzleTrackPoint(x: $0.x * sx, y: $0.y * sy, time: $0.time) }
-        clampAll()
     }
 
     // MARK: - Pointer
