@@ -213,6 +213,8 @@ extension World {
         return b - a - joint.referenceAngle
     }
 
+    /// Projects positions back onto every rigid joint after the step; each kind's rule is in
+    /// its own file under `Joints/`.
     mutating func solveJointPositions() {
         for k in joints.indices {
             let joint = joints[k]
@@ -224,55 +226,11 @@ extension World {
             let pb = worldPoint(j, joint.localB)
             let ra = pa - bodies[i].position
             let rb = j >= 0 ? pb - bodies[j].position : .zero
-            let d = pb - pa
             switch joint.kind {
-            case .distance, .limit:
-                let length = d.length
-                let error = length - joint.length
-                if joint.kind == .limit && error <= 0 { continue }
-                guard length > 1e-12 else { continue }
-                correctPositions(i, j, ra, rb, d * (1 / length), error)
-            case .pin, .fixed:
-                if joint.kind == .fixed {
-                    correctAngles(i, j, remainder(relativeAngle(joint), 2 * .pi))
-                } else if joint.lower > -.infinity || joint.upper < .infinity {
-                    let angle = relativeAngle(joint)
-                    if angle < joint.lower {
-                        correctAngles(i, j, angle - joint.lower)
-                    } else if angle > joint.upper {
-                        correctAngles(i, j, angle - joint.upper)
-                    }
-                }
-                let pa2 = worldPoint(i, joint.localA)
-                let pb2 = worldPoint(j, joint.localB)
-                let gap = pb2 - pa2
-                let length = gap.length
-                guard length > 1e-12 else { continue }
-                correctPositions(
-                    i, j, pa2 - bodies[i].position, j >= 0 ? pb2 - bodies[j].position : .zero,
-                    gap * (1 / length), length)
-            case .sliding:
-                correctAngles(i, j, remainder(relativeAngle(joint), 2 * .pi))
-                let pa2 = worldPoint(i, joint.localA)
-                let pb2 = worldPoint(j, joint.localB)
-                let axis = j >= 0 ? bodies[i].rotation.apply(joint.axis) : joint.axis
-                let across = axis.perpendicular
-                let ra2 = pa2 - bodies[i].position
-                let rb2 = j >= 0 ? pb2 - bodies[j].position : .zero
-                // B's anchor relative to A's; when B is the world, A slides instead.
-                let offset = pb2 - pa2
-                correctPositions(i, j, ra2, rb2, across, offset.dot(across))
-                // Translation of B relative to A, or of the item relative to a world anchor.
-                let sign = j >= 0 ? 1.0 : -1.0
-                let translation =
-                    (worldPoint(j, joint.localB) - worldPoint(i, joint.localA)).dot(axis) * sign
-                if translation < joint.lower {
-                    correctPositions(i, j, ra2, rb2, axis, (translation - joint.lower) * sign)
-                } else if translation > joint.upper {
-                    correctPositions(i, j, ra2, rb2, axis, (translation - joint.upper) * sign)
-                }
-            case .snap:
-                continue
+            case .distance, .limit: solveDistancePosition(k, i, j, ra, rb, pb - pa)
+            case .pin, .fixed: solvePinPosition(k, i, j)
+            case .sliding: solveSlidingPosition(k, i, j)
+            case .snap: continue
             }
         }
     }
@@ -294,61 +252,10 @@ extension World {
             let ra = pa - bodies[i].position
             let rb = j >= 0 ? pb - bodies[j].position : .zero
             switch joint.kind {
-            case .distance, .limit:
-                let current = pb - pa
-                let length = current.length
-                guard length > 1e-9 else { continue }
-                let n = current * (1 / length)
-                let d = predictedPoint(j, joint.localB) - predictedPoint(i, joint.localA)
-                let predicted = d.length
-                let error = predicted - joint.length
-                if joint.kind == .limit && error <= 0 { continue }
-                guard predicted > 1e-9 else { continue }
-                let slope = h * n.dot(d * (1 / predicted))
-                guard slope > 0.1 * h else { continue }
-                let w = inverseMass(i, j, ra, rb, n)
-                guard w > 0 else { continue }
-                applyImpulse(i, j, ra, rb, n * (-error / (slope * w)))
-            case .pin, .fixed:
-                if joint.kind == .fixed {
-                    angularVelocityConstraint(i, j, remainder(predictedAngle(joint), 2 * .pi))
-                } else if joint.lower > -.infinity || joint.upper < .infinity {
-                    let angle = predictedAngle(joint)
-                    if angle < joint.lower {
-                        angularVelocityConstraint(i, j, angle - joint.lower)
-                    } else if angle > joint.upper {
-                        angularVelocityConstraint(i, j, angle - joint.upper)
-                    }
-                }
-                let d = predictedPoint(j, joint.localB) - predictedPoint(i, joint.localA)
-                let gap = d.length
-                guard gap > 1e-12 else { continue }
-                let n = d * (1 / gap)
-                let w = inverseMass(i, j, ra, rb, n)
-                guard w > 0 else { continue }
-                applyImpulse(i, j, ra, rb, n * (-gap / (h * w)))
-            case .sliding:
-                angularVelocityConstraint(i, j, remainder(predictedAngle(joint), 2 * .pi))
-                let axis = j >= 0 ? bodies[i].rotation.apply(joint.axis) : joint.axis
-                let across = axis.perpendicular
-                let d = predictedPoint(j, joint.localB) - predictedPoint(i, joint.localA)
-                let wAcross = inverseMass(i, j, ra, rb, across)
-                if wAcross > 0 {
-                    applyImpulse(i, j, ra, rb, across * (-d.dot(across) / (h * wAcross)))
-                }
-                let sign = j >= 0 ? 1.0 : -1.0
-                let translation = d.dot(axis) * sign
-                let wAxis = inverseMass(i, j, ra, rb, axis)
-                guard wAxis > 0 else { continue }
-                if translation < joint.lower {
-                    applyImpulse(
-                        i, j, ra, rb, axis * (-(translation - joint.lower) * sign / (h * wAxis)))
-                } else if translation > joint.upper {
-                    applyImpulse(
-                        i, j, ra, rb, axis * (-(translation - joint.upper) * sign / (h * wAxis)))
-                }
-            case .snap:
-                continue
+            case .distance, .limit: solveDistanceVelocity(k, i, j, pa, pb, ra, rb, h: h)
+            case .pin, .fixed: solvePinVelocity(k, i, j, ra, rb, h: h)
+            case .sliding: solveSlidingVelocity(k, i, j, ra, rb, h: h)
+            case .snap: continue
             }
         }
     }
@@ -379,67 +286,15 @@ extension World {
 
     // MARK: - Springs
 
-    /// Spring attachments and snaps as forces: explicit, so frequency and damping ratio come
-    /// out as set (the step is small against the period).
+    /// Spring attachments and snaps as forces (`Joints/DistanceJoint.swift`,
+    /// `Joints/SnapJoint.swift`).
     mutating func applySpringForces() {
         let maximumOmega = 1 / h
         for joint in joints {
-            let i = joint.bodyA
-            let j = joint.bodyB
             if joint.kind == .snap {
-                let b = bodies[i]
-                guard b.isDynamic else { continue }
-                let omega = min(2 * .pi * joint.frequency, maximumOmega)
-                let target = joint.localB
-                let center = b.position + b.rotation.apply(b.localCenter)
-                let x = center - target
-                let f =
-                    (x * (omega * omega) + b.velocity * (2 * joint.dampingRatio * omega))
-                    * -b.mass
-                bodies[i].force += f
-                if b.invInertia > 0 {
-                    let angle = remainder(b.angle, 2 * .pi)
-                    bodies[i].torque -=
-                        b.inertia
-                        * (omega * omega * angle + 2 * joint.dampingRatio * omega
-                            * b.angularVelocity)
-                }
-                continue
-            }
-            guard joint.kind == .distance, joint.frequency > 0 else { continue }
-            let pa = worldPoint(i, joint.localA)
-            let pb = worldPoint(j, joint.localB)
-            let d = pb - pa
-            let length = d.length
-            guard length > 1e-12 else { continue }
-            let n = d * (1 / length)
-            let a = bodies[i]
-            let ra = pa - a.position
-            var va = a.velocity + cross(a.angularVelocity, ra)
-            var inverseMass = a.isDynamic ? a.invMass : 0
-            var rb = Vec2.zero
-            var vb = Vec2.zero
-            if j >= 0 {
-                let b = bodies[j]
-                rb = pb - b.position
-                vb = b.velocity + cross(b.angularVelocity, rb)
-                inverseMass += b.isDynamic ? b.invMass : 0
-            }
-            if !a.isDynamic { va = .zero }
-            guard inverseMass > 0 else { continue }
-            let mass = 1 / inverseMass
-            let omega = min(2 * .pi * joint.frequency, maximumOmega)
-            let stretch = length - joint.length
-            let rate = (vb - va).dot(n)
-            let magnitude = mass * (omega * omega * stretch + 2 * joint.dampingRatio * omega * rate)
-            let f = n * magnitude
-            if a.isDynamic {
-                bodies[i].force += f
-                bodies[i].torque += ra.cross(f)
-            }
-            if j >= 0 && bodies[j].isDynamic {
-                bodies[j].force -= f
-                bodies[j].torque -= rb.cross(f)
+                applySnapSpring(joint, maximumOmega: maximumOmega)
+            } else if joint.kind == .distance, joint.frequency > 0 {
+                applyDistanceSpring(joint, maximumOmega: maximumOmega)
             }
         }
     }
