@@ -10,6 +10,27 @@ enum ContactKind: UInt8 {
     case planeB
 }
 
+/// What the velocity pass reads and writes for one point of a contact (box2d v3 keeps the
+/// same in `b2ContactConstraintPoint`), held twice by ``Contact``.
+struct ContactPoint {
+    /// The point's offsets from the centres of mass of A and B.
+    var ra = Vec2.zero
+    var rb = Vec2.zero
+    /// Effective masses along the normal and the tangent.
+    var normalMass = 0.0
+    var tangentMass = 0.0
+    /// The normal velocity allowed (restitution), points/s.
+    var bias = 0.0
+    /// Accumulated normal (≥ 0, pushing B along the normal) and tangential impulses,
+    /// mass · points/s; kept across steps for warm starting.
+    var normalImpulse = 0.0
+    var tangentImpulse = 0.0
+    /// Separation when the contact was prepared, and the speed at which the overlap is
+    /// pushed out this step (points/s).
+    var preparedSeparation = 0.0
+    var push = 0.0
+}
+
 /// A contact manifold between two shapes, found when contacts are detected. Its geometry is
 /// kept in body frames so it can be measured again at later steps, after bodies move.
 struct Contact {
@@ -30,36 +51,15 @@ struct Contact {
     var invInertiaA = 0.0
     var invMassB = 0.0
     var invInertiaB = 0.0
-    /// Solver data for this step: the points' offsets from the centres of mass, effective
-    /// masses along the normal and the tangent, and the normal velocity allowed.
-    var ra0 = Vec2.zero
-    var rb0 = Vec2.zero
-    var normalMass0 = 0.0
-    var tangentMass0 = 0.0
-    var bias0 = 0.0
-    /// Accumulated normal (≥ 0, pushing B along the normal) and tangential impulses at each
-    /// point, mass · points/s; kept across steps for warm starting. A two-point contact keeps
-    /// its one tangential impulse at the first point.
-    var normalImpulse0 = 0.0
-    var tangentImpulse0 = 0.0
-    var ra1 = Vec2.zero
-    var rb1 = Vec2.zero
-    var normalMass1 = 0.0
-    var tangentMass1 = 0.0
-    var bias1 = 0.0
-    var normalImpulse1 = 0.0
-    var tangentImpulse1 = 0.0
+    /// The solver's data for each point, in the velocity pass's order. A two-point contact
+    /// keeps its one tangential impulse at the first point.
+    var first = ContactPoint()
+    var second = ContactPoint()
     var k00 = 0.0
     var k01 = 0.0
     var k11 = 0.0
     /// 1 / (k00 · k11 − k01²), for the block solver.
     var inverseDeterminant = 0.0
-    /// Separation when the contact was prepared, and the speed at which each point's overlap
-    /// is pushed out this step (points/s).
-    var preparedSeparation0 = 0.0
-    var preparedSeparation1 = 0.0
-    var push0 = 0.0
-    var push1 = 0.0
     /// A point of the reference face (plane kinds), or the point on A (points kind).
     var localPlane = Vec2.zero
     /// Points on the incident body (plane kinds); `local0` is the point on B (points kind).

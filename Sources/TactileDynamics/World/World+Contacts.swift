@@ -98,20 +98,20 @@ extension World {
             var normal = 0.0
             var tangent = 0.0
             if old.pointCount > 0 && old.id0 == id {
-                normal = old.normalImpulse0
-                tangent = old.tangentImpulse0
+                normal = old.first.normalImpulse
+                tangent = old.first.tangentImpulse
                 matched = true
             } else if old.pointCount > 1 && old.id1 == id {
-                normal = old.normalImpulse1
-                tangent = old.tangentImpulse1
+                normal = old.second.normalImpulse
+                tangent = old.second.tangentImpulse
                 matched = true
             }
             if point == 0 {
-                contacts[k].normalImpulse0 = normal
-                contacts[k].tangentImpulse0 = tangent
+                contacts[k].first.normalImpulse = normal
+                contacts[k].first.tangentImpulse = tangent
             } else {
-                contacts[k].normalImpulse1 = normal
-                contacts[k].tangentImpulse1 = tangent
+                contacts[k].second.normalImpulse = normal
+                contacts[k].second.tangentImpulse = tangent
             }
         }
         // A two-point contact keeps its one friction impulse at the first point: the old
@@ -119,10 +119,11 @@ extension World {
         // the normal impulses the new points inherited).
         if contacts[k].pointCount == 2 {
             let limit =
-                contacts[k].friction * (contacts[k].normalImpulse0 + contacts[k].normalImpulse1)
-            let whole = matched ? old.tangentImpulse0 + old.tangentImpulse1 : 0
-            contacts[k].tangentImpulse0 = max(-limit, min(limit, whole))
-            contacts[k].tangentImpulse1 = 0
+                contacts[k].friction
+                * (contacts[k].first.normalImpulse + contacts[k].second.normalImpulse)
+            let whole = matched ? old.first.tangentImpulse + old.second.tangentImpulse : 0
+            contacts[k].first.tangentImpulse = max(-limit, min(limit, whole))
+            contacts[k].second.tangentImpulse = 0
         }
     }
 
@@ -166,25 +167,25 @@ extension World {
                 let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
                 if point == 0 {
                     contacts[k].normal = n
-                    contacts[k].ra0 = ra
-                    contacts[k].rb0 = rb
-                    contacts[k].normalMass0 = kN > 0 ? 1 / kN : 0
-                    contacts[k].tangentMass0 = kT > 0 ? 1 / kT : 0
-                    contacts[k].preparedSeparation0 = m.separation
+                    contacts[k].first.ra = ra
+                    contacts[k].first.rb = rb
+                    contacts[k].first.normalMass = kN > 0 ? 1 / kN : 0
+                    contacts[k].first.tangentMass = kT > 0 ? 1 / kT : 0
+                    contacts[k].first.preparedSeparation = m.separation
                 } else {
-                    contacts[k].ra1 = ra
-                    contacts[k].rb1 = rb
-                    contacts[k].normalMass1 = kN > 0 ? 1 / kN : 0
-                    contacts[k].tangentMass1 = kT > 0 ? 1 / kT : 0
-                    contacts[k].preparedSeparation1 = m.separation
+                    contacts[k].second.ra = ra
+                    contacts[k].second.rb = rb
+                    contacts[k].second.normalMass = kN > 0 ? 1 / kN : 0
+                    contacts[k].second.tangentMass = kT > 0 ? 1 / kT : 0
+                    contacts[k].second.preparedSeparation = m.separation
                 }
             }
             if c.pointCount == 2 {
                 let n = contacts[k].normal
-                let ra0 = contacts[k].ra0.cross(n)
-                let rb0 = contacts[k].rb0.cross(n)
-                let ra1 = contacts[k].ra1.cross(n)
-                let rb1 = contacts[k].rb1.cross(n)
+                let ra0 = contacts[k].first.ra.cross(n)
+                let rb0 = contacts[k].first.rb.cross(n)
+                let ra1 = contacts[k].second.ra.cross(n)
+                let rb1 = contacts[k].second.rb.cross(n)
                 let k00 = mA + mB + iA * ra0 * ra0 + iB * rb0 * rb0
                 let k11 = mA + mB + iA * ra1 * ra1 + iB * rb1 * rb1
                 let k01 = mA + mB + iA * ra0 * ra1 + iB * rb0 * rb1
@@ -215,11 +216,13 @@ extension World {
             let t = Vec2(n.y, -n.x)
             if c.pointCount > 0 {
                 applyContactImpulse(
-                    k, c.ra0, c.rb0, n * c.normalImpulse0 + t * c.tangentImpulse0)
+                    k, c.first.ra, c.first.rb,
+                    n * c.first.normalImpulse + t * c.first.tangentImpulse)
             }
             if c.pointCount > 1 {
                 applyContactImpulse(
-                    k, c.ra1, c.rb1, n * c.normalImpulse1 + t * c.tangentImpulse1)
+                    k, c.second.ra, c.second.rb,
+                    n * c.second.normalImpulse + t * c.second.tangentImpulse)
             }
         }
     }
@@ -255,17 +258,17 @@ extension World {
             var wB = bodies[j].angularVelocity
             if count == 1 {
                 // One point (a ball's contact).
-                let ra = contacts[k].ra0
-                let rb = contacts[k].rb0
+                let ra = contacts[k].first.ra
+                let rb = contacts[k].first.rb
                 if friction > 0 {
-                    contacts[k].tangentImpulse0 = Self.frictionImpulse(
-                        ra, rb, t, friction * contacts[k].normalImpulse0,
-                        contacts[k].tangentMass0, contacts[k].tangentImpulse0,
+                    contacts[k].first.tangentImpulse = Self.frictionImpulse(
+                        ra, rb, t, friction * contacts[k].first.normalImpulse,
+                        contacts[k].first.tangentMass, contacts[k].first.tangentImpulse,
                         mA, iA, mB, iB, &vA, &wA, &vB, &wB)
                 }
-                contacts[k].normalImpulse0 = Self.normalImpulse(
-                    ra, rb, n, contacts[k].bias0, contacts[k].normalMass0,
-                    contacts[k].normalImpulse0, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                contacts[k].first.normalImpulse = Self.normalImpulse(
+                    ra, rb, n, contacts[k].first.bias, contacts[k].first.normalMass,
+                    contacts[k].first.normalImpulse, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
                 bodies[i].velocity = vA
                 bodies[i].angularVelocity = wA
                 bodies[j].velocity = vB
@@ -275,26 +278,26 @@ extension World {
             // Two points, written out: friction, then both normal impulses. The points lie
             // along the face, so a tangential impulse acts the same at either: friction is one
             // impulse, held within friction × both normal impulses (kept at the first point).
-            let ra0 = contacts[k].ra0
-            let rb0 = contacts[k].rb0
-            let ra1 = contacts[k].ra1
-            let rb1 = contacts[k].rb1
+            let ra0 = contacts[k].first.ra
+            let rb0 = contacts[k].first.rb
+            let ra1 = contacts[k].second.ra
+            let rb1 = contacts[k].second.rb
             if friction > 0 {
-                contacts[k].tangentImpulse0 = Self.frictionImpulse(
+                contacts[k].first.tangentImpulse = Self.frictionImpulse(
                     ra0, rb0, t,
-                    friction * (contacts[k].normalImpulse0 + contacts[k].normalImpulse1),
-                    contacts[k].tangentMass0, contacts[k].tangentImpulse0,
+                    friction * (contacts[k].first.normalImpulse + contacts[k].second.normalImpulse),
+                    contacts[k].first.tangentMass, contacts[k].first.tangentImpulse,
                     mA, iA, mB, iB, &vA, &wA, &vB, &wB)
             }
             if contacts[k].isBlock {
                 solveNormalPair(k, n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
             } else {
-                contacts[k].normalImpulse0 = Self.normalImpulse(
-                    ra0, rb0, n, contacts[k].bias0, contacts[k].normalMass0,
-                    contacts[k].normalImpulse0, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
-                contacts[k].normalImpulse1 = Self.normalImpulse(
-                    ra1, rb1, n, contacts[k].bias1, contacts[k].normalMass1,
-                    contacts[k].normalImpulse1, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                contacts[k].first.normalImpulse = Self.normalImpulse(
+                    ra0, rb0, n, contacts[k].first.bias, contacts[k].first.normalMass,
+                    contacts[k].first.normalImpulse, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                contacts[k].second.normalImpulse = Self.normalImpulse(
+                    ra1, rb1, n, contacts[k].second.bias, contacts[k].second.normalMass,
+                    contacts[k].second.normalImpulse, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
             }
             bodies[i].velocity = vA
             bodies[i].angularVelocity = wA
@@ -352,20 +355,20 @@ extension World {
         _ k: Int, _ n: Vec2, _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double,
         _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double
     ) {
-        let ra0 = contacts[k].ra0
-        let rb0 = contacts[k].rb0
-        let ra1 = contacts[k].ra1
-        let rb1 = contacts[k].rb1
-        let a0 = contacts[k].normalImpulse0
-        let a1 = contacts[k].normalImpulse1
+        let ra0 = contacts[k].first.ra
+        let rb0 = contacts[k].first.rb
+        let ra1 = contacts[k].second.ra
+        let rb1 = contacts[k].second.rb
+        let a0 = contacts[k].first.normalImpulse
+        let a1 = contacts[k].second.normalImpulse
         let vn0 = (vB + cross(wB, rb0) - vA - cross(wA, ra0)).dot(n)
         let vn1 = (vB + cross(wB, rb1) - vA - cross(wA, ra1)).dot(n)
         let k00 = contacts[k].k00
         let k01 = contacts[k].k01
         let k11 = contacts[k].k11
         // Velocities the current impulses would give with no impulse at all, less the bias.
-        let b0 = vn0 - contacts[k].bias0 - (k00 * a0 + k01 * a1)
-        let b1 = vn1 - contacts[k].bias1 - (k01 * a0 + k11 * a1)
+        let b0 = vn0 - contacts[k].first.bias - (k00 * a0 + k01 * a1)
+        let b1 = vn1 - contacts[k].second.bias - (k01 * a0 + k11 * a1)
         // Divisions precomputed: 1/k00 and 1/k11 are the points' normal masses.
         let inverseDeterminant = contacts[k].inverseDeterminant
         // Both push.
@@ -373,12 +376,12 @@ extension World {
         var x1 = (-b1 * k00 + b0 * k01) * inverseDeterminant
         if !(x0 >= 0 && x1 >= 0) {
             // Only the first pushes.
-            x0 = -b0 * contacts[k].normalMass0
+            x0 = -b0 * contacts[k].first.normalMass
             x1 = 0
             if !(x0 >= 0 && k01 * x0 + b1 >= 0) {
                 // Only the second pushes.
                 x0 = 0
-                x1 = -b1 * contacts[k].normalMass1
+                x1 = -b1 * contacts[k].second.normalMass
                 if !(x1 >= 0 && k01 * x1 + b0 >= 0) {
                     // Neither pushes: both separate. Failing that too (rounding at a
                     // degenerate case), keep the impulses as they are.
@@ -388,8 +391,8 @@ extension World {
                 }
             }
         }
-        contacts[k].normalImpulse0 = x0
-        contacts[k].normalImpulse1 = x1
+        contacts[k].first.normalImpulse = x0
+        contacts[k].second.normalImpulse = x1
         let p0 = n * (x0 - a0)
         let p1 = n * (x1 - a1)
         vA -= (p0 + p1) * mA
@@ -406,8 +409,8 @@ extension World {
     mutating func pushContactsApart() {
         for k in pushing {
             let count = contacts[k].pointCount
-            let push0 = contacts[k].push0
-            let push1 = count == 2 ? contacts[k].push1 : 0
+            let push0 = contacts[k].first.push
+            let push1 = count == 2 ? contacts[k].second.push : 0
             let i = contacts[k].bodyA
             let j = contacts[k].bodyB
             let mA = contacts[k].invMassA
@@ -422,9 +425,9 @@ extension World {
             for point in 0..<count {
                 let target = point == 0 ? push0 : push1
                 guard target > 0 else { continue }
-                let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
-                let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
-                let mass = point == 0 ? contacts[k].normalMass0 : contacts[k].normalMass1
+                let ra = point == 0 ? contacts[k].first.ra : contacts[k].second.ra
+                let rb = point == 0 ? contacts[k].first.rb : contacts[k].second.rb
+                let mass = point == 0 ? contacts[k].first.normalMass : contacts[k].second.normalMass
                 let vn = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(n)
                 // Only pushes, never pulls; each step starts afresh.
                 Self.apply(
@@ -459,10 +462,12 @@ extension World {
         let invH = 1 / h
         var pushes = false
         for point in 0..<contacts[k].pointCount {
-            var s = point == 0 ? contacts[k].preparedSeparation0 : contacts[k].preparedSeparation1
+            var s =
+                point == 0
+                ? contacts[k].first.preparedSeparation : contacts[k].second.preparedSeparation
             if !exact {
-                let ra = point == 0 ? contacts[k].ra0 : contacts[k].ra1
-                let rb = point == 0 ? contacts[k].rb0 : contacts[k].rb1
+                let ra = point == 0 ? contacts[k].first.ra : contacts[k].second.ra
+                let rb = point == 0 ? contacts[k].first.rb : contacts[k].second.rb
                 s += (moveB + cross(turnB, rb) - moveA - cross(turnA, ra)).dot(n)
             }
             let bias = s > 0 ? -s * invH : 0
@@ -473,11 +478,11 @@ extension World {
                 pushes = true
             }
             if point == 0 {
-                contacts[k].bias0 = bias
-                contacts[k].push0 = push
+                contacts[k].first.bias = bias
+                contacts[k].first.push = push
             } else {
-                contacts[k].bias1 = bias
-                contacts[k].push1 = push
+                contacts[k].second.bias = bias
+                contacts[k].second.push = push
             }
         }
         if pushes { pushing.append(k) }

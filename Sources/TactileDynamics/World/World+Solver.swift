@@ -110,10 +110,10 @@ extension World {
                 applyImpact(c.bodyB, rb, p, at: moment)
                 contacts[k].isImpact = true
                 // Restitution set these bodies apart; the load they carried is stale.
-                contacts[k].normalImpulse0 = 0
-                contacts[k].normalImpulse1 = 0
-                contacts[k].tangentImpulse0 = 0
-                contacts[k].tangentImpulse1 = 0
+                contacts[k].first.normalImpulse = 0
+                contacts[k].second.normalImpulse = 0
+                contacts[k].first.tangentImpulse = 0
+                contacts[k].second.tangentImpulse = 0
                 changed = true
             }
         }
