@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tactile needs to build, test and run, when missing.
 # Usage: scripts/setup.sh [--with-display] [--with-browser] [--with-peers] [--with-photos]
-#                         [--with-bench]
+#                         [--with-bench] [--with-accessibility] [--with-desktop]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
 #   --with-browser  also installs Chromium, its driver, Selenium, a Chinese font, and Pillow
 #                   and NumPy (the photo test reads pixels) for the browser tests of the
@@ -10,6 +10,10 @@
 #   --with-photos   also installs scikit-image's sample photos (python3-skimage), which the
 #                   puzzle solver tests and `tactile bench puzzle` cut puzzles from.
 #   --with-bench    also installs wrk, for `scripts/bench-serve.sh` and `scripts/soak-serve.sh`.
+#   --with-accessibility  also installs the AT-SPI bus and registry, pyatspi, D-Bus (for
+#                   dbus-run-session), Xvfb and xdotool for `Tests/Accessibility/run.sh`.
+#   --with-desktop  also installs desktop-file-utils, AppStream, xmllint and gettext (msgfmt)
+#                   for `scripts/validate-desktop.sh` and `scripts/install.sh`.
 set -euo pipefail
 
 packages=(
@@ -33,6 +37,8 @@ for option in "$@"; do
     --with-peers) packages+=(libchipmunk-dev libbox2d-dev g++) ;;
     --with-photos) packages+=(python3-skimage) ;;
     --with-bench) packages+=(wrk) ;;
+    --with-accessibility) packages+=(at-spi2-core python3-pyatspi dbus xvfb xdotool) ;;
+    --with-desktop) packages+=(desktop-file-utils appstream libxml2-utils gettext) ;;
     *) echo "setup.sh: unknown option $option" >&2; exit 2 ;;
   esac
 done

@@ -4,7 +4,7 @@
 # sharing one Redis, the documentation catalogs, and a smoke run of the showcase app under Xvfb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --with-display --with-browser --with-photos
+scripts/setup.sh --with-display --with-browser --with-photos --with-desktop
 
 echo "== format"
 swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources
@@ -21,6 +21,9 @@ timeout 600 Tests/Browser/run-against-service.sh
 
 echo "== service (two tactile puzzle serve instances sharing one Redis, over HTTP)"
 timeout 180 Tests/Service/run.sh
+
+echo "== desktop files"
+scripts/validate-desktop.sh
 
 echo "== docs"
 scripts/docs.sh
