@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what is missing, then checks everything: formatting, build, unit tests, a short
 # fuzzing run of every parser, the captcha widget in a real browser, two service instances
-# sharing one Redis, the documentation catalogs, and a smoke run of the showcase app under Xvfb.
+# sharing one Redis, the desktop files, the documentation catalogs, a smoke run of the showcase
+# app under Xvfb, and what a screen reader sees of it (AT-SPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --with-display --with-browser --with-photos --with-desktop
+scripts/setup.sh --with-display --with-browser --with-photos --with-desktop --with-accessibility
 
 echo "== format"
 swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources
@@ -30,3 +31,6 @@ scripts/docs.sh
 
 echo "== showcase"
 scripts/ui-smoke.sh
+
+echo "== accessibility (what a screen reader sees of each page, over AT-SPI)"
+timeout 300 Tests/Accessibility/run.sh

@@ -30,3 +30,18 @@ static inline GObject *tactile_object(gpointer instance) { return G_OBJECT(insta
 static inline guint tactile_button_primary(void) { return GDK_BUTTON_PRIMARY; }
 static inline GtkEntry *tactile_entry(gpointer instance) { return GTK_ENTRY(instance); }
 static inline GtkFrame *tactile_frame(gpointer instance) { return GTK_FRAME(instance); }
+
+/* Accessibility: the update functions are variadic, and a drawing area's role can only be
+   given when it is made. */
+static inline GtkWidget *tactile_drawing_area_new_with_role(GtkAccessibleRole role) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_DRAWING_AREA, "accessible-role", role, NULL));
+}
+static inline void tactile_accessible_set_label(gpointer instance, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(instance), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+static inline void tactile_accessible_set_description(gpointer instance, const char *text) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(instance), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+}
+static inline void tactile_accessible_set_disabled(gpointer instance, gboolean disabled) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(instance), GTK_ACCESSIBLE_STATE_DISABLED, disabled, -1);
+}

@@ -39,6 +39,14 @@ public final class HanoiView: Component {
     /// The manual game, in manual mode.
     public var game: HanoiGame { model.game }
     /// A sentence for the user: why a move was refused, the hint, "Solved".
+    public var accessibility: ComponentAccessibility {
+        let disks = diskCount == 1 ? "1 disk" : "\(diskCount) disks"
+        let detail = model.message.map { ". \($0)" } ?? ""
+        return ComponentAccessibility(
+            role: .group, label: "Tower of Hanoi",
+            description: "\(disks) on \(pegCount) pegs. \(model.status)\(detail)")
+    }
+
     public var message: String? { model.message }
     /// The line shown under the puzzle, e.g. "Move 5 of 31 — disk 1 from A to C".
     public var status: String { model.status }

@@ -84,6 +84,21 @@ public final class PatternLockView: Component {
 
     // MARK: - Component
 
+    /// Counts the dots, never names them: the pattern is a secret.
+    public var accessibility: ComponentAccessibility {
+        let n = model.pattern.count
+        let dots = n == 1 ? "1 dot selected" : "\(n) dots selected"
+        var description = "\(configuration.grid), \(dots)"
+        if let wait = inputLockRemaining, wait.isFinite {
+            description += "; locked, try again in \(Int(wait.rounded(.up))) s"
+        } else if inputLockRemaining != nil {
+            description += "; locked"
+        }
+        return ComponentAccessibility(
+            role: .group, label: "Pattern lock", description: description,
+            isDisabled: !isInputEnabled)
+    }
+
     public var isAnimating: Bool { model.isAnimating }
 
     public func advance(to time: Double) { report(model.advance(to: time)) }

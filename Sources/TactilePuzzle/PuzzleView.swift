@@ -246,6 +246,28 @@ public final class PuzzleView: Component {
         try model.setHolePosition(position)
     }
 
+    public var accessibility: ComponentAccessibility {
+        let p = model.piecePosition
+        let limit = model.maximumPosition
+        let position =
+            switch model.axis {
+            case .horizontal: "piece at \(Int(p.x.rounded())) of \(Int(limit.x.rounded())) pixels"
+            case .vertical: "piece at \(Int(p.y.rounded())) of \(Int(limit.y.rounded())) pixels"
+            case .free: "piece at \(Int(p.x.rounded())), \(Int(p.y.rounded())) pixels"
+            }
+        let state =
+            switch model.state {
+            case .idle, .dragging: ""
+            case .verifying: "; checking"
+            case .verified: "; passed"
+            case .failed: "; not passed"
+            case .locked: "; locked"
+            }
+        return ComponentAccessibility(
+            role: .slider, label: "Puzzle captcha", description: position + state,
+            isDisabled: !model.isEnabled || model.state == .locked)
+    }
+
     /// The state.
     public var state: PuzzleState { model.state }
 

@@ -86,6 +86,7 @@ func makeCradlePage() -> Widget {
     func row(_ title: String, _ control: Widget) -> Box {
         let label = Label(title)
         label.setMinimumSize(width: 90)
+        control.setAccessibleLabel(title)
         return Box(.horizontal, spacing: 6, [label, control])
     }
     let pulls = Box(

@@ -107,6 +107,10 @@ func makeHanoiPage() -> Widget {
     }
     hanoi.setSpeed(.movesPerSecond(rateValue))
 
+    disks.setAccessibleLabel("Disks")
+    pegs.setAccessibleLabel("Pegs")
+    seek.setAccessibleLabel("Seek to a move")
+    speed.setAccessibleLabel("Speed")
     let counts = Box(
         .horizontal, spacing: 6,
         [

@@ -39,7 +39,11 @@ func pageLayout(controls: Widget, controlsWidth: Int, stage: [Widget]) -> Box {
     controls.expandsHorizontally = false
     let page = Box(.horizontal, spacing: 12, [controls, Box(.vertical, spacing: 6, stage)])
     page.setMargins(12)
-    // The component takes the keys from the start, not the first field of the controls.
-    page.preferredFocus = stage.first { $0 is ComponentView }
+    // The component takes the keys from the start, not the first field of the controls; Tab
+    // from it goes into the controls (they come first on screen, so GTK's own order would
+    // leave the page for the sidebar).
+    let component = stage.first { $0 is ComponentView } as? ComponentView
+    page.preferredFocus = component
+    component?.tabForward = controls
     return page
 }

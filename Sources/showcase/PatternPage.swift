@@ -63,6 +63,7 @@ private final class PatternPage {
             Self.gridSizes.map { "\($0) × \($0)" },
             selectedIndex: Self.gridSizes.firstIndex(of: 3)!
         ) { [self] _ in gridChanged() }
+        gridChoice.setAccessibleLabel("Grid for a new pattern")
         let stealth = CheckButton("Stealth (hide the path)") { [self] on in
             // A path on the grid, hidden or not, must not appear by unticking Stealth.
             lock.clear()

@@ -353,6 +353,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     func row(_ title: String, _ widget: Widget) -> Box {
         let label = Label(title)
         label.expandsHorizontally = true
+        widget.setAccessibleLabel(title)
         return Box(.horizontal, spacing: 6, [label, widget])
     }
     let controls = Box(

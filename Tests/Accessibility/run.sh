@@ -99,6 +99,11 @@ fi
 DISPLAY=":$(head -n 1 "$work/display")"
 export DISPLAY
 unset WAYLAND_DISPLAY
+# The number comes a moment before the display takes clients: wait until it answers.
+for _ in $(seq 50); do
+    xdotool getdisplaygeometry >/dev/null 2>&1 && break
+    sleep 0.1
+done
 
 status=0
 timeout --kill-after=10 "${A11Y_TIMEOUT:-600}" \

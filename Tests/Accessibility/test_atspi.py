@@ -66,7 +66,7 @@ PAGES = {
     "cradle": {
         "title": "Newton's cradle",
         "canvas": r"Newton['’]s cradle",
-        "roles": GROUP_LIKE,
+        "roles": ("image",),
         "describes": "ball",
     },
     "pattern": {

@@ -356,6 +356,8 @@ final class PatternReplayScene: Component {
         self.script = script.map { (time: $0.0, pattern: $0.1, ending: $0.2) }
     }
 
+    var accessibility: ComponentAccessibility { lock.accessibility }
+
     var viewSize: Size {
         get { lock.viewSize }
         set { lock.viewSize = newValue }

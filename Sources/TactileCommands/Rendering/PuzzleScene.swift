@@ -37,6 +37,8 @@ enum PuzzleScene {
 
         var isAnimating: Bool { sent < times.count || view.isAnimating }
 
+        var accessibility: ComponentAccessibility { view.accessibility }
+
         func advance(to time: Double) {
             while sent < times.count, times[sent] <= time {
                 send(index: sent)

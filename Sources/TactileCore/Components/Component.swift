@@ -23,6 +23,9 @@ public protocol Component: AnyObject {
 
     /// Draws the current state. Drawing never changes state.
     func draw(in canvas: any Canvas)
+
+    /// What assistive technologies are told now; hosts read it after every change.
+    var accessibility: ComponentAccessibility { get }
 }
 
 extension Component {

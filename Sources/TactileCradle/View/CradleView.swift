@@ -68,6 +68,16 @@ public final class CradleView: Component {
         onEvent?(.configured)
     }
 
+    public var accessibility: ComponentAccessibility {
+        let count = cradle.configuration.ballCount
+        let motion =
+            isPaused
+            ? "paused"
+            : cradle.isDragging ? "a ball held" : cradle.isResting ? "at rest" : "swinging"
+        return ComponentAccessibility(
+            role: .image, label: "Newton's cradle", description: "\(count) balls, \(motion)")
+    }
+
     /// The energy readout, such as "Energy 99.8 %".
     public var energyText: String {
         String(format: "Energy %.1f %%", cradle.energyFraction * 100)

@@ -26,17 +26,30 @@ public final class ComponentView: Widget {
     private var isDragging = false
     private var dragStart = Point.zero
     private var lastTime = 0.0
+    private var toldAccessibility: ComponentAccessibility?
 
-    /// Creates a focusable, expanding drawing area hosting `component`.
+    /// Where Tab (without Shift) moves the keyboard focus from the component: into this
+    /// widget's first focusable child. `nil` leaves Tab to GTK's order.
+    public var tabForward: Widget?
+
+    /// Creates a focusable, expanding drawing area hosting `component`, with the component's
+    /// accessible role, name and description.
     public init(_ component: any Component) {
         self.component = component
-        super.init(wrapping: gtk_drawing_area_new())
+        let role: GtkAccessibleRole =
+            switch component.accessibility.role {
+            case .group: GTK_ACCESSIBLE_ROLE_GROUP
+            case .image: GTK_ACCESSIBLE_ROLE_IMG
+            case .slider: GTK_ACCESSIBLE_ROLE_SLIDER
+            }
+        super.init(wrapping: tactile_drawing_area_new_with_role(role))
         expandsHorizontally = true
         expandsVertically = true
         gtk_widget_set_focusable(widget, 1)
         gtk_widget_set_focus_on_click(widget, 1)
         installDrawFunction()
         installGestures()
+        tellAccessibility()
         // A hidden page (another page shown, the window minimised) does not tick; shown
         // again, it goes on where it was (components clamp the stall).
         connect(widget, signal: "unmap") { [weak self] in self?.stopTicking() }
@@ -54,6 +67,7 @@ public final class ComponentView: Widget {
     public func setNeedsUpdate() {
         guard isAlive else { return }
         gtk_widget_queue_draw(widget)
+        tellAccessibility()
         guard component.isAnimating, tickID == nil, gtk_widget_get_mapped(widget) != 0 else {
             return
         }
@@ -73,6 +87,22 @@ public final class ComponentView: Widget {
         tickID = nil
     }
 
+    /// Gives assistive technologies the component's name, description and state when they
+    /// changed. (GTK 4.8 has no value interface for custom widgets: a slider's position is in
+    /// its description.)
+    private func tellAccessibility() {
+        let now = component.accessibility
+        guard now != toldAccessibility else { return }
+        if now.label != toldAccessibility?.label { tactile_accessible_set_label(widget, now.label) }
+        if now.description != toldAccessibility?.description {
+            tactile_accessible_set_description(widget, now.description)
+        }
+        if now.isDisabled != toldAccessibility?.isDisabled {
+            tactile_accessible_set_disabled(widget, now.isDisabled ? 1 : 0)
+        }
+        toldAccessibility = now
+    }
+
     // MARK: - Time
 
     /// Seconds on the clock components are advanced by (GLib's monotonic clock, which the
@@ -84,6 +114,7 @@ public final class ComponentView: Widget {
         component.advance(to: time(clock: clock))
         onTick?()
         gtk_widget_queue_draw(widget)
+        tellAccessibility()
         if component.isAnimating { return true }
         tickID = nil
         return false
@@ -147,7 +178,13 @@ public final class ComponentView: Widget {
 
         let keys = gtk_event_controller_key_new()!
         connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
-            guard let self, let event = KeyEvent(keyval: keyval, state: state) else { return false }
+            guard let self else { return false }
+            if keyval == UInt32(GDK_KEY_Tab), state.rawValue & GDK_SHIFT_MASK.rawValue == 0,
+                let next = self.tabForward
+            {
+                return gtk_widget_child_focus(next.widget, GTK_DIR_TAB_FORWARD) != 0
+            }
+            guard let event = KeyEvent(keyval: keyval, state: state) else { return false }
             let handled = self.component.handle(event)
             self.didHandleEvent(handled)
             return handled

@@ -59,6 +59,12 @@ public class Widget {
         set { gtk_widget_set_tooltip_text(widget, newValue) }
     }
 
+    /// The name assistive technologies read for the widget (set it on a field, slider or
+    /// drop-down whose visible label is a separate widget).
+    public func setAccessibleLabel(_ label: String) {
+        tactile_accessible_set_label(widget, label)
+    }
+
     /// Sets the empty space around the widget on all four sides, in points.
     public func setMargins(_ points: Int) {
         let margin = Int32(points)
