@@ -25,8 +25,8 @@ let systemLibraries: [Target] = [
         name: "CGif", pkgConfig: "libgif",
         providers: [.apt(["libgif-dev"])]),
     .systemLibrary(
-        name: "CGtk", pkgConfig: "gtk4",
-        providers: [.apt(["libgtk-4-dev"])]),
+        name: "CGtk", pkgConfig: "libadwaita-1",
+        providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]),
     .systemLibrary(
         name: "CSodium", pkgConfig: "libsodium",
         providers: [.apt(["libsodium-dev"])]),

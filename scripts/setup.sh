@@ -23,6 +23,7 @@ packages=(
   libgdk-pixbuf-2.0-dev
   libgif-dev
   libgtk-4-dev
+  libadwaita-1-dev
   libsodium-dev
   libmicrohttpd-dev
   libhiredis-dev

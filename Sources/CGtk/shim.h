@@ -1,4 +1,5 @@
 #include <gtk/gtk.h>
+#include <adwaita.h>
 
 // Function-style wrappers for GObject macros, which Swift cannot import.
 
@@ -45,3 +46,18 @@ static inline void tactile_accessible_set_description(gpointer instance, const c
 static inline void tactile_accessible_set_disabled(gpointer instance, gboolean disabled) {
     gtk_accessible_update_state(GTK_ACCESSIBLE(instance), GTK_ACCESSIBLE_STATE_DISABLED, disabled, -1);
 }
+
+/* libadwaita and GIO casts. */
+static inline AdwLeaflet *tactile_leaflet(gpointer instance) { return ADW_LEAFLET(instance); }
+static inline AdwHeaderBar *tactile_header_bar(gpointer instance) { return ADW_HEADER_BAR(instance); }
+static inline AdwToastOverlay *tactile_toast_overlay(gpointer instance) { return ADW_TOAST_OVERLAY(instance); }
+static inline AdwApplicationWindow *tactile_application_window(gpointer instance) { return ADW_APPLICATION_WINDOW(instance); }
+static inline GtkApplicationWindow *tactile_gtk_application_window(gpointer instance) { return GTK_APPLICATION_WINDOW(instance); }
+static inline GtkApplication *tactile_gtk_application(gpointer instance) { return GTK_APPLICATION(instance); }
+static inline GActionMap *tactile_action_map(gpointer instance) { return G_ACTION_MAP(instance); }
+static inline GtkMenuButton *tactile_menu_button(gpointer instance) { return GTK_MENU_BUTTON(instance); }
+static inline GtkScrolledWindow *tactile_scrolled_window(gpointer instance) { return GTK_SCROLLED_WINDOW(instance); }
+static inline GtkShortcutsWindow *tactile_shortcuts_window(gpointer instance) { return GTK_SHORTCUTS_WINDOW(instance); }
+static inline GType tactile_toast_overlay_type(void) { return ADW_TYPE_TOAST_OVERLAY; }
+static inline GType tactile_shortcuts_window_type(void) { return GTK_TYPE_SHORTCUTS_WINDOW; }
+static inline GtkOrientable *tactile_orientable(gpointer instance) { return GTK_ORIENTABLE(instance); }

@@ -1,22 +1,26 @@
+import CGtk
 import Foundation
+import TactileCore
 import TactileGTK
 
 /// Every page of the showcase, in sidebar order. Add new pages here.
 func registerPages(in app: ShowcaseApplication) {
-    app.addPage(name: "hanoi", title: "Tower of Hanoi", build: makeHanoiPage)
-    app.addPage(name: "cradle", title: "Newton's cradle", build: makeCradlePage)
-    app.addPage(name: "pattern", title: "Pattern lock", build: makePatternPage)
+    app.addPage(name: "hanoi", title: Localization.text("Tower of Hanoi"), build: makeHanoiPage)
+    app.addPage(name: "cradle", title: Localization.text("Newton's cradle"), build: makeCradlePage)
+    app.addPage(name: "pattern", title: Localization.text("Pattern lock"), build: makePatternPage)
     app.addOption(
         name: "captcha-server", valueName: "URL",
-        description: "Take the captcha page's puzzles from a running tactile puzzle serve",
+        description: Localization.text(
+            "Take the captcha page's puzzles from a running tactile puzzle serve"),
         validate: { url in
             url.hasPrefix("http://") || url.hasPrefix("https://")
                 ? nil : "expected an http:// or https:// URL, got \"\(url)\""
         })
     app.addOption(
         name: "captcha-sitekey", valueName: "KEY",
-        description: "The site key to ask the captcha server for (serve prints it)")
-    app.addPage(name: "puzzle", title: "Puzzle captcha") {
+        description: Localization.text(
+            "The site key to ask the captcha server for (serve prints it)"))
+    app.addPage(name: "puzzle", title: Localization.text("Puzzle captcha")) {
         guard let server = app.option("captcha-server") else { return makePuzzlePage() }
         do {
             return makePuzzlePage(
@@ -27,7 +31,7 @@ func registerPages(in app: ShowcaseApplication) {
             return makePuzzlePage()
         }
     }
-    app.addPage(name: "about", title: "About", build: makeAboutPage)
+    app.addPage(name: "about", title: Localization.text("About"), build: makeAboutPage)
 }
 
 /// A component page's two columns: its controls on the left, at least `controlsWidth` wide and
@@ -37,8 +41,30 @@ func registerPages(in app: ShowcaseApplication) {
 func pageLayout(controls: Widget, controlsWidth: Int, stage: [Widget]) -> Box {
     controls.setMinimumSize(width: controlsWidth)
     controls.expandsHorizontally = false
-    let page = Box(.horizontal, spacing: 12, [controls, Box(.vertical, spacing: 6, stage)])
+    let column = Box(.vertical, spacing: 6, stage)
+    let page = Box(.horizontal, spacing: 12, [controls, column])
     page.setMargins(12)
+    // Too narrow for both columns side by side (half a small screen): the component goes on
+    // top, the controls under it, and the page scrolls.
+    page.widthChanged = { [weak page] width in
+        guard let page else { return }
+        var least: Int32 = 0
+        for part in [controls, column] {
+            var minimum: Int32 = 0
+            gtk_widget_measure(
+                part.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, nil, nil, nil)
+            least += minimum
+        }
+        let fits = width >= Double(least + 12 + 24)
+        let wanted: Box.Orientation = fits ? .horizontal : .vertical
+        guard page.orientation != wanted else { return }
+        page.orientation = wanted
+        if fits {
+            gtk_box_reorder_child_after(tactile_box(page.widget), column.widget, controls.widget)
+        } else {
+            gtk_box_reorder_child_after(tactile_box(page.widget), controls.widget, column.widget)
+        }
+    }
     // The component takes the keys from the start, not the first field of the controls; Tab
     // from it goes into the controls (they come first on screen, so GTK's own order would
     // leave the page for the sidebar).

@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import TactileCore
 import TactileGTK
 
 /// The showcase desktop app: a window with a sidebar listing pages, one page per component.
@@ -84,10 +85,13 @@ final class ShowcaseApplication {
             )
             return 1
         }
-        // Non-unique: several showcases (and test runs) may be open at once.
-        let app = gtk_application_new(identifier, G_APPLICATION_NON_UNIQUE)!
+        // Non-unique: several showcases (and test runs) may be open at once. An AdwApplication
+        // sets libadwaita up, with the style (light or dark) following the system's.
+        let app = tactile_gtk_application(
+            adw_application_new(identifier, G_APPLICATION_NON_UNIQUE))!
         defer { g_object_unref(app) }
         let gApp = tactile_g_application(app)
+        addActions(to: app)
         g_application_add_main_option(
             gApp, "page", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_STRING,
             "Show page NAME first (\(pages.map(\.name).joined(separator: ", ")))", "NAME")
@@ -155,33 +159,47 @@ final class ShowcaseApplication {
         if let window = gtk_application_get_active_window(app) {
             return gtk_window_present(window)
         }
-        let stack = gtk_stack_new()!
-        gtk_stack_set_transition_type(tactile_stack(stack), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_widget_set_hexpand(stack, 1)
-        var built: [String: Widget] = [:]
-        for page in pages {
-            let root = page.build()
-            built[page.name] = root
-            gtk_stack_add_titled(tactile_stack(stack), root.widget, page.name, page.title)
+        let built = pages.map {
+            ShowcaseWindow.Page(name: $0.name, title: $0.title, root: $0.build())
         }
-        if let initialPage { gtk_stack_set_visible_child_name(tactile_stack(stack), initialPage) }
-
-        let sidebar = gtk_stack_sidebar_new()!
-        gtk_stack_sidebar_set_stack(tactile_stack_sidebar(sidebar), tactile_stack(stack))
-        gtk_widget_set_size_request(sidebar, 180, -1)
-
-        let layout = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
-        gtk_box_append(tactile_box(layout), sidebar)
-        gtk_box_append(tactile_box(layout), gtk_separator_new(GTK_ORIENTATION_VERTICAL))
-        gtk_box_append(tactile_box(layout), stack)
-
-        let window = tactile_window(gtk_application_window_new(app))
-        gtk_window_set_title(window, title)
-        gtk_window_set_default_size(window, 1100, 720)
-        gtk_window_set_child(window, layout)
-        gtk_window_present(window)
+        let window = ShowcaseWindow(app: app, title: title, pages: built, initialPage: initialPage)
+        gtk_window_present(tactile_window(window.window))
         // The first page's component takes the keys at launch (Space plays, digits pull, …).
-        (built[initialPage ?? pages.first?.name ?? ""]?.preferredFocus)?.grabFocus()
+        let first = initialPage ?? pages.first?.name
+        (built.first { $0.name == first }?.root.preferredFocus)?.grabFocus()
+    }
+
+    /// Quit (Ctrl+Q), About, and Ctrl+W to close the window; Ctrl+? opens the shortcuts
+    /// window GTK gives every application window with a help overlay.
+    private func addActions(to app: UnsafeMutablePointer<GtkApplication>) {
+        addAction("quit", to: app) { g_application_quit(tactile_g_application(app)) }
+        addAction("about", to: app) { [title] in
+            let about = adw_about_window_new()!
+            let window = OpaquePointer(about)
+            adw_about_window_set_application_name(window, title)
+            adw_about_window_set_application_icon(window, "org.tactile.Showcase")
+            adw_about_window_set_version(window, "0.1.0")
+            adw_about_window_set_developer_name(window, Localization.text("The Tactile developers"))
+            adw_about_window_set_comments(
+                window,
+                Localization.text(
+                    "Four interactive, animated components — a Tower of Hanoi auto-solver, Newton's cradle on a physics engine, a gesture pattern lock and a puzzle slider captcha — with a platform-neutral Swift core."
+                ))
+            adw_about_window_set_license_type(window, GTK_LICENSE_MIT_X11)
+            gtk_window_set_transient_for(
+                tactile_window(about), gtk_application_get_active_window(app))
+            gtk_window_present(tactile_window(about))
+        }
+        let accelerators: [(String, String)] = [
+            ("app.quit", "<Control>q"), ("window.close", "<Control>w"),
+            ("win.show-help-overlay", "<Control>question"),
+        ]
+        for (action, key) in accelerators {
+            key.withCString { pointer in
+                var keys: [UnsafePointer<CChar>?] = [pointer, nil]
+                gtk_application_set_accels_for_action(app, action, &keys)
+            }
+        }
     }
 }
 

@@ -40,6 +40,17 @@ import Testing
         #expect(
             HanoiLayout(viewSize: Size(width: 400, height: 800), disks: 5, pegs: 3).arrangement
                 == .stacked)
+        // The page at the default 1,100 × 720 window: a little taller than wide, still a row
+        // of pegs (stacked, they took only the left half of the canvas).
+        #expect(
+            HanoiLayout(viewSize: Size(width: 553, height: 625), disks: 5, pegs: 3).arrangement
+                == .sideBySide)
+        #expect(
+            HanoiLayout(viewSize: Size(width: 500, height: 700), disks: 5, pegs: 3).arrangement
+                == .sideBySide)
+        #expect(
+            HanoiLayout(viewSize: Size(width: 500, height: 701), disks: 5, pegs: 3).arrangement
+                == .stacked)
     }
 
     @Test func diskHeightIsCapped() {

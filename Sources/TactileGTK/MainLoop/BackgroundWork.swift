@@ -49,3 +49,18 @@ private final class BackgroundJob<Result: Sendable>: MainLoopTask, @unchecked Se
         result = nil
     }
 }
+
+/// Runs `work` on the GTK main loop once it is idle (after the frame being laid out), for
+/// changes that must not happen while GTK allocates sizes. Call it on the main loop.
+public func runWhenIdle(_ work: @escaping () -> Void) {
+    g_idle_add_full(
+        G_PRIORITY_DEFAULT_IDLE, runOnMainLoop,
+        Unmanaged<MainLoopTask>.passRetained(IdleTask(work)).toOpaque(), nil)
+}
+
+/// Work for ``runWhenIdle(_:)``.
+private final class IdleTask: MainLoopTask, @unchecked Sendable {
+    let work: () -> Void
+    init(_ work: @escaping () -> Void) { self.work = work }
+    override func run() { work() }
+}

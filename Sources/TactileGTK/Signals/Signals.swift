@@ -117,3 +117,17 @@ public func connectLocalOptions(
         application, "handle-local-options", unsafeBitCast(trampoline, to: GCallback.self),
         ClosureBox(handler).retainedPointer(), releaseBox)
 }
+
+/// Adds an action called `name` to `map` (a `GApplication` or a `GtkApplicationWindow`),
+/// which calls `handler` when activated — from a menu item, a shortcut or `g_action_activate`.
+///
+/// - Parameters:
+///   - name: The action's name without its `app.`/`win.` prefix.
+///   - map: The application or window that owns the action.
+///   - handler: What the action does.
+public func addAction(_ name: String, to map: gpointer, _ handler: @escaping () -> Void) {
+    let action = g_simple_action_new(name, nil)!
+    connect(UnsafeMutableRawPointer(action), signal: "activate") { (_: gpointer?) in handler() }
+    g_action_map_add_action(tactile_action_map(map), action)
+    g_object_unref(UnsafeMutableRawPointer(action))
+}

@@ -15,6 +15,19 @@ public final class Box: Widget {
         children.forEach(append)
     }
 
+    /// The direction children are laid out in now.
+    public var orientation: Orientation {
+        get {
+            gtk_orientable_get_orientation(tactile_orientable(widget)) == GTK_ORIENTATION_HORIZONTAL
+                ? .horizontal : .vertical
+        }
+        set {
+            gtk_orientable_set_orientation(
+                tactile_orientable(widget),
+                newValue == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL)
+        }
+    }
+
     /// Adds `child` after the existing children.
     public func append(_ child: Widget) {
         gtk_box_append(tactile_box(widget), child.widget)

@@ -1,16 +1,33 @@
 import CGtk
 
-/// Shows a modal message over the window holding `parent`, with an OK button.
+/// Tells the person a message in the window holding `parent`: as a toast (libadwaita's
+/// `AdwToast`) when the window has a toast overlay, which is how GNOME apps say things that
+/// need no decision; otherwise as a small modal window with an OK button.
 ///
-/// Returns at once; the message closes itself on OK, Enter or Escape. GTK 4.8 has no
-/// `GtkAlertDialog` and deprecates `GtkMessageDialog` from 4.10, so this is a plain
-/// modal `GtkWindow`.
+/// Returns at once. A toast stays 8 seconds (long enough to read a detail) or until
+/// dismissed; the modal window closes on OK, Enter or Escape.
 ///
 /// - Parameters:
-///   - message: The headline, in bold.
-///   - detail: Optional explanatory text under the headline.
+///   - message: The headline.
+///   - detail: Optional explanatory text after the headline.
 ///   - parent: Any widget in the window the message belongs to.
 public func showMessage(_ message: String, detail: String = "", over parent: Widget) {
+    if let overlay = gtk_widget_get_ancestor(parent.widget, tactile_toast_overlay_type()) {
+        let text = detail.isEmpty ? message : "\(message): \(detail)"
+        let escaped = g_markup_escape_text(text, -1)!
+        let toast = adw_toast_new(escaped)!
+        g_free(escaped)
+        adw_toast_set_timeout(toast, 8)
+        adw_toast_overlay_add_toast(tactile_toast_overlay(overlay), toast)
+        return
+    }
+    showDialog(message, detail: detail, over: parent)
+}
+
+/// The modal window ``showMessage(_:detail:over:)`` falls back to. GTK 4.8 has no
+/// `GtkAlertDialog` and deprecates `GtkMessageDialog` from 4.10, so this is a plain modal
+/// `GtkWindow`.
+private func showDialog(_ message: String, detail: String, over parent: Widget) {
     let window = gtk_window_new()!
     let gtkWindow = tactile_window(window)
     gtk_window_set_modal(gtkWindow, 1)

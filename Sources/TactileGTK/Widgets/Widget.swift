@@ -18,6 +18,10 @@ public class Widget {
     /// (a page's component, so its keys work without a click first).
     public var preferredFocus: Widget?
 
+    /// Called with the width, in points, a scrolling container shows of the widget, whenever
+    /// it changes; a page uses it to rearrange itself for a narrow window.
+    public var widthChanged: ((Double) -> Void)?
+
     /// Wraps `widget`, which is usually newly created and floating.
     public init(wrapping widget: UnsafeMutablePointer<GtkWidget>) {
         self.widget = widget

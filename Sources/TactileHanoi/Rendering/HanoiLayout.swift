@@ -2,8 +2,9 @@ import TactileCore
 
 /// Where pegs and disks go in a view of a given size.
 ///
-/// Pegs stand side by side when the view is at least as wide as it is tall, and are stacked in
-/// rows, each with a free lane beside it, when it is taller than wide. Disk widths interpolate
+/// Pegs stand side by side unless the view is clearly taller than wide (more than
+/// ``stackingAspect`` times), when they are stacked in rows, each with a free lane beside it: a
+/// page a little taller than wide still reads as a row of pegs. Disk widths interpolate
 /// linearly from a minimum (disk 1) to a maximum (the largest disk); disk heights are capped so
 /// few disks don't look like bricks. Every size is positive for any positive view and any
 /// number of disks from 1 to 64.
@@ -35,6 +36,9 @@ public struct HanoiLayout: Hashable, Sendable {
     /// The x of the lane in the stacked arrangement.
     private let laneX: Double
 
+    /// How much taller than wide a view must be for the pegs to stack.
+    public static let stackingAspect = 1.4
+
     /// The largest disk height, in points.
     public static let maximumDiskHeight = 28.0
 
@@ -49,7 +53,7 @@ public struct HanoiLayout: Hashable, Sendable {
         let margin = min(width, height) * 0.04
         let area = Rect(
             x: margin, y: margin, width: width - 2 * margin, height: height - 2 * margin)
-        arrangement = height > width ? .stacked : .sideBySide
+        arrangement = height > width * Self.stackingAspect ? .stacked : .sideBySide
         let n = Double(diskCount)
         let p = Double(pegTotal)
 
