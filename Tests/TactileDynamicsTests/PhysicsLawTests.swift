@@ -167,3 +167,33 @@ import Testing
         expectClose(zeta, damping, within: damping * 0.02)
     }
 }
+
+/// A spring attachment with a force limit pulls no harder than the limit: an item far from
+/// its anchor accelerates at exactly limit / mass (Newton's second law), and no faster.
+@Suite struct ForceLimitedSpringTests {
+    @Test func aSaturatedSpringAcceleratesAtTheLimitOverTheMass() throws {
+        let animator = Scene.animator()
+        // 100 × 100 points at density 1: mass 1. No gravity, no resistance.
+        let box = Scene.box(0, 0, 100, 100)
+        let drag = try AttachmentBehavior(item: box, attachedToAnchor: Point(x: 1500, y: 0))
+        try drag.setLength(0)
+        try drag.setFrequency(6)
+        try drag.setDamping(1)
+        try drag.setMaximumForce(400)
+        try animator.addBehavior(drag)
+        Scene.run(animator, to: 0.5)
+        // Unlimited, this spring would pull with (2π·6)² · 1500 ≈ 2.1 million at the start.
+        let speed = animator.velocity(of: box).linear.dx
+        expectClose(speed, 400 * 0.5, within: 400 * 0.5 * 0.02)
+        expectClose(box.center.x, 0.5 * 400 * 0.25, within: 0.5 * 400 * 0.25 * 0.03)
+    }
+
+    @Test func aLimitMustBePositive() throws {
+        let box = Scene.box(0, 0, 100, 100)
+        let drag = try AttachmentBehavior(item: box, attachedToAnchor: .zero)
+        for bad in [0.0, -1, .nan] {
+            #expect(throws: DynamicsError.self) { try drag.setMaximumForce(bad) }
+        }
+        #expect(drag.maximumForce == .infinity)
+    }
+}

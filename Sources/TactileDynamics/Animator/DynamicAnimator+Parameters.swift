@@ -163,6 +163,7 @@ extension DynamicAnimator {
         joint.frequency = attachment.frequency
         joint.dampingRatio = attachment.damping
         joint.frictionTorque = attachment.frictionTorque
+        joint.maximumForce = attachment.maximumForce
         joint.referenceAngle = attachment.referenceAngle
         joint.axis = Vec2(attachment.axisOfTranslation.dx, attachment.axisOfTranslation.dy)
         joint.lower = attachment.attachmentRange.lowerBound

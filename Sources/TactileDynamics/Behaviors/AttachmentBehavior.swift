@@ -52,6 +52,11 @@ public final class AttachmentBehavior: DynamicBehavior {
     public private(set) var frequency = 0.0
     /// Spring damping ratio (1 is critical). Default 0.
     public private(set) var damping = 0.0
+    /// The largest force a spring attachment (frequency > 0) pulls with, in mass · points/s²
+    /// (mass as density × area / 10⁴); unlimited by default. A limited spring is how a drag is
+    /// made (Box2D's mouse joint has the same): the item follows the finger as fast as the
+    /// force allows, so a flick cannot give it any speed at all. Rigid attachments ignore it.
+    public private(set) var maximumForce = Double.infinity
     /// Torque resisting relative rotation, in mass · points²/s² (UIKit force unit × points ×
     /// 100). Default 0.
     public private(set) var frictionTorque = 0.0
@@ -203,6 +208,17 @@ public final class AttachmentBehavior: DynamicBehavior {
     public func setDamping(_ damping: Double) throws(DynamicsError) {
         try DynamicsError.check(damping, "attachment damping", atLeast: 0)
         self.damping = damping
+        setNeedsParameterUpdate()
+    }
+
+    /// Sets the largest force a spring attachment pulls with, more than 0 (`.infinity` for no
+    /// limit).
+    public func setMaximumForce(_ force: Double) throws(DynamicsError) {
+        guard !force.isNaN, force > 0 else {
+            throw DynamicsError(
+                "maximum force must be more than 0 (or infinity for none), got \(force)")
+        }
+        maximumForce = force
         setNeedsParameterUpdate()
     }
 

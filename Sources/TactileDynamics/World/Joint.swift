@@ -35,6 +35,8 @@ struct Joint {
     var lower = -Double.infinity
     var upper = Double.infinity
     var frictionTorque = 0.0
+    /// The spring's largest pull (frequency > 0), mass · points/s².
+    var maximumForce = Double.infinity
 }
 
 /// A push, compiled: which body, how hard, where.

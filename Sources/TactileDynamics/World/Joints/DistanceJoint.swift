@@ -67,7 +67,8 @@ extension World {
         let omega = min(2 * .pi * joint.frequency, maximumOmega)
         let stretch = length - joint.length
         let rate = (vb - va).dot(n)
-        let magnitude = mass * (omega * omega * stretch + 2 * joint.dampingRatio * omega * rate)
+        let pull = mass * (omega * omega * stretch + 2 * joint.dampingRatio * omega * rate)
+        let magnitude = max(-joint.maximumForce, min(joint.maximumForce, pull))
         let f = n * magnitude
         if a.isDynamic {
             bodies[i].force += f
