@@ -58,10 +58,12 @@ public final class NewtonsCradle {
     public func pull(_ count: Int, angle: Double) throws(CradleError) {
         guard (0..<configuration.ballCount).contains(count) else {
             throw CradleError(
-                "balls to pull must be 0…\(configuration.ballCount - 1), got \(count)")
+                Localization.text(
+                    "balls to pull must be 0…{1}, got {2}", configuration.ballCount - 1, count))
         }
         guard angle.isFinite, (0...(Double.pi / 2)).contains(angle) else {
-            throw CradleError("pull angle must be 0…90 degrees, got \(angle * 180 / .pi)")
+            throw CradleError(
+                Localization.text("pull angle must be 0…90 degrees, got {1}", angle * 180 / .pi))
         }
         build(pulled: count, angle: angle)
     }
@@ -200,8 +202,17 @@ public final class NewtonsCradle {
     /// Whether a ball is being dragged.
     public var isDragging: Bool { drag != nil }
 
+    /// How hard a drag may pull a ball, in multiples of its weight: enough to lift it to the
+    /// side at once, too little for a flick to throw it over the bar.
+    public static let dragForceInWeights = 2.0
+
     /// Starts dragging ball `index` by the point `point`: a stiff spring from the point to
     /// the ball pulls it along its arc while the string keeps its length.
+    ///
+    /// The spring pulls with at most ``dragForceInWeights`` times the ball's weight, and the
+    /// point it pulls to stays below the bar (see ``dragTarget(for:)``), so however far or
+    /// fast the pointer goes, the ball stays on its string below the bar and leaves the hand
+    /// no faster than the force could make it.
     public func beginDrag(ball index: Int, at point: Point) {
         endDrag()
         guard balls.indices.contains(index), point.isFinite else { return }
@@ -209,12 +220,16 @@ public final class NewtonsCradle {
         let offset = point - ball.center
         guard
             let attachment = try? AttachmentBehavior(
-                item: ball, offsetFromCenter: offset, attachedToAnchor: point)
+                item: ball, offsetFromCenter: offset, attachedToAnchor: dragTarget(for: point))
         else { return }  // A point so far away that the engine refuses it: no drag, as off a ball.
+        // The engine's mass: density (1) × area / 10⁴; weight = mass × gravity in points/s².
+        let r = configuration.ballRadius
+        let weight = Double.pi * r * r / 10_000 * configuration.gravity * 1000
         Self.engine {
             try attachment.setLength(0)
             try attachment.setFrequency(6)
             try attachment.setDamping(1)
+            try attachment.setMaximumForce(Self.dragForceInWeights * weight)
             try animator.addBehavior(attachment)
         }
         drag = (index, attachment)
@@ -223,7 +238,15 @@ public final class NewtonsCradle {
     /// Moves the dragging point.
     public func moveDrag(to point: Point) {
         guard let drag, point.isFinite else { return }
-        try? drag.attachment.setAnchorPoint(point)  // Refused only for points out of reach.
+        // Refused only for points out of reach.
+        try? drag.attachment.setAnchorPoint(dragTarget(for: point))
+    }
+
+    /// Where a drag at `point` pulls its ball: the point itself, or, above a line a quarter
+    /// of the string below the bar, the point on that line (a ball cannot be lifted over the
+    /// bar or to the horizontal, where the strings would cross).
+    public func dragTarget(for point: Point) -> Point {
+        Point(x: point.x, y: max(point.y, configuration.stringLength / 4))
     }
 
     /// Lets go: the ball keeps the velocity the drag gave it.
