@@ -49,11 +49,6 @@ enum DynamicsBenchmark {
     static let rounds = 3
 
     static func run(output: CommandOutput) throws(CommandFailure) {
-        #if DEBUG
-            output.line(
-                "warning: this is a debug build; run `swift run -c release tactile bench dynamics` for real figures"
-            )
-        #endif
         var peers = PeerRunner(
             directory: ProcessInfo.processInfo.environment["TACTILE_BENCH_PEERS"])
         let scenes = [
@@ -78,7 +73,8 @@ enum DynamicsBenchmark {
         var results: [String: [String: Double]] = [:]
         var best: [String: Double] = [:]
         var notes: [String: String] = [:]
-        for _ in 0..<rounds {
+        for round in 1...rounds {
+            BenchCommand.progress("  round \(round) of \(rounds): the peers, then ours")
             for (peer, table) in peers.run(names: peerNames) {
                 results[peer, default: [:]].merge(table) { min($0, $1) }
             }
@@ -141,6 +137,7 @@ enum DynamicsBenchmark {
         var inPlace = Double.infinity
         var recompiled = Double.infinity
         var dragNote = ""
+        BenchCommand.progress("  the pit dragged by its anchor, in place and recompiling")
         for _ in 0..<rounds {
             let fast = try draggedPit(recompilingEachFrame: false)
             inPlace = min(inPlace, fast.seconds)

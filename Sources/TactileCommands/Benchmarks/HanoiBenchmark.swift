@@ -42,11 +42,6 @@ enum HanoiBenchmark {
     }
 
     static func run(output: CommandOutput) throws(CommandFailure) {
-        #if DEBUG
-            output.line(
-                "warning: this is a debug build; run `swift run -c release tactile bench hanoi` for real figures"
-            )
-        #endif
         let disks = 30
         let plan: HanoiPlan
         do { plan = try HanoiSolver.plan(disks: disks) } catch { throw .usage(error.message) }

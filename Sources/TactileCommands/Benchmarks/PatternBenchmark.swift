@@ -41,11 +41,6 @@ enum PatternBenchmark {
     }
 
     static func run(output: CommandOutput) throws(CommandFailure) {
-        #if DEBUG
-            output.line(
-                "warning: this is a debug build; run `swift run -c release tactile bench pattern` for real figures"
-            )
-        #endif
         let three = PatternGrid.standard
         let four = try PatternCommand.patternResult { () throws(PatternError) in
             try PatternGrid(size: 4)

@@ -30,11 +30,6 @@ enum PuzzleBenchmark {
     static func run(output: CommandOutput, arguments: ArgumentParser.Parsed)
         throws(CommandFailure)
     {
-        #if DEBUG
-            output.line(
-                "warning: this is a debug build; run `swift run -c release tactile bench puzzle` for real figures"
-            )
-        #endif
         let puzzles =
             try arguments.option("puzzles").map { text throws(CommandFailure) in
                 try ValueParser.integer(text, name: "--puzzles", in: puzzleRange)

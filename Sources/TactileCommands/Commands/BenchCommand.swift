@@ -1,3 +1,5 @@
+import Foundation
+
 /// `tactile bench <suite>`.
 enum BenchCommand {
     static let suites:
@@ -50,6 +52,18 @@ enum BenchCommand {
         {
             throw .usage("--\(option) applies to the puzzle suite only")
         }
+        #if DEBUG
+            progress(
+                "warning: this is a debug build, many times slower than release; for real figures run `swift run -c release tactile bench \(name)`"
+            )
+        #endif
+        progress("tactile bench \(name): measuring; the figures follow when every round is done")
         try suites.first { $0.name == name }!.run(output, parsed)
+    }
+
+    /// Tells the person waiting how far a benchmark has got, on standard error at once (the
+    /// figures go to standard output, buffered, at the end).
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 }
