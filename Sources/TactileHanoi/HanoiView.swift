@@ -40,11 +40,18 @@ public final class HanoiView: Component {
     public var game: HanoiGame { model.game }
     /// A sentence for the user: why a move was refused, the hint, "Solved".
     public var accessibility: ComponentAccessibility {
-        let disks = diskCount == 1 ? "1 disk" : "\(diskCount) disks"
-        let detail = model.message.map { ". \($0)" } ?? ""
+        let description =
+            if let message = model.message {
+                Localization.plural(
+                    "{1} disk on {2} pegs. {3}. {4}", "{1} disks on {2} pegs. {3}. {4}",
+                    count: diskCount, diskCount, pegCount, model.status, message)
+            } else {
+                Localization.plural(
+                    "{1} disk on {2} pegs. {3}", "{1} disks on {2} pegs. {3}", count: diskCount,
+                    diskCount, pegCount, model.status)
+            }
         return ComponentAccessibility(
-            role: .group, label: "Tower of Hanoi",
-            description: "\(disks) on \(pegCount) pegs. \(model.status)\(detail)")
+            role: .group, label: Localization.text("Tower of Hanoi"), description: description)
     }
 
     public var message: String? { model.message }

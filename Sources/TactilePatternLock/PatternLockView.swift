@@ -87,15 +87,16 @@ public final class PatternLockView: Component {
     /// Counts the dots, never names them: the pattern is a secret.
     public var accessibility: ComponentAccessibility {
         let n = model.pattern.count
-        let dots = n == 1 ? "1 dot selected" : "\(n) dots selected"
-        var description = "\(configuration.grid), \(dots)"
+        var description = Localization.plural(
+            "{1}×{1} grid, {2} dot selected", "{1}×{1} grid, {2} dots selected", count: n,
+            configuration.grid.size, n)
         if let wait = inputLockRemaining, wait.isFinite {
-            description += "; locked, try again in \(Int(wait.rounded(.up))) s"
+            description += Localization.text("; locked, try again in {1} s", Int(wait.rounded(.up)))
         } else if inputLockRemaining != nil {
-            description += "; locked"
+            description += Localization.text("; locked")
         }
         return ComponentAccessibility(
-            role: .group, label: "Pattern lock", description: description,
+            role: .group, label: Localization.text("Pattern lock"), description: description,
             isDisabled: !isInputEnabled)
     }
 

@@ -1,3 +1,4 @@
+import TactileCore
 import TactilePatternLock
 
 /// Why the vault could not do what was asked. Messages name the store and the problem,
@@ -27,23 +28,33 @@ public enum PatternVaultError: Error, Hashable, Sendable, CustomStringConvertibl
     public var message: String {
         switch self {
         case .notEnrolled(let path):
-            "no pattern is set: \(path) does not exist"
+            Localization.text("no pattern is set: {1} does not exist", path)
         case .alreadyEnrolled(let path):
-            "a pattern is already set in \(path); changing it needs the current pattern"
+            Localization.text(
+                "a pattern is already set in {1}; changing it needs the current pattern", path)
         case .damaged(let path, let reason):
-            "the pattern store \(path) is damaged (\(reason)); refusing to use it"
+            Localization.text(
+                "the pattern store {1} is damaged ({2}); refusing to use it", path, reason)
         case .unsupportedVersion(let path, let version):
-            "the pattern store \(path) has format version \(version), but this build reads only version \(PatternStoreRecord.version); refusing to use it"
+            Localization.text(
+                "the pattern store {1} has format version {2}, but this build reads only version {3}; refusing to use it",
+                path, version, PatternStoreRecord.version)
         case .unreadable(let path, let reason):
-            "cannot read the pattern store \(path): \(reason)"
+            Localization.text("cannot read the pattern store {1}: {2}", path, reason)
         case .unwritable(let path, let reason):
-            "cannot write the pattern store \(path): \(reason); nothing was checked or changed"
+            Localization.text(
+                "cannot write the pattern store {1}: {2}; nothing was checked or changed", path,
+                reason)
         case .unusablePath(let path, let reason):
-            "\(path) cannot be a pattern store: it \(reason); nothing was checked or changed"
+            Localization.text(
+                "{1} cannot be a pattern store: it {2}; nothing was checked or changed", path,
+                reason)
         case .invalidPattern(let error):
             error.message
         case .hashingFailed:
-            "the pattern could not be hashed (Argon2id ran out of memory); nothing was checked"
+            Localization.text(
+                "the pattern could not be hashed (Argon2id ran out of memory); nothing was checked"
+            )
         }
     }
 

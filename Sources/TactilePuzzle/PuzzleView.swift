@@ -251,20 +251,27 @@ public final class PuzzleView: Component {
         let limit = model.maximumPosition
         let position =
             switch model.axis {
-            case .horizontal: "piece at \(Int(p.x.rounded())) of \(Int(limit.x.rounded())) pixels"
-            case .vertical: "piece at \(Int(p.y.rounded())) of \(Int(limit.y.rounded())) pixels"
-            case .free: "piece at \(Int(p.x.rounded())), \(Int(p.y.rounded())) pixels"
+            case .horizontal:
+                Localization.text(
+                    "piece at {1} of {2} pixels", Int(p.x.rounded()), Int(limit.x.rounded()))
+            case .vertical:
+                Localization.text(
+                    "piece at {1} of {2} pixels", Int(p.y.rounded()), Int(limit.y.rounded()))
+            case .free:
+                Localization.text(
+                    "piece at {1}, {2} pixels", Int(p.x.rounded()), Int(p.y.rounded()))
             }
         let state =
             switch model.state {
             case .idle, .dragging: ""
-            case .verifying: "; checking"
-            case .verified: "; passed"
-            case .failed: "; not passed"
-            case .locked: "; locked"
+            case .verifying: Localization.text("; checking")
+            case .verified: Localization.text("; passed")
+            case .failed: Localization.text("; not passed")
+            case .locked: Localization.text("; locked")
             }
         return ComponentAccessibility(
-            role: .slider, label: "Puzzle captcha", description: position + state,
+            role: .slider, label: Localization.text("Puzzle captcha"),
+            description: position + state,
             isDisabled: !model.isEnabled || model.state == .locked)
     }
 

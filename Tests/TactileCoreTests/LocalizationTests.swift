@@ -22,7 +22,11 @@ import Testing
         #expect(Localization.plural("{1} disk", "{1} disks", count: 0, 0) == "0 disks")
         Localization.catalog = Localization.Catalog(
             text: { $0 == "Move {1} of {2}" ? "第 {1} 步，共 {2} 步" : $0 },
-            plural: { singular, _, _ in singular == "{1} disk" ? "{1} 个盘子" : singular })
+            // Other messages stay English, in the right form: tests running meanwhile see
+            // the catalogue too.
+            plural: { singular, plural, count in
+                singular == "{1} disk" ? "{1} 个盘子" : count == 1 ? singular : plural
+            })
         #expect(Localization.text("Move {1} of {2}", 4, 31) == "第 4 步，共 31 步")
         #expect(Localization.plural("{1} disk", "{1} disks", count: 5, 5) == "5 个盘子")
         #expect(Localization.text("Untranslated") == "Untranslated")

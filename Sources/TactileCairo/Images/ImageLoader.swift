@@ -39,25 +39,28 @@ public enum ImageLoader {
     ///   - name: What messages call the image (its path).
     public static func decode(_ bytes: [UInt8], name: String) throws(ImageFileError) -> Bitmap {
         guard let header = ImageHeader(bytes) else {
-            throw ImageFileError(path: name, reason: "not a PNG, JPEG or GIF image")
+            throw ImageFileError(
+                path: name, reason: Localization.text("not a PNG, JPEG or GIF image"))
         }
         guard header.width <= maximumPixels / header.height else {
             throw ImageFileError(
                 path: name,
-                reason:
-                    "\(header.width)×\(header.height) pixels is over the limit of 16,777,216 (such as 4096×4096)"
-            )
+                reason: Localization.text(
+                    "{1}×{2} pixels is over the limit of 16,777,216 (such as 4096×4096)",
+                    header.width, header.height))
         }
         guard header.scans <= maximumScans else {
             throw ImageFileError(
                 path: name,
-                reason: "a JPEG of \(header.scans) scans is over the limit of \(maximumScans)")
+                reason: Localization.text(
+                    "a JPEG of {1} scans is over the limit of {2}", header.scans, maximumScans))
         }
         var bytes = bytes
         if header.format == .gif {
             // Only the first frame is wanted; decoders keep every frame of an animation.
             guard let first = ImageHeader.firstFrameOfGIF(bytes) else {
-                throw ImageFileError(path: name, reason: "the GIF's blocks do not parse")
+                throw ImageFileError(
+                    path: name, reason: Localization.text("the GIF's blocks do not parse"))
             }
             bytes = first
         }
@@ -68,7 +71,7 @@ public enum ImageLoader {
             return ImageFileError(path: name, reason: reason)
         }
         guard let loader = gdk_pixbuf_loader_new_with_type(header.format.rawValue, &error) else {
-            throw failure("no \(header.format.rawValue) decoder")
+            throw failure(Localization.text("no {1} decoder", header.format.rawValue))
         }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
         let written = bytes.withUnsafeBufferPointer {
@@ -76,11 +79,11 @@ public enum ImageLoader {
         }
         guard written != 0 else {
             gdk_pixbuf_loader_close(loader, nil)
-            throw failure("cannot decode")
+            throw failure(Localization.text("cannot decode"))
         }
         guard gdk_pixbuf_loader_close(loader, &error) != 0,
             let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader)
-        else { throw failure("cannot decode") }
+        else { throw failure(Localization.text("cannot decode")) }
         return try bitmap(of: pixbuf, name: name)
     }
 

@@ -48,11 +48,12 @@ public struct FileAccessError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The reason alone, without the path: "is a symbolic link", "No space left on device".
     public var reason: String {
         switch kind {
-        case .notFound: "does not exist"
-        case .missingDirectory: "is in a folder that does not exist"
-        case .notRegularFile: "is not a regular file"
-        case .symbolicLink: "is a symbolic link (not followed)"
-        case .tooLarge(let limit): "is larger than \(FileAccess.describe(bytes: limit))"
+        case .notFound: Localization.text("does not exist")
+        case .missingDirectory: Localization.text("is in a folder that does not exist")
+        case .notRegularFile: Localization.text("is not a regular file")
+        case .symbolicLink: Localization.text("is a symbolic link (not followed)")
+        case .tooLarge(let limit):
+            Localization.text("is larger than {1}", FileAccess.describe(bytes: limit))
         case .system(let code): String(cString: strerror(code))
         }
     }

@@ -1,3 +1,4 @@
+import TactileCore
 import TactileDynamics
 
 /// What a cradle is made of, with the accepted range of each value.
@@ -45,14 +46,17 @@ public struct CradleConfiguration: Hashable, Sendable {
     /// Throws unless every value is in its range.
     public func validate() throws(CradleError) {
         guard CradleConfiguration.ballCounts.contains(ballCount) else {
-            throw CradleError("ball count must be 2…9, got \(ballCount)")
+            throw CradleError(Localization.text("ball count must be 2…9, got {1}", ballCount))
         }
-        try CradleError.check(ballRadius, "ball radius", 1...200)
-        try CradleError.check(stringLength, "string length", 10...2000)
-        try CradleError.check(gap, "gap", CradleConfiguration.gaps)
-        try CradleError.check(gravity, "gravity", CradleConfiguration.gravities)
-        try CradleError.check(elasticity, "elasticity", CradleConfiguration.elasticities)
-        try CradleError.check(resistance, "resistance", CradleConfiguration.resistances)
+        try CradleError.check(ballRadius, Localization.text("ball radius"), 1...200)
+        try CradleError.check(stringLength, Localization.text("string length"), 10...2000)
+        try CradleError.check(gap, Localization.text("gap"), CradleConfiguration.gaps)
+        try CradleError.check(
+            gravity, Localization.text("gravity"), CradleConfiguration.gravities)
+        try CradleError.check(
+            elasticity, Localization.text("elasticity"), CradleConfiguration.elasticities)
+        try CradleError.check(
+            resistance, Localization.text("resistance"), CradleConfiguration.resistances)
     }
 }
 
@@ -66,13 +70,16 @@ public struct CradleError: Error, Equatable, CustomStringConvertible, Sendable {
 
     public var description: String { message }
 
-    static func check(_ value: Double, _ name: String, _ range: ClosedRange<Double>)
+    static func check(
+        _ value: Double, _ name: @autoclosure () -> String, _ range: ClosedRange<Double>
+    )
         throws(CradleError)
     {
         guard value.isFinite, range.contains(value) else {
             throw CradleError(
-                "\(name) must be \(format(range.lowerBound))…\(format(range.upperBound)), got \(format(value))"
-            )
+                Localization.text(
+                    "{1} must be {2}…{3}, got {4}", name(), format(range.lowerBound),
+                    format(range.upperBound), format(value)))
         }
     }
 

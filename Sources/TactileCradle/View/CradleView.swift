@@ -72,15 +72,19 @@ public final class CradleView: Component {
         let count = cradle.configuration.ballCount
         let motion =
             isPaused
-            ? "paused"
-            : cradle.isDragging ? "a ball held" : cradle.isResting ? "at rest" : "swinging"
+            ? Localization.text("paused")
+            : cradle.isDragging
+                ? Localization.text("a ball held")
+                : cradle.isResting ? Localization.text("at rest") : Localization.text("swinging")
         return ComponentAccessibility(
-            role: .image, label: "Newton's cradle", description: "\(count) balls, \(motion)")
+            role: .image, label: Localization.text("Newton's cradle"),
+            description: Localization.plural(
+                "{1} ball, {2}", "{1} balls, {2}", count: count, count, motion))
     }
 
     /// The energy readout, such as "Energy 99.8 %".
     public var energyText: String {
-        String(format: "Energy %.1f %%", cradle.energyFraction * 100)
+        Localization.text("Energy {1} %", String(format: "%.1f", cradle.energyFraction * 100))
     }
 
     public func handle(_ event: PointerEvent) -> Bool {
@@ -181,8 +185,7 @@ public final class CradleView: Component {
             canvas.stroke(disc, with: Color(white: 0.25), style: StrokeStyle(width: 1))
         }
         guard showsStatus else { return }
-        var status = energyText
-        if isPaused { status += " · paused" }
+        let status = isPaused ? Localization.text("{1} · paused", energyText) : energyText
         canvas.draw(
             status, at: Point(x: 12, y: size.height - 24), font: Font(size: 13),
             color: Color(white: 0.2))

@@ -153,7 +153,9 @@ public struct HanoiModel: Sendable {
         clearMarks()
         return [.modeChanged(.manual)]
             + setMessage(
-                game.isSolved ? "Solved." : "Drag a disk, or click a peg and then another.")
+                game.isSolved
+                    ? Localization.text("Solved.")
+                    : Localization.text("Drag a disk, or click a peg and then another."))
     }
 
     /// Moves the top disk of `from` onto `to` (manual mode); a refusal sets ``message``.
@@ -198,9 +200,12 @@ public struct HanoiModel: Sendable {
             if let move = try game.hint() {
                 hintMove = move
                 events.append(.hintShown(move))
-                events += setMessage("Hint: move \(move).")
+                events += setMessage(
+                    Localization.text(
+                        "Hint: move disk {1} from {2} to {3}.", move.disk,
+                        HanoiPeg.letter(move.from), HanoiPeg.letter(move.to)))
             } else {
-                events += setMessage("Solved.")
+                events += setMessage(Localization.text("Solved."))
             }
         } catch {
             events += setMessage(error.message)
@@ -216,16 +221,20 @@ public struct HanoiModel: Sendable {
         case .solver:
             let total = playback.plan.count
             let done = playback.completedMoves
-            if total == 0 { return "Already solved — nothing to move" }
+            if total == 0 { return Localization.text("Already solved — nothing to move") }
             if done == 0 && playback.progress == 0 {
-                return "Move 0 of \(total) — press Start"
+                return Localization.text("Move 0 of {1} — press Start", total)
             }
             let shown = playback.progress > 0 ? done + 1 : done
             let move = playback.plan.move(number: max(shown, 1))
-            return "Move \(shown) of \(total) — \(move)"
+            return Localization.text(
+                "Move {1} of {2} — disk {3} from {4} to {5}", shown, total, move.disk,
+                HanoiPeg.letter(move.from), HanoiPeg.letter(move.to))
         case .manual:
-            guard let optimum = game.optimalMoveCount else { return "Moves: \(game.moveCount)" }
-            return "Moves: \(game.moveCount) (fewest possible: \(optimum))"
+            guard let optimum = game.optimalMoveCount else {
+                return Localization.text("Moves: {1}", game.moveCount)
+            }
+            return Localization.text("Moves: {1} (fewest possible: {2})", game.moveCount, optimum)
         }
     }
 
@@ -379,11 +388,15 @@ public struct HanoiModel: Sendable {
     }
 
     private func solvedMessage() -> String {
+        let moves = game.moveCount
         guard let optimum = game.optimalMoveCount else {
-            return "Solved in \(game.moveCount) moves."
+            return Localization.plural(
+                "Solved in {1} move.", "Solved in {1} moves.", count: moves, moves)
         }
-        return UInt64(game.moveCount) > optimum
-            ? "Solved in \(game.moveCount) moves; the fewest possible is \(optimum)."
-            : "Solved in the fewest possible moves!"
+        return UInt64(moves) > optimum
+            ? Localization.plural(
+                "Solved in {1} move; the fewest possible is {2}.",
+                "Solved in {1} moves; the fewest possible is {2}.", count: moves, moves, optimum)
+            : Localization.text("Solved in the fewest possible moves!")
     }
 }

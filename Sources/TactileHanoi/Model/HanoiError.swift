@@ -1,3 +1,5 @@
+import TactileCore
+
 /// Input the Hanoi model cannot accept, with a message naming the value and what is accepted.
 public struct HanoiError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A sentence for the user.
@@ -19,14 +21,14 @@ public enum HanoiLimits {
     /// Checks a disk count.
     public static func check(disks: Int) throws(HanoiError) {
         guard Self.disks.contains(disks) else {
-            throw HanoiError("number of disks must be 1…64, got \(disks)")
+            throw HanoiError(Localization.text("number of disks must be 1…64, got {1}", disks))
         }
     }
 
     /// Checks a peg count.
     public static func check(pegs: Int) throws(HanoiError) {
         guard Self.pegs.contains(pegs) else {
-            throw HanoiError("number of pegs must be 3…26, got \(pegs)")
+            throw HanoiError(Localization.text("number of pegs must be 3…26, got {1}", pegs))
         }
     }
 }

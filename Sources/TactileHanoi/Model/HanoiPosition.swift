@@ -1,3 +1,5 @@
+import TactileCore
+
 /// Where every disk is: a legal Tower of Hanoi position.
 ///
 /// Any assignment of disks to pegs is a legal position, since each peg's disks are stacked
@@ -121,13 +123,15 @@ public enum HanoiRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noSuchPeg(let peg, let count):
-            "There is no peg \(peg + 1); pegs are 1…\(count)."
+            Localization.text("There is no peg {1}; pegs are 1…{2}.", peg + 1, count)
         case .samePeg(let peg):
-            "The disk is already on peg \(HanoiPeg.letter(peg))."
+            Localization.text("The disk is already on peg {1}.", HanoiPeg.letter(peg))
         case .emptyPeg(let peg):
-            "Peg \(HanoiPeg.letter(peg)) is empty."
+            Localization.text("Peg {1} is empty.", HanoiPeg.letter(peg))
         case .largerOntoSmaller(let disk, let onto, let peg):
-            "Disk \(disk) cannot go on the smaller disk \(onto) on peg \(HanoiPeg.letter(peg))."
+            Localization.text(
+                "Disk {1} cannot go on the smaller disk {2} on peg {3}.", disk, onto,
+                HanoiPeg.letter(peg))
         }
     }
 }

@@ -1,3 +1,5 @@
+import TactileCore
+
 /// Finds fewest-move plans between Tower of Hanoi positions.
 public enum HanoiSolver {
     /// The largest state space (pegs^disks) searched exhaustively when four or more pegs start
@@ -53,8 +55,9 @@ public enum HanoiSolver {
         guard states <= exhaustiveSearchLimit else {
             let limit = largestSearchableDisks(pegs: pegs)
             throw HanoiError(
-                "with \(pegs) pegs, positions other than a single tower can be solved for up to \(limit) disks, got \(start.diskCount)"
-            )
+                Localization.text(
+                    "with {1} pegs, positions other than a single tower can be solved for up to {2} disks, got {3}",
+                    pegs, limit, start.diskCount))
         }
         let moves = ExhaustiveSearch(start: start, goal: goal).shortestPath()
         return HanoiPlan(start: start, goal: goal, segments: moves.map { .single($0) })

@@ -1,3 +1,5 @@
+import TactileCore
+
 /// Input the pattern model cannot accept, with a message naming the problem and what is
 /// accepted.
 ///
@@ -32,27 +34,43 @@ public enum PatternError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .gridSizeOutOfRange(let size):
-            "grid size must be \(PatternLimits.gridSizes.lowerBound)…\(PatternLimits.gridSizes.upperBound), got \(size)"
+            Localization.text(
+                "grid size must be {1}…{2}, got {3}", PatternLimits.gridSizes.lowerBound,
+                PatternLimits.gridSizes.upperBound, size)
         case .minimumLengthOutOfRange(let length, let dotCount):
-            "minimum length must be 1…\(dotCount) on this grid, got \(length)"
+            Localization.text(
+                "minimum length must be 1…{1} on this grid, got {2}", dotCount, length)
         case .hitRadiusOutOfRange(let fraction):
-            "hit radius must be \(PatternLimits.hitRadiusFractions.lowerBound)…\(PatternLimits.hitRadiusFractions.upperBound) of a cell, got \(fraction)"
+            Localization.text(
+                "hit radius must be {1}…{2} of a cell, got {3}",
+                PatternLimits.hitRadiusFractions.lowerBound,
+                PatternLimits.hitRadiusFractions.upperBound, fraction)
         case .clearDelayOutOfRange(let seconds):
-            "the wrong-pattern delay must be \(Int(PatternLimits.clearDelays.lowerBound))…\(Int(PatternLimits.clearDelays.upperBound)) s, got \(seconds)"
+            Localization.text(
+                "the wrong-pattern delay must be {1}…{2} s, got {3}",
+                Int(PatternLimits.clearDelays.lowerBound),
+                Int(PatternLimits.clearDelays.upperBound), seconds)
         case .empty:
-            "a pattern needs at least one dot, written like 1-5-9-6"
+            Localization.text("a pattern needs at least one dot, written like 1-5-9-6")
         case .notADotNumber(let text, let position):
             text.isEmpty
-                ? "item \(position) is empty; write dots like 1-5-9-6"
-                : "item \(position) is not a dot number; write dots like 1-5-9-6"
+                ? Localization.text("item {1} is empty; write dots like 1-5-9-6", position)
+                : Localization.text(
+                    "item {1} is not a dot number; write dots like 1-5-9-6", position)
         case .dotOutOfRange(let dot, let dotCount):
-            "dot \(dot) is out of range; dots are numbered 1…\(dotCount) on this grid"
+            Localization.text(
+                "dot {1} is out of range; dots are numbered 1…{2} on this grid", dot, dotCount)
         case .repeatedDot(let position):
-            "item \(position) repeats a dot already selected (typed before or passed over on the way)"
+            Localization.text(
+                "item {1} repeats a dot already selected (typed before or passed over on the way)",
+                position)
         case .tooShort(let count, let minimum):
-            "connect at least \(minimum) dots (got \(count))"
+            Localization.plural(
+                "connect at least {1} dot (got {2})", "connect at least {1} dots (got {2})",
+                count: minimum, minimum, count)
         case .gridMismatch(let pattern, let expected):
-            "the pattern is for a \(pattern)×\(pattern) grid, but the grid is \(expected)×\(expected)"
+            Localization.text(
+                "the pattern is for a {1}×{1} grid, but the grid is {2}×{2}", pattern, expected)
         }
     }
 

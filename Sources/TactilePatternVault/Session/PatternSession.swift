@@ -1,3 +1,4 @@
+import TactileCore
 import TactilePatternLock
 
 /// The pattern lock's tasks as people go through them — set a first pattern (draw it, then
@@ -173,16 +174,17 @@ public struct PatternSession: Hashable, Sendable {
             let outcome = enrollment.submit(pattern)
             task = .enroll(enrollment)
             guard case .confirmed(let confirmed) = outcome else { return step(outcome) }
-            return request(.enroll(confirmed), saying: "Saving…")
+            return request(.enroll(confirmed), saying: Localization.text("Saving…"))
         case .changeNew(let current, var enrollment):
             let outcome = enrollment.submit(pattern)
             task = .changeNew(current: current, enrollment)
             guard case .confirmed(let confirmed) = outcome else { return step(outcome) }
-            return request(.change(from: current, to: confirmed), saying: "Checking…")
+            return request(
+                .change(from: current, to: confirmed), saying: Localization.text("Checking…"))
         case .unlock, .changeCurrent:
-            return request(.verify(pattern), saying: "Checking…")
+            return request(.verify(pattern), saying: Localization.text("Checking…"))
         case .remove:
-            return request(.remove(pattern), saying: "Checking…")
+            return request(.remove(pattern), saying: Localization.text("Checking…"))
         case .damaged:
             return [.show(.wrong)]
         }
@@ -196,18 +198,32 @@ public struct PatternSession: Hashable, Sendable {
         switch (request, answer) {
         case (.enroll, .enrolled):
             task = .unlock
-            return [.show(.correct), .say("Pattern saved", "Draw it to unlock.")]
+            return [
+                .show(.correct),
+                .say(Localization.text("Pattern saved"), Localization.text("Draw it to unlock.")),
+            ]
         case (.change, .verdict(.accepted)):
             task = .unlock
-            return [.show(.correct), .say("Pattern changed", "Draw the new pattern to unlock.")]
+            return [
+                .show(.correct),
+                .say(
+                    Localization.text("Pattern changed"),
+                    Localization.text("Draw the new pattern to unlock.")),
+            ]
         case (.verify(let pattern), .verdict(let verdict)):
-            guard case .changeCurrent = task else { return show(verdict, success: "Unlocked") }
+            guard case .changeCurrent = task else {
+                return show(verdict, success: Localization.text("Unlocked"))
+            }
             guard verdict == .accepted else { return show(verdict, success: nil) }
             task = .changeNew(current: pattern, PatternEnrollment(minimumLength: minimumLength))
             return [.show(.correct), .useGrid(newPatternGrid), .show(.clear), prompt()]
         case (.remove, .verdict(.accepted)):
             return [.show(.correct)] + beginEnrollment()
-                + [.say("Pattern removed", "Draw a new unlock pattern, or leave the lock unset.")]
+                + [
+                    .say(
+                        Localization.text("Pattern removed"),
+                        Localization.text("Draw a new unlock pattern, or leave the lock unset."))
+                ]
         case (.change, .verdict(let verdict)), (.remove, .verdict(let verdict)):
             return show(verdict, success: nil)
         default:
@@ -222,14 +238,21 @@ public struct PatternSession: Hashable, Sendable {
             case .enroll(let enrollment), .changeNew(_, let enrollment):
                 enrollment.step == .drawing
                     ? (
-                        "Draw an unlock pattern",
-                        "Connect at least \(minimumLength) dots. You will draw it twice."
+                        Localization.text("Draw an unlock pattern"),
+                        Localization.plural(
+                            "Connect at least {1} dot. You will draw it twice.",
+                            "Connect at least {1} dots. You will draw it twice.",
+                            count: minimumLength, minimumLength)
                     )
-                    : ("Draw again to confirm", "")
-            case .unlock: ("Draw your pattern to unlock", "")
-            case .changeCurrent: ("Draw your current pattern", "Then draw the new one twice.")
-            case .remove: ("Draw your current pattern to remove it", "")
-            case .damaged: ("The pattern store cannot be used", "")
+                    : (Localization.text("Draw again to confirm"), "")
+            case .unlock: (Localization.text("Draw your pattern to unlock"), "")
+            case .changeCurrent:
+                (
+                    Localization.text("Draw your current pattern"),
+                    Localization.text("Then draw the new one twice.")
+                )
+            case .remove: (Localization.text("Draw your current pattern to remove it"), "")
+            case .damaged: (Localization.text("The pattern store cannot be used"), "")
             }
         return .say(headline, keepingExplanation ? nil : explanation)
     }
@@ -244,15 +267,28 @@ public struct PatternSession: Hashable, Sendable {
     private func step(_ outcome: PatternEnrollment.Outcome) -> [Effect] {
         switch outcome {
         case .tooShort(let minimum):
-            return [.show(.wrong), .say("Connect at least \(minimum) dots", "")]
+            return [
+                .show(.wrong),
+                .say(
+                    Localization.plural(
+                        "Connect at least {1} dot", "Connect at least {1} dots", count: minimum,
+                        minimum), ""),
+            ]
         case .confirmNext:
-            return [.show(.clear), .say("Draw again to confirm", "Pattern recorded.")]
+            return [
+                .show(.clear),
+                .say(
+                    Localization.text("Draw again to confirm"),
+                    Localization.text("Pattern recorded.")),
+            ]
         case .mismatch:
             return [
                 .show(.wrong),
                 .say(
-                    "Patterns didn't match",
-                    "Draw the same pattern again to confirm, or press Set pattern to start over."),
+                    Localization.text("Patterns didn't match"),
+                    Localization.text(
+                        "Draw the same pattern again to confirm, or press Set pattern to start over."
+                    )),
             ]
         case .confirmed:
             return []
@@ -266,13 +302,22 @@ public struct PatternSession: Hashable, Sendable {
         case .rejected(let failures, let wait, let attempts):
             if wait > 0 {
                 return [
-                    .show(.wrong), .say("Wrong pattern", "\(failures) wrong in a row."),
+                    .show(.wrong),
+                    .say(
+                        Localization.text("Wrong pattern"),
+                        Localization.text("{1} wrong in a row.", failures)),
                     .countDown(wait),
                 ]
             }
             let next = Int(PatternThrottle.wait(afterFailures: failures + attempts))
-            let tries = attempts == 1 ? "1 try" : "\(attempts) tries"
-            return [.show(.wrong), .say("Wrong pattern", "\(tries) left before a \(next) s wait.")]
+            return [
+                .show(.wrong),
+                .say(
+                    Localization.text("Wrong pattern"),
+                    Localization.plural(
+                        "{1} try left before a {2} s wait.", "{1} tries left before a {2} s wait.",
+                        count: attempts, attempts, next)),
+            ]
         case .lockedOut(let secondsLeft):
             return [.show(.wrong), .countDown(secondsLeft)]
         }
@@ -280,7 +325,7 @@ public struct PatternSession: Hashable, Sendable {
 
     private mutating func fail(_ error: PatternVaultError) -> [Effect] {
         if case .invalidPattern = error {
-            return [.show(.wrong), .say("Pattern not accepted", error.message)]
+            return [.show(.wrong), .say(Localization.text("Pattern not accepted"), error.message)]
         }
         task = .damaged
         pending = nil

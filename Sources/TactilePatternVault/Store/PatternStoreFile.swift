@@ -29,7 +29,9 @@ struct PatternStoreFile {
         } catch let error as FileAccessError {
             if error.kind == .notFound { return nil }
             if case .tooLarge = error.kind {
-                throw .damaged(path: path, reason: "larger than \(Self.readLimit) bytes")
+                throw .damaged(
+                    path: path,
+                    reason: Localization.text("larger than {1} bytes", Self.readLimit))
             }
             throw error.isBadPath
                 ? .unusablePath(path: path, reason: error.reason)
@@ -43,28 +45,31 @@ struct PatternStoreFile {
     /// and a folder that others may write to (unless it is sticky, as /tmp is).
     private func checkPrivate() throws(PatternVaultError) {
         var info = stat()
-        for (file, what) in [(path, "the store"), (lockPath, "its lock file")] {
+        for (file, isStore) in [(path, true), (lockPath, false)] {
             guard lstat(file, &info) == 0 else { continue }
+            let what = isStore ? Localization.text("the store") : Localization.text("its lock file")
             guard info.st_uid == geteuid() else {
                 throw .damaged(
-                    path: path, reason: "\(what) belongs to another user (uid \(info.st_uid))")
+                    path: path,
+                    reason: Localization.text(
+                        "{1} belongs to another user (uid {2})", what, info.st_uid))
             }
             let mode = info.st_mode & 0o777
             guard mode & 0o077 == 0 else {
                 throw .damaged(
                     path: path,
-                    reason:
-                        "\(what) is open to other users (mode \(String(mode, radix: 8)), it must be 600)"
-                )
+                    reason: Localization.text(
+                        "{1} is open to other users (mode {2}), it must be 600", what,
+                        String(mode, radix: 8)))
             }
         }
         let folder = FileAccess.parentDirectory(of: path)
         if lstat(folder, &info) == 0, info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
             throw .damaged(
                 path: path,
-                reason:
-                    "its folder \(folder) can be written by other users (mode \(String(info.st_mode & 0o777, radix: 8)))"
-            )
+                reason: Localization.text(
+                    "its folder {1} can be written by other users (mode {2})", folder,
+                    String(info.st_mode & 0o777, radix: 8)))
         }
     }
 
@@ -89,8 +94,11 @@ struct PatternStoreFile {
             lockPath,
             failure: { error in
                 error.isBadPath
-                    ? .unusablePath(path: path, reason: "has a lock file that \(error.reason)")
-                    : .unwritable(path: path, reason: "cannot lock it: \(error.reason)")
+                    ? .unusablePath(
+                        path: path,
+                        reason: Localization.text("has a lock file that {1}", error.reason))
+                    : .unwritable(
+                        path: path, reason: Localization.text("cannot lock it: {1}", error.reason))
             }, body)
     }
 

@@ -32,7 +32,9 @@ public enum PatternStoreLocation {
                 atPath: directory, withIntermediateDirectories: true,
                 attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .unwritable(path: path, reason: "cannot create \(directory): \(error)")
+            throw .unwritable(
+                path: path,
+                reason: Localization.text("cannot create {1}: {2}", directory, "\(error)"))
         }
     }
 }

@@ -1,3 +1,4 @@
+import TactileCore
 import TactileCrypto
 import TactilePatternLock
 
@@ -59,10 +60,13 @@ struct PatternStoreRecord: Hashable, Sendable {
             .damaged(path: path, reason: reason)
         }
         guard bytes.count >= Self.magic.count + 2 else {
-            throw damaged("truncated: \(bytes.count) bytes, a store has \(Self.encodedLength)")
+            throw damaged(
+                Localization.text(
+                    "truncated: {1} bytes, a store has {2}", bytes.count, Self.encodedLength))
         }
         guard Array(bytes[0..<8]) == Self.magic else {
-            throw damaged("not a pattern store: the file does not start with TPATLOCK")
+            throw damaged(
+                Localization.text("not a pattern store: the file does not start with TPATLOCK"))
         }
         var reader = ByteReader(bytes: bytes, offset: 8)
         let version = Int(reader.integer(width: 2))
@@ -72,40 +76,47 @@ struct PatternStoreRecord: Hashable, Sendable {
         guard bytes.count == Self.encodedLength else {
             throw damaged(
                 bytes.count < Self.encodedLength
-                    ? "truncated: \(bytes.count) bytes, a store has \(Self.encodedLength)"
-                    : "\(bytes.count) bytes, a store has \(Self.encodedLength)")
+                    ? Localization.text(
+                        "truncated: {1} bytes, a store has {2}", bytes.count, Self.encodedLength)
+                    : Localization.text(
+                        "{1} bytes, a store has {2}", bytes.count, Self.encodedLength))
         }
         let body = Array(bytes[..<Self.checksumOffset])
         let checksum = Array(bytes[Self.checksumOffset...])
         guard Sodium.constantTimeEquals(Sodium.sha256(body), checksum) else {
-            throw damaged("the integrity check failed")
+            throw damaged(Localization.text("the integrity check failed"))
         }
         let gridSize = Int(reader.integer(width: 1))
         guard let grid = try? PatternGrid(size: gridSize) else {
-            throw damaged("grid size \(gridSize) is outside 2…6")
+            throw damaged(Localization.text("grid size {1} is outside 2…6", gridSize))
         }
         self.grid = grid
         minimumLength = Int(reader.integer(width: 1))
         guard (1...grid.dotCount).contains(minimumLength) else {
-            throw damaged("minimum length \(minimumLength) does not fit the grid")
+            throw damaged(
+                Localization.text("minimum length {1} does not fit the grid", minimumLength))
         }
         let passes = reader.integer(width: 8)
         let memory = reader.integer(width: 8)
         cost = Argon2idCost(passes: passes, memoryBytes: Int(clamping: memory))
         guard cost.isValid else {
-            throw damaged("the Argon2id cost (\(passes) passes, \(memory) bytes) is not valid")
+            throw damaged(
+                Localization.text(
+                    "the Argon2id cost ({1} passes, {2} bytes) is not valid", passes, memory))
         }
         salt = reader.bytes(Sodium.argon2idSaltLength)
         hash = reader.bytes(32)
         failures = Int(reader.integer(width: 4))
         waitEnd = Double(bitPattern: reader.integer(width: 8))
         guard waitEnd.isFinite, waitEnd >= 0 else {
-            throw damaged("the wait end is not a time")
+            throw damaged(Localization.text("the wait end is not a time"))
         }
         // A wait exists only after enough failures to earn one; anything else was not
         // written by the vault.
         guard waitEnd == 0 || PatternThrottle.wait(afterFailures: failures) > 0 else {
-            throw damaged("a wait is recorded after \(failures) failures, which earn none")
+            throw damaged(
+                Localization.text(
+                    "a wait is recorded after {1} failures, which earn none", failures))
         }
     }
 

@@ -101,7 +101,8 @@ public final class RemoteCaptcha {
             base.split(separator: "/", omittingEmptySubsequences: true).count >= 2
         else {
             throw RemoteCaptchaError(
-                "the captcha server must be an http:// or https:// URL, got \"\(baseURL)\"")
+                Localization.text(
+                    "the captcha server must be an http:// or https:// URL, got \"{1}\"", baseURL))
         }
         self.baseURL = base
         self.siteKey = siteKey
@@ -132,7 +133,8 @@ public final class RemoteCaptcha {
                     let backgroundPath = object["background"] as? String,
                     let piecePath = object["piece"] as? String
                 else {
-                    completion(.failure(Self.unexpected(response, "a challenge")))
+                    completion(
+                        .failure(Self.unexpected(response, Localization.text("a challenge"))))
                     return
                 }
                 let start = Point(
@@ -162,7 +164,10 @@ public final class RemoteCaptcha {
         _ path: String, completion: @escaping (Result<Bitmap, RemoteCaptchaError>) -> Void
     ) {
         guard path.hasPrefix("/") else {
-            completion(.failure(RemoteCaptchaError("the service named an image at \"\(path)\"")))
+            completion(
+                .failure(
+                    RemoteCaptchaError(
+                        Localization.text("the service named an image at \"{1}\"", path))))
             return
         }
         let request = Request(
@@ -172,11 +177,14 @@ public final class RemoteCaptcha {
             case .failure(let error): completion(.failure(error))
             case .success(let response):
                 guard response.status == 200 else {
-                    completion(.failure(Self.unexpected(response, "an image")))
+                    completion(.failure(Self.unexpected(response, Localization.text("an image"))))
                     return
                 }
                 do { completion(.success(try decode(response.body))) } catch {
-                    completion(.failure(RemoteCaptchaError("cannot decode an image: \(error)")))
+                    completion(
+                        .failure(
+                            RemoteCaptchaError(
+                                Localization.text("cannot decode an image: {1}", "\(error)"))))
                 }
             }
         }
@@ -216,11 +224,11 @@ public final class RemoteCaptcha {
         }
         guard response.status == 200, let object = object(response.body),
             let success = object["success"] as? Bool
-        else { return .failure(unexpected(response, "a verdict")) }
+        else { return .failure(unexpected(response, Localization.text("a verdict"))) }
         if success {
             guard let token = object["token"] as? String, let x = number(object["x"]),
                 let y = number(object["y"])
-            else { return .failure(unexpected(response, "a pass")) }
+            else { return .failure(unexpected(response, Localization.text("a pass"))) }
             return .success(.passed(token: token, holePosition: Point(x: x, y: y)))
         }
         let codes = object["error-codes"] as? [String] ?? []
@@ -266,11 +274,15 @@ public final class RemoteCaptcha {
 
     private static func unexpected(_ response: Response, _ what: String) -> RemoteCaptchaError {
         switch response.status {
-        case 503: RemoteCaptchaError("the captcha service is unavailable (503)")
-        case 200, 201: RemoteCaptchaError("the captcha service sent something that is not \(what)")
+        case 503: RemoteCaptchaError(Localization.text("the captcha service is unavailable (503)"))
+        case 200, 201:
+            RemoteCaptchaError(
+                Localization.text("the captcha service sent something that is not {1}", what))
         default:
             RemoteCaptchaError(
-                "the captcha service answered \(response.status) where \(what) was expected")
+                Localization.text(
+                    "the captcha service answered {1} where {2} was expected", response.status,
+                    what))
         }
     }
 }
@@ -292,7 +304,8 @@ public struct RemoteCaptchaError: Error, Hashable, Sendable, CustomStringConvert
     /// The service asks the client to wait.
     public static func rateLimited(retryAfter: Double) -> RemoteCaptchaError {
         RemoteCaptchaError(
-            "too many puzzles asked for: try again in \(Int(retryAfter.rounded(.up))) s",
+            Localization.text(
+                "too many puzzles asked for: try again in {1} s", Int(retryAfter.rounded(.up))),
             retryAfter: retryAfter)
     }
 }

@@ -167,12 +167,12 @@ struct PuzzleRenderer {
             Path(roundedRect: travelled, cornerRadius: radius), with: tint.withAlpha(0.18))
         let message: String =
             switch model.state {
-            case .idle: "Slide the piece into the gap"
+            case .idle: Localization.text("Slide the piece into the gap")
             case .dragging: ""
-            case .verifying: "Checking…"
-            case .verified: "Verified"
-            case .failed: "Not quite: try again"
-            case .locked: "Locked"
+            case .verifying: Localization.text("Checking…")
+            case .verified: Localization.text("Verified")
+            case .failed: Localization.text("Not quite: try again")
+            case .locked: Localization.text("Locked")
             }
         if !message.isEmpty {
             let font = Font(size: 13)
@@ -220,7 +220,7 @@ struct PuzzleRenderer {
         let rect = layout.imageRect
         canvas.fill(Path(rect: rect), with: Color(white: 1, alpha: 0.6))
         let font = Font(size: 16, weight: .bold)
-        let text = "Too many attempts"
+        let text = Localization.text("Too many attempts")
         let height = canvas.measure(text, font: font).height
         canvas.draw(
             text, at: Point(x: rect.midX, y: rect.midY - height / 2), font: font,
