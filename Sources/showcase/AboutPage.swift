@@ -1,3 +1,4 @@
+import TactileCore
 import TactileGTK
 
 /// A short description of Tactile, shown until the component pages arrive.
@@ -5,10 +6,9 @@ func makeAboutPage() -> Widget {
     let title = Label("Tactile")
     title.addStyleClass("title-1")
     let summary = Label(
-        "Tactile is a Swift package of four interactive, animated components — a Tower of "
-            + "Hanoi auto-solver, Newton's cradle on a UIKit-Dynamics-style engine, a gesture "
-            + "pattern lock and a puzzle slider captcha — with a platform-neutral core that any "
-            + "UI host can drive. This showcase hosts them with GTK 4; pick one in the sidebar.")
+        Localization.text(
+            "Tactile is a Swift package of four interactive, animated components — a Tower of Hanoi auto-solver, Newton's cradle on a UIKit-Dynamics-style engine, a gesture pattern lock and a puzzle slider captcha — with a platform-neutral core that any UI host can drive. This showcase hosts them with GTK 4; pick one in the sidebar."
+        ))
     summary.wraps = true
     let page = Box(.vertical, spacing: 12, [title, summary])
     page.setMargins(24)

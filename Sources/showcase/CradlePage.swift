@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactileCradle
 import TactileGTK
 
@@ -11,7 +12,9 @@ func makeCradlePage() -> Widget {
 
     let energy = Label()
     energy.addStyleClass("title-4")
-    let hint = Label("Drag any ball and let go · keys 1–8 pull that many · Space pauses · R resets")
+    let hint = Label(
+        Localization.text(
+            "Drag any ball and let go · keys 1–8 pull that many · Space pauses · R resets"))
     hint.wraps = true
     let message = Label()
     message.wraps = true
@@ -32,9 +35,9 @@ func makeCradlePage() -> Widget {
         canvas.setNeedsUpdate()
     }
 
-    let pause = Button("Pause") { view.setPaused(!view.isPaused) }
+    let pause = Button(Localization.text("Pause")) { view.setPaused(!view.isPaused) }
     let pullButtons = (1...8).map { count in
-        Button("Pull \(count)") {
+        Button(Localization.text("Pull {1}", count)) {
             try? view.pull(count)
             canvas.grabFocus()
         }
@@ -42,7 +45,7 @@ func makeCradlePage() -> Widget {
 
     func refresh() {
         energy.text = view.energyText
-        pause.title = view.isPaused ? "Resume" : "Pause"
+        pause.title = view.isPaused ? Localization.text("Resume") : Localization.text("Pause")
         // Nothing to pause while everything rests.
         pause.isSensitive = view.isPaused || view.isAnimating
         for (index, button) in pullButtons.enumerated() {
@@ -99,19 +102,28 @@ func makeCradlePage() -> Widget {
         .vertical, spacing: 10,
         [
             Section(
-                "Cradle", Box(.vertical, spacing: 6, [row("Balls", balls), row("Gap (pt)", gap)])),
-            Section("Pull and let go", pulls),
-            Section(
-                "Physics",
+                Localization.text("Cradle"),
                 Box(
                     .vertical, spacing: 6,
                     [
-                        row("Gravity", gravity), row("Elasticity", elasticity),
-                        row("Resistance", resistance),
+                        row(Localization.text("Balls"), balls),
+                        row(Localization.text("Gap (pt)"), gap),
+                    ])),
+            Section(Localization.text("Pull and let go"), pulls),
+            Section(
+                Localization.text("Physics"),
+                Box(
+                    .vertical, spacing: 6,
+                    [
+                        row(Localization.text("Gravity"), gravity),
+                        row(Localization.text("Elasticity"), elasticity),
+                        row(Localization.text("Resistance"), resistance),
                     ])),
             Section(
-                "Run",
-                Box(.horizontal, spacing: 6, [pause, Button("Reset") { view.reset() }])),
+                Localization.text("Run"),
+                Box(
+                    .horizontal, spacing: 6,
+                    [pause, Button(Localization.text("Reset")) { view.reset() }])),
         ])
     let page = pageLayout(
         controls: controls, controlsWidth: 330, stage: [canvas, energy, hint, message])

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactileGTK
 import TactileHanoi
 
@@ -13,11 +14,13 @@ func makeHanoiPage() -> Widget {
     let message = Label()
     message.wraps = true
     // A label, not a tooltip: always in view, no hovering needed.
-    let keys = Label("Keys: Space play/pause · ← → step (undo/redo by hand) · 1–9 pick pegs")
+    let keys = Label(
+        Localization.text(
+            "Keys: Space play/pause · ← → step (undo/redo by hand) · 1–9 pick pegs"))
     keys.wraps = true
     let disks = Entry(text: "5", placeholder: "1…64", widthInCharacters: 4)
     let pegs = Entry(text: "3", placeholder: "3…26", widthInCharacters: 4)
-    let startPause = Button("Start") {}
+    let startPause = Button(Localization.text("Start")) {}
     // As wide as its longest title, so the buttons beside it do not move as it changes.
     startPause.setMinimumSize(width: 130)
     // Moving the seek bar seeks; refreshing it from the model does not (setting is silent).
@@ -25,8 +28,8 @@ func makeHanoiPage() -> Widget {
         hanoi.seek(toFraction: value / 1000)
     }
     let speedLabel = Label()
-    let undo = Button("Undo") { hanoi.undo() }
-    let redo = Button("Redo") { hanoi.redo() }
+    let undo = Button(Localization.text("Undo")) { hanoi.undo() }
+    let redo = Button(Localization.text("Redo")) { hanoi.redo() }
 
     /// Speed slider position 0…1 ↔ 0.5…1,000 moves per second, on a log scale.
     func rate(atSlider v: Double) -> Double { 0.5 * pow(2000, v) }
@@ -41,12 +44,19 @@ func makeHanoiPage() -> Widget {
         status.text = hanoi.status
         message.text = hanoi.message ?? solvedNote ?? ""
         let playing = hanoi.mode == .solver && hanoi.playback.isPlaying
-        startPause.title = playing ? "Pause" : (hanoi.mode == .manual ? "Solve from here" : "Start")
+        startPause.title =
+            playing
+            ? Localization.text("Pause")
+            : (hanoi.mode == .manual
+                ? Localization.text("Solve from here") : Localization.text("Start"))
         seek.isSensitive = hanoi.mode == .solver
         seek.value = hanoi.playback.fractionComplete * 1000
         undo.isSensitive = hanoi.mode == .manual && hanoi.game.canUndo
         redo.isSensitive = hanoi.mode == .manual && hanoi.game.canRedo
-        speedLabel.text = isInstant ? "Instant" : String(format: "%.1f moves/s", rateValue)
+        speedLabel.text =
+            isInstant
+            ? Localization.text("Instant")
+            : Localization.text("{1} moves/s", String(format: "%.1f", rateValue))
     }
     var speed: Slider!
 
@@ -69,7 +79,10 @@ func makeHanoiPage() -> Widget {
     hanoi.onEvent = { [weak canvas] event in
         switch event {
         case .solved where hanoi.mode == .solver:
-            solvedNote = "Solved in \(hanoi.playback.plan.count) moves, the fewest possible."
+            let moves = hanoi.playback.plan.count
+            solvedNote = Localization.plural(
+                "Solved in {1} move, the fewest possible.",
+                "Solved in {1} moves, the fewest possible.", count: Int(clamping: moves), moves)
         case .playbackChanged, .configured, .modeChanged, .moveRefused, .hintShown:
             solvedNote = nil
         default:
@@ -98,7 +111,7 @@ func makeHanoiPage() -> Widget {
         if !isInstant { hanoi.setSpeed(.movesPerSecond(rateValue)) }
         refresh()
     }
-    let instant = CheckButton("Instant") { on in
+    let instant = CheckButton(Localization.text("Instant")) { on in
         isInstant = on
         // Under Instant the rate does not apply: its slider says so by resting.
         speed.isSensitive = !on
@@ -107,36 +120,42 @@ func makeHanoiPage() -> Widget {
     }
     hanoi.setSpeed(.movesPerSecond(rateValue))
 
-    disks.setAccessibleLabel("Disks")
-    pegs.setAccessibleLabel("Pegs")
-    seek.setAccessibleLabel("Seek to a move")
-    speed.setAccessibleLabel("Speed")
+    disks.setAccessibleLabel(Localization.text("Disks"))
+    pegs.setAccessibleLabel(Localization.text("Pegs"))
+    seek.setAccessibleLabel(Localization.text("Seek to a move"))
+    speed.setAccessibleLabel(Localization.text("Speed"))
     let counts = Box(
         .horizontal, spacing: 6,
         [
-            Label("Disks"), disks, Label("Pegs"), pegs,
-            Button("Apply") { if applyCounts() { hanoi.reset() } },
+            Label(Localization.text("Disks")), disks, Label(Localization.text("Pegs")), pegs,
+            Button(Localization.text("Apply")) { if applyCounts() { hanoi.reset() } },
         ])
     let playback = Box(
         .horizontal, spacing: 6,
         [
-            startPause, Button("◀ Step") { hanoi.stepBackward() },
-            Button("Step ▶") { hanoi.stepForward() },
+            startPause, Button(Localization.text("◀ Step")) { hanoi.stepBackward() },
+            Button(Localization.text("Step ▶")) { hanoi.stepForward() },
         ])
     let speedRow = Box(.horizontal, spacing: 6, [speed, instant])
     speed.expandsHorizontally = true
     let manual = Box(
-        .horizontal, spacing: 6, [Button("Play by hand") { hanoi.startManualPlay() }, undo, redo])
+        .horizontal, spacing: 6,
+        [Button(Localization.text("Play by hand")) { hanoi.startManualPlay() }, undo, redo])
     let tools = Box(
         .horizontal, spacing: 6,
-        [Button("Hint") { hanoi.hint() }, Button("Reset") { hanoi.reset() }])
+        [
+            Button(Localization.text("Hint")) { hanoi.hint() },
+            Button(Localization.text("Reset")) { hanoi.reset() },
+        ])
     let controls = Box(
         .vertical, spacing: 10,
         [
-            Section("Puzzle", counts),
-            Section("Solution", Box(.vertical, spacing: 6, [playback, seek])),
-            Section("Speed", Box(.vertical, spacing: 4, [speedRow, speedLabel])),
-            Section("By hand", Box(.vertical, spacing: 6, [manual, tools])),
+            Section(Localization.text("Tower"), counts),
+            Section(
+                Localization.text("Solution"), Box(.vertical, spacing: 6, [playback, seek])),
+            Section(
+                Localization.text("Speed"), Box(.vertical, spacing: 4, [speedRow, speedLabel])),
+            Section(Localization.text("By hand"), Box(.vertical, spacing: 6, [manual, tools])),
         ])
     let page = pageLayout(
         controls: controls, controlsWidth: 330, stage: [canvas, status, message, keys])

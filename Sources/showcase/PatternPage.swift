@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactileGTK
 import TactilePatternLock
 import TactilePatternVault
@@ -53,18 +54,18 @@ private final class PatternPage {
         detail.wraps = true
         storeLabel.wraps = true
         storeLabel.isSelectable = true
-        storeLabel.text = "Store: \(vault.path)"
+        storeLabel.text = Localization.text("Store: {1}", vault.path)
         storeLabel.addStyleClass("dim-label")
-        setButton = Button("Set pattern") { [self] in beginEnrollment() }
-        unlockButton = Button("Unlock") { [self] in begin(.unlock) }
-        changeButton = Button("Change") { [self] in begin(.changeCurrent) }
-        removeButton = Button("Remove") { [self] in begin(.remove) }
+        setButton = Button(Localization.text("Set pattern")) { [self] in beginEnrollment() }
+        unlockButton = Button(Localization.text("Unlock")) { [self] in begin(.unlock) }
+        changeButton = Button(Localization.text("Change")) { [self] in begin(.changeCurrent) }
+        removeButton = Button(Localization.text("Remove")) { [self] in begin(.remove) }
         gridChoice = DropDown(
             Self.gridSizes.map { "\($0) × \($0)" },
             selectedIndex: Self.gridSizes.firstIndex(of: 3)!
         ) { [self] _ in gridChanged() }
-        gridChoice.setAccessibleLabel("Grid for a new pattern")
-        let stealth = CheckButton("Stealth (hide the path)") { [self] on in
+        gridChoice.setAccessibleLabel(Localization.text("Grid for a new pattern"))
+        let stealth = CheckButton(Localization.text("Stealth (hide the path)")) { [self] on in
             // A path on the grid, hidden or not, must not appear by unticking Stealth.
             lock.clear()
             lock.isStealthy = on
@@ -81,14 +82,22 @@ private final class PatternPage {
             ])
         let options = Box(
             .vertical, spacing: 6,
-            [Box(.horizontal, spacing: 6, [Label("Grid for a new pattern"), gridChoice]), stealth])
+            [
+                Box(
+                    .horizontal, spacing: 6,
+                    [Label(Localization.text("Grid for a new pattern")), gridChoice]), stealth,
+            ])
         let controls = Box(
             .vertical, spacing: 10,
-            [Section("Pattern", actions), Section("Options", options), storeLabel])
+            [
+                Section(Localization.text("Pattern"), actions),
+                Section(Localization.text("Options"), options), storeLabel,
+            ])
         // A label, not a tooltip: always in view, no hovering needed.
         let keys = Label(
-            "Drag across the dots · arrows move the ring, Space selects, Enter finishes, Esc clears"
-        )
+            Localization.text(
+                "Drag across the dots · arrows move the ring, Space selects, Enter finishes, Esc clears"
+            ))
         keys.wraps = true
         root = pageLayout(
             controls: controls, controlsWidth: 300, stage: [canvas, status, detail, keys])
@@ -152,15 +161,18 @@ private final class PatternPage {
     func handle(_ event: PatternLockEvent) {
         switch event {
         case .started:
-            detail.text = "Release when done."
+            detail.text = Localization.text("Release when done.")
         case .dotAdded:
             break
         case .cleared:
             showPrompt(keepingDetail: true)
         case .tooShort:
+            let minimum = lock.configuration.minimumLength
             say(
-                "Connect at least \(lock.configuration.minimumLength) dots",
-                "That was too short and was not counted as an attempt.")
+                Localization.plural(
+                    "Connect at least {1} dot", "Connect at least {1} dots", count: minimum,
+                    minimum),
+                Localization.text("That was too short and was not counted as an attempt."))
         case .finished(let pattern):
             run(session.finished(pattern))
         }
@@ -222,7 +234,7 @@ private final class PatternPage {
     func refreshCountdown() {
         guard isCountingDown else { return }
         if let remaining = lock.inputLockRemaining {
-            status.text = "Try again in \(Int(remaining.rounded(.up))) s"
+            status.text = Localization.text("Try again in {1} s", Int(remaining.rounded(.up)))
         } else {
             isCountingDown = false
             showPrompt()
@@ -285,10 +297,12 @@ private final class PatternPage {
             button?.isSensitive = false
         }
         gridChoice.isSensitive = false
-        status.text = "The pattern store cannot be used"
+        status.text = Localization.text("The pattern store cannot be used")
         detail.text = message
         if alert {
-            showMessage("The pattern store cannot be used", detail: message, over: canvas)
+            showMessage(
+                Localization.text("The pattern store cannot be used"), detail: message,
+                over: canvas)
         }
     }
 }

@@ -25,10 +25,15 @@ func makeRemoteCaptcha(server: String, siteKey: String) throws(RemoteCaptchaErro
                     result.map {
                         RemoteCaptcha.Response(
                             status: $0.status, headers: $0.headers, body: $0.body)
-                    }.mapError { RemoteCaptchaError("cannot reach the captcha service: \($0)") })
+                    }.mapError {
+                        RemoteCaptchaError(
+                            Localization.text("cannot reach the captcha service: {1}", "\($0)"))
+                    })
             }
         },
-        decode: { bytes in try ImageLoader.decode(bytes, name: "the service's image") })
+        decode: { bytes in
+            try ImageLoader.decode(bytes, name: Localization.text("the service's image"))
+        })
 }
 
 /// The puzzle captcha page. By default a verifier in this process generates each puzzle and
@@ -69,10 +74,10 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     // A token has no spaces: break inside it rather than widen the column.
     tokenLabel.breaksLongWords = true
     tokenLabel.maximumWidthInCharacters = 36
-    let source = Label("Drawn landscape")
+    let source = Label(Localization.text("Drawn landscape"))
     source.wraps = true
     source.addStyleClass("dim-label")
-    let redeem = Button("Redeem token") {}
+    let redeem = Button(Localization.text("Redeem token")) {}
     redeem.isSensitive = false
     // A label, not a tooltip: always in view, no hovering needed; it names only the controls
     // the puzzle's axis has.
@@ -82,11 +87,16 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         keys.text =
             switch axis {
             case .horizontal:
-                "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit"
+                Localization.text(
+                    "Drag the piece (or the slider) into the gap · ← →: move · Shift: fine · Enter: submit"
+                )
             case .vertical:
-                "Drag the piece up or down into the gap · ↑ ↓: move · Shift: fine · Enter: submit"
+                Localization.text(
+                    "Drag the piece up or down into the gap · ↑ ↓: move · Shift: fine · Enter: submit"
+                )
             case .free:
-                "Drag the piece into the gap · arrow keys: move · Shift: fine · Enter: submit"
+                Localization.text(
+                    "Drag the piece into the gap · arrow keys: move · Shift: fine · Enter: submit")
             }
     }
 
@@ -95,7 +105,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     func refreshStatus() {
         if let until = lockedUntil {
             let seconds = max(0, Int((until - now()).rounded(.up)))
-            status.text = "Locked — try again in \(seconds) s"
+            status.text = Localization.text("Locked — try again in {1} s", seconds)
             return
         }
         switch view.state {
@@ -103,18 +113,18 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             // What a client may know: expired, or not passed; never which rule failed.
             status.text =
                 lastVerdict == .expired
-                ? "That puzzle had expired — here is a fresh one"
-                : "Not passed — try again with this new puzzle"
-        case .idle, .dragging: status.text = "Drag the piece into the gap"
-        case .verifying: status.text = "Checking…"
-        case .verified: status.text = "Verified"
+                ? Localization.text("That puzzle had expired — here is a fresh one")
+                : Localization.text("Not passed — try again with this new puzzle")
+        case .idle, .dragging: status.text = Localization.text("Drag the piece into the gap")
+        case .verifying: status.text = Localization.text("Checking…")
+        case .verified: status.text = Localization.text("Verified")
         case .failed:
             // What a client may know: expired, or not passed; never which rule failed.
             status.text =
                 lastVerdict == .expired
-                ? "That puzzle had expired — here is a fresh one"
-                : "Not passed — try again with this new puzzle"
-        case .locked: status.text = "Locked out"
+                ? Localization.text("That puzzle had expired — here is a fresh one")
+                : Localization.text("Not passed — try again with this new puzzle")
+        case .locked: status.text = Localization.text("Locked out")
         }
     }
 
@@ -126,7 +136,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         // An attempt still waiting for its verdict belongs to the puzzle being replaced.
         if view.state == .verifying { view.reset() }
         view.isEnabled = false
-        status.text = "Fetching a puzzle…"
+        status.text = Localization.text("Fetching a puzzle…")
         canvas.setNeedsUpdate()
         remote.fetchChallenge { result in
             guard asked == generation else { return }
@@ -142,8 +152,9 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                         .prepared(background: challenge.background, piece: challenge.piece),
                         startPosition: challenge.startPosition, axis: challenge.axis)
                 } catch {
-                    status.text =
-                        "The service sent a puzzle that does not fit: \(error). Press New puzzle to try again."
+                    status.text = Localization.text(
+                        "The service sent a puzzle that does not fit: {1}. Press New puzzle to try again.",
+                        "\(error)")
                     break
                 }
                 remoteChallenge = challenge
@@ -153,7 +164,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 if let wait = error.retryAfter {
                     lock(until: now() + wait)
                 } else {
-                    status.text = "Cannot get a puzzle: \(error). Press New puzzle to try again."
+                    status.text = Localization.text(
+                        "Cannot get a puzzle: {1}. Press New puzzle to try again.", error)
                 }
             }
             canvas.setNeedsUpdate()
@@ -186,12 +198,13 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 return false
             }
         } catch let error as ImageFileError {
-            showMessage("Cannot open the image", detail: "\(error)", over: canvas)
+            showMessage(
+                Localization.text("Cannot open the image"), detail: "\(error)", over: canvas)
             local.picture = nil
-            source.text = "Drawn landscape"
+            source.text = Localization.text("Drawn landscape")
             return false
         } catch {
-            showMessage("Cannot make a puzzle", detail: "\(error)", over: canvas)
+            showMessage(Localization.text("Cannot make a puzzle"), detail: "\(error)", over: canvas)
             return false
         }
         refreshStatus()
@@ -237,7 +250,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         case .failure(let error):
             lastVerdict = .notPassed
             view.deliverVerdict(.failed)
-            status.text = "Cannot check the attempt: \(error)"
+            status.text = Localization.text("Cannot check the attempt: {1}", error)
         }
     }
 
@@ -280,10 +293,13 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             if state == .dragging { replacedAfterFailure = false }
             refreshStatus()
         case .passed:
-            tokenLabel.text = "Pass token (single use, valid 180 s):\n" + (token ?? "")
+            tokenLabel.text =
+                Localization.text("Pass token (single use, valid 180 s):\n{1}", token ?? "")
             redeem.isSensitive = token != nil && remote == nil
             if remote != nil {
-                tokenLabel.text += "\n\nThe site's server redeems it with POST /v1/siteverify."
+                tokenLabel.text +=
+                    "\n\n"
+                    + Localization.text("The site's server redeems it with POST /v1/siteverify.")
             }
             refreshStatus()
         case .failed:
@@ -301,17 +317,19 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         do {
             let claims = try local.redeem(token, now: now()).get()
             let left = Int((claims.expiresAt - now()).rounded())
-            tokenLabel.text =
-                "Token redeemed for puzzle \(claims.puzzleID.prefix(8))… (\(left) s were left). Redeem again to see it refused."
+            tokenLabel.text = Localization.text(
+                "Token redeemed for puzzle {1}… ({2} s were left). Redeem again to see it refused.",
+                claims.puzzleID.prefix(8), left)
         } catch {
-            tokenLabel.text = "Token refused: \(error)"
+            tokenLabel.text = Localization.text("Token refused: {1}", "\(error)")
         }
     }
 
     let shapes: [(String, PuzzleShape)] = [
-        ("Classic jigsaw", .classic()), ("Circle", .circle), ("Square", .square),
+        (Localization.text("Classic jigsaw"), .classic()), (Localization.text("Circle"), .circle),
+        (Localization.text("Square"), .square),
         (
-            "Star (SVG path)",
+            Localization.text("Star (SVG path)"),
             try! PuzzleShape.svg(
                 "M50 0 L61 35 L98 35 L68 57 L79 91 L50 70 L21 91 L32 57 L2 35 L39 35 Z")
         ),
@@ -321,7 +339,14 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         newPuzzle()
     }
     let axes = PuzzleAxis.allCases
-    let axis = DropDown(axes.map { $0.rawValue.capitalized }) { index in
+    let axisNames = axes.map { axis in
+        switch axis {
+        case .horizontal: Localization.text("Horizontal")
+        case .vertical: Localization.text("Vertical")
+        case .free: Localization.text("Free")
+        }
+    }
+    let axis = DropDown(axisNames) { index in
         local.options.axis = axes[index]
         newPuzzle()
     }
@@ -332,21 +357,24 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         local.options.decoyCount = Int(count)
         newPuzzle()
     }
-    let treated = CheckButton("Treat holes against gap finders", isOn: true) { on in
+    let treated = CheckButton(Localization.text("Treat holes against gap finders"), isOn: true) {
+        on in
         local.options.treatment = on ? .standard : .plain
         newPuzzle()
     }
-    let openImage = Button("Open image…") {
-        chooseFile(title: "Open image", mimeTypes: imageTypes, filterName: "Images", over: canvas) {
-            path in
+    let openImage = Button(Localization.text("Open image…")) {
+        chooseFile(
+            title: Localization.text("Open image"), mimeTypes: imageTypes,
+            filterName: Localization.text("Images"), over: canvas
+        ) { path in
             local.picture = .file(path)
             source.text = URL(fileURLWithPath: path).lastPathComponent
             newPuzzle()
         }
     }
-    let drawn = Button("Drawn picture") {
+    let drawn = Button(Localization.text("Drawn picture")) {
         local.picture = nil
-        source.text = "Drawn landscape"
+        source.text = Localization.text("Drawn landscape")
         newPuzzle()
     }
 
@@ -360,26 +388,28 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         .vertical, spacing: 10,
         [
             Section(
-                "Puzzle",
+                Localization.text("Puzzle"),
                 Box(
                     .vertical, spacing: 6,
                     [
-                        Button("New puzzle") {
+                        Button(Localization.text("New puzzle")) {
                             if lockedUntil == nil { newPuzzle() }
                         },
                         Box(.horizontal, spacing: 6, [openImage, drawn]), source,
                     ])),
             Section(
-                "Options",
+                Localization.text("Options"),
                 Box(
                     .vertical, spacing: 6,
                     [
-                        row("Shape", shape), row("Axis", axis),
-                        row("Tolerance (px)", tolerance),
-                        row("Decoy holes", decoys), treated,
+                        row(Localization.text("Shape"), shape),
+                        row(Localization.text("Axis"), axis),
+                        row(Localization.text("Tolerance (px)"), tolerance),
+                        row(Localization.text("Decoy holes"), decoys), treated,
                     ])),
             // The button above the token, so it stays put as the text under it changes.
-            Section("Pass token", Box(.vertical, spacing: 6, [redeem, tokenLabel])),
+            Section(
+                Localization.text("Pass token"), Box(.vertical, spacing: 6, [redeem, tokenLabel])),
         ])
     keys.wraps = true
     if let remote {
@@ -387,7 +417,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         for control in [shape, axis, tolerance, decoys, treated, openImage, drawn] as [Widget] {
             control.isSensitive = false
         }
-        source.text = "Puzzles from \(remote.baseURL)"
+        source.text = Localization.text("Puzzles from {1}", remote.baseURL)
         redeem.isSensitive = false
     }
     let page = pageLayout(controls: controls, controlsWidth: 300, stage: [canvas, status, keys])

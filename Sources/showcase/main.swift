@@ -1,6 +1,8 @@
 import Foundation
 import TactileGTK
 
+installTranslations()
+
 // A server without a site key could only be refused: say so before opening a window.
 let arguments = CommandLine.arguments
 if arguments.contains(where: { $0 == "--captcha-server" || $0.hasPrefix("--captcha-server=") }),
