@@ -162,7 +162,7 @@ for po in po/*.po; do
   [[ -f "$po" ]] || continue
   language="$(basename "$po" .po)"
   [[ "$language" =~ $valid_language ]] || fail "$po: '$language' is not a language code like zh_CN"
-  command -v msgfmt >/dev/null || fail "msgfmt is missing to compile $po (scripts/setup.sh --with-desktop installs gettext)"
+  command -v msgfmt >/dev/null || fail "msgfmt is missing to compile $po (scripts/setup.sh installs gettext)"
   msgfmt --check --output-file="$work/$language.mo" -- "$po" || fail "msgfmt could not compile $po"
   put 644 "$work/$language.mo" "$root/share/locale/$language/LC_MESSAGES/tactile.mo"
   language_done[$language]=1

@@ -12,8 +12,10 @@
 #   --with-bench    also installs wrk, for `scripts/bench-serve.sh` and `scripts/soak-serve.sh`.
 #   --with-accessibility  also installs the AT-SPI bus and registry, pyatspi, D-Bus (for
 #                   dbus-run-session), Xvfb and xdotool for `Tests/Accessibility/run.sh`.
-#   --with-desktop  also installs desktop-file-utils, AppStream, xmllint and gettext (msgfmt)
-#                   for `scripts/validate-desktop.sh` and `scripts/install.sh`.
+#   --with-desktop  also installs desktop-file-utils, AppStream and xmllint for
+#                   `scripts/validate-desktop.sh`.
+# gettext (msgfmt) is always installed: the showcase's translations are compiled before it
+# runs (`scripts/build-translations.sh`) and when it is installed (`scripts/install.sh`).
 set -euo pipefail
 
 packages=(
@@ -30,6 +32,7 @@ packages=(
   redis-server
   libturbojpeg0-dev
   libsoup-3.0-dev
+  gettext
 )
 for option in "$@"; do
   case "$option" in
@@ -39,7 +42,7 @@ for option in "$@"; do
     --with-photos) packages+=(python3-skimage) ;;
     --with-bench) packages+=(wrk) ;;
     --with-accessibility) packages+=(at-spi2-core python3-pyatspi dbus xvfb xdotool) ;;
-    --with-desktop) packages+=(desktop-file-utils appstream libxml2-utils gettext) ;;
+    --with-desktop) packages+=(desktop-file-utils appstream libxml2-utils) ;;
     *) echo "setup.sh: unknown option $option" >&2; exit 2 ;;
   esac
 done

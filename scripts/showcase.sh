@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build --product showcase
+scripts/build-translations.sh
 exec "$(swift build --show-bin-path)/showcase" "$@"

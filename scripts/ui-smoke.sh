@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product showcase >/dev/null
+scripts/build-translations.sh
 app="$(swift build --show-bin-path)/showcase"
 
 set +e
