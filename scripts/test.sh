@@ -2,7 +2,8 @@
 # Installs what is missing, then checks everything: formatting, build, unit tests, a short
 # fuzzing run of every parser, the captcha widget in a real browser, two service instances
 # sharing one Redis, the desktop files, the documentation catalogs, a smoke run of the showcase
-# app under Xvfb, and what a screen reader sees of it (AT-SPI).
+# app under Xvfb, the translations (and the app in Chinese), and what a screen reader sees of
+# it (AT-SPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --with-display --with-browser --with-photos --with-desktop --with-accessibility
@@ -31,6 +32,9 @@ scripts/docs.sh
 
 echo "== showcase"
 scripts/ui-smoke.sh
+
+echo "== translations (the catalogues against the sources; the app in Chinese, over AT-SPI)"
+timeout 300 Tests/Translations/run.sh
 
 echo "== accessibility (what a screen reader sees of each page, over AT-SPI)"
 timeout 300 Tests/Accessibility/run.sh
