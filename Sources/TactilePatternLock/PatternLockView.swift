@@ -102,6 +102,8 @@ public final class PatternLockView: Component {
 
     public var isAnimating: Bool { model.isAnimating }
 
+    public var nextChangeTime: Double? { model.nextChangeTime }
+
     public func advance(to time: Double) { report(model.advance(to: time)) }
 
     @discardableResult

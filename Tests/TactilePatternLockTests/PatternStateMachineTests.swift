@@ -219,14 +219,21 @@ import Testing
         #expect(model.inputLockRemaining == 30)
         #expect(model.handle(PointerEvent(.began, at: center(1))) == nil)
         #expect(model.handle(KeyEvent(.space)) == nil)
+        // One tick to start the countdown; then it changes once a second, not every frame.
         #expect(model.isAnimating)
         model.advance(to: 1000)
         #expect(model.inputLockRemaining == 30)
+        #expect(!model.isAnimating)
+        #expect(model.nextChangeTime == 1001)
         model.advance(to: 1027.5)
         #expect(model.inputLockRemaining == 2.5)
+        #expect(model.nextChangeTime == 1028)
+        model.advance(to: 1029.2)
+        #expect(model.nextChangeTime == 1030)
         model.advance(to: 1030)
         #expect(model.isInputEnabled && model.inputLockRemaining == nil)
         #expect(!model.isAnimating)
+        #expect(model.nextChangeTime == nil)
         #expect(model.handle(PointerEvent(.began, at: center(1), time: 1031)) != nil)
     }
 

@@ -10,6 +10,11 @@ public protocol Component: AnyObject {
     /// Whether time-driven changes are under way; hosts stop ticking when this is false.
     var isAnimating: Bool { get }
 
+    /// When the component next changes by itself though it is not animating — a countdown's
+    /// next second — on the clock ``advance(to:)`` reads; `nil` when nothing is due. Hosts
+    /// wake the component then, instead of ticking every frame.
+    var nextChangeTime: Double? { get }
+
     /// Moves the component's clock to `time` (seconds, monotonically increasing).
     func advance(to time: Double)
 
@@ -29,5 +34,7 @@ public protocol Component: AnyObject {
 }
 
 extension Component {
+    public var nextChangeTime: Double? { nil }
+
     public func handle(_ event: KeyEvent) -> Bool { false }
 }

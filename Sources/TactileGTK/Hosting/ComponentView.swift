@@ -23,6 +23,8 @@ public final class ComponentView: Widget {
     public var onTick: (() -> Void)?
 
     private var tickID: guint?
+    /// The one-shot timer for the component's ``Component/nextChangeTime``.
+    private var wakeID: guint?
     private var isDragging = false
     private var dragStart = Point.zero
     private var lastTime = 0.0
@@ -69,7 +71,7 @@ public final class ComponentView: Widget {
         gtk_widget_queue_draw(widget)
         tellAccessibility()
         guard component.isAnimating, tickID == nil, gtk_widget_get_mapped(widget) != 0 else {
-            return
+            return scheduleWake()
         }
         let tick: GtkTickCallback = { _, clock, data in
             ClosureBox<(OpaquePointer?) -> Bool>.value(at: data)(clock) ? 1 : 0
@@ -82,6 +84,10 @@ public final class ComponentView: Widget {
     }
 
     private func stopTicking() {
+        if let id = wakeID {
+            g_source_remove(id)
+            wakeID = nil
+        }
         guard let id = tickID else { return }
         gtk_widget_remove_tick_callback(widget, id)
         tickID = nil
@@ -117,7 +123,37 @@ public final class ComponentView: Widget {
         tellAccessibility()
         if component.isAnimating { return true }
         tickID = nil
+        scheduleWake()
         return false
+    }
+
+    /// Wakes a component that is not animating at its ``Component/nextChangeTime`` (once a
+    /// second for a countdown), advances it, redraws it and tells the page, then waits for the
+    /// next one; an idle component has no timer at all.
+    private func scheduleWake() {
+        if let id = wakeID {
+            g_source_remove(id)
+            wakeID = nil
+        }
+        guard !component.isAnimating, let next = component.nextChangeTime,
+            gtk_widget_get_mapped(widget) != 0
+        else { return }
+        let delay = max(0, next - Self.currentTime)
+        let fire: GSourceFunc = { data in
+            ClosureBox<() -> Void>.value(at: data)()
+            return 0
+        }
+        let handler: () -> Void = { [weak self] in
+            guard let self else { return }
+            self.wakeID = nil
+            self.component.advance(to: max(self.time(), next))
+            self.onTick?()
+            self.setNeedsUpdate()
+        }
+        // Whole milliseconds, rounded up so the wake never comes before the change is due.
+        wakeID = g_timeout_add_full(
+            G_PRIORITY_DEFAULT, guint(min(86_400_000, (delay * 1000).rounded(.up))), fire,
+            ClosureBox(handler).retainedPointer(), releaseBoxData)
     }
 
     /// Frame-clock time in seconds, never earlier than a time handed out before.

@@ -205,18 +205,21 @@ public struct PatternLockModel: Equatable, Sendable {
 
     // MARK: - Time
 
-    private var isCountingDown: Bool {
-        switch inputLock {
-        case .pending, .until: true
-        case nil, .indefinite: false
-        }
+    /// Whether anything moves with time: a pending clear, a replay, a growing dot, or a
+    /// lockout whose countdown starts at the next clock reading. A countdown under way does not
+    /// animate: it changes once a second, at ``nextChangeTime``.
+    public var isAnimating: Bool {
+        if case .pending = inputLock { return true }
+        return clearDeadline != nil || replayInProgress != nil
+            || (selectionTimes.last.map { time < $0 + Self.dotGrowthDuration } ?? false)
     }
 
-    /// Whether anything changes with time: a pending clear, a replay, a growing dot, or a
-    /// countdown while input is disabled.
-    public var isAnimating: Bool {
-        clearDeadline != nil || replayInProgress != nil || isCountingDown
-            || (selectionTimes.last.map { time < $0 + Self.dotGrowthDuration } ?? false)
+    /// During a lockout's countdown, when the whole seconds left next change (or the lockout
+    /// ends); `nil` otherwise.
+    public var nextChangeTime: Double? {
+        guard case .until(let end) = inputLock else { return nil }
+        let shown = (end - time).rounded(.up)
+        return shown <= 1 ? end : end - (shown - 1)
     }
 
     /// Moves the clock to `newTime` (seconds; earlier times are ignored).
