@@ -61,3 +61,11 @@ static inline GtkShortcutsWindow *tactile_shortcuts_window(gpointer instance) { 
 static inline GType tactile_toast_overlay_type(void) { return ADW_TYPE_TOAST_OVERLAY; }
 static inline GType tactile_shortcuts_window_type(void) { return GTK_TYPE_SHORTCUTS_WINDOW; }
 static inline GtkOrientable *tactile_orientable(gpointer instance) { return GTK_ORIENTABLE(instance); }
+
+/* Whether the desktop wants animations (GtkSettings:gtk-enable-animations). */
+static inline gboolean tactile_settings_enable_animations(void) {
+    GtkSettings *settings = gtk_settings_get_default();
+    gboolean enabled = TRUE;
+    if (settings) g_object_get(settings, "gtk-enable-animations", &enabled, NULL);
+    return enabled;
+}

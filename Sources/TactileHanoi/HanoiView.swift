@@ -16,6 +16,11 @@ public final class HanoiView: Component {
     /// Colours and proportions.
     public var theme = HanoiTheme()
 
+    public var reducesMotion: Bool {
+        get { model.reducesMotion }
+        set { model.reducesMotion = newValue }
+    }
+
     public var viewSize: Size {
         get { model.viewSize }
         set { model.viewSize = newValue }

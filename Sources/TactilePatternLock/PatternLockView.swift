@@ -21,6 +21,11 @@ public final class PatternLockView: Component {
     public private(set) var model: PatternLockModel
     /// Colours and proportions.
     public var theme = PatternLockTheme()
+
+    public var reducesMotion: Bool {
+        get { model.reducesMotion }
+        set { model.reducesMotion = newValue }
+    }
     /// Called for each event, in order, as it happens.
     public var onEvent: ((PatternLockEvent) -> Void)?
 

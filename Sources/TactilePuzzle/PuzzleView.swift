@@ -47,6 +47,11 @@ public final class PuzzleView: Component {
     public var shape: PuzzleShape
     /// Colours, translucency and shadows.
     public var style = PuzzleStyle()
+
+    public var reducesMotion: Bool {
+        get { model.reducesMotion }
+        set { model.reducesMotion = newValue }
+    }
     /// Who decides whether an attempt passes.
     public var verification: Verification
     /// Whether a failed piece glides back to the start after shaking.

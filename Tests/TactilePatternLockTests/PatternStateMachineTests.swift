@@ -254,3 +254,21 @@ import Testing
         }
     }
 }
+
+/// With "reduce motion", a selected dot is full size at once, so a drawn pattern does not
+/// keep the host ticking.
+@Suite struct PatternReducedMotionTests {
+    @Test func dotsDoNotGrow() throws {
+        var model = try PatternLockModel()
+        model.viewSize = Size(width: 300, height: 300)
+        model.reducesMotion = true
+        model.advance(to: 10)
+        _ = model.handle(PointerEvent(.began, at: Point(x: 50, y: 50), time: 10))
+        #expect(model.pattern.count == 1)
+        #expect(model.growth(ofSelection: 0) == 1)
+        #expect(!model.isAnimating)
+        model.reducesMotion = false
+        #expect(model.growth(ofSelection: 0) == 0)
+        #expect(model.isAnimating)
+    }
+}

@@ -358,6 +358,11 @@ final class PatternReplayScene: Component {
 
     var accessibility: ComponentAccessibility { lock.accessibility }
 
+    var reducesMotion: Bool {
+        get { lock.reducesMotion }
+        set { lock.reducesMotion = newValue }
+    }
+
     var viewSize: Size {
         get { lock.viewSize }
         set { lock.viewSize = newValue }

@@ -39,6 +39,11 @@ enum PuzzleScene {
 
         var accessibility: ComponentAccessibility { view.accessibility }
 
+        var reducesMotion: Bool {
+            get { view.reducesMotion }
+            set { view.reducesMotion = newValue }
+        }
+
         func advance(to time: Double) {
             while sent < times.count, times[sent] <= time {
                 send(index: sent)

@@ -10,6 +10,11 @@ public protocol Component: AnyObject {
     /// Whether time-driven changes are under way; hosts stop ticking when this is false.
     var isAnimating: Bool { get }
 
+    /// Whether motion that is only decoration is left out (the desktop's "reduce motion",
+    /// GTK's `gtk-enable-animations` off): moves land at once and outcome animations become
+    /// a change of state; motion that is the content (a swinging cradle) stays. Hosts set it.
+    var reducesMotion: Bool { get set }
+
     /// When the component next changes by itself though it is not animating — a countdown's
     /// next second — on the clock ``advance(to:)`` reads; `nil` when nothing is due. Hosts
     /// wake the component then, instead of ticking every frame.

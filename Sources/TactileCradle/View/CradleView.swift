@@ -15,6 +15,8 @@ public final class CradleView: Component {
     /// Told what the view did of itself (a pull, a drag, pausing), after it did it.
     public var onEvent: ((CradleEvent) -> Void)?
     public var viewSize = Size(width: 480, height: 300)
+    /// Kept for the protocol: the swing is the content, so it moves either way.
+    public var reducesMotion = false
     /// Whether the view draws its energy readout (and "paused") in its bottom corner. A host
     /// that shows ``energyText`` in its own label turns this off. Default true.
     public var showsStatus = true

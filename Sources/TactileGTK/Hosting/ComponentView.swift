@@ -52,6 +52,16 @@ public final class ComponentView: Widget {
         installDrawFunction()
         installGestures()
         tellAccessibility()
+        // "Reduce motion": GTK's setting, followed while the app runs.
+        component.reducesMotion = tactile_settings_enable_animations() == 0
+        if let settings = gtk_settings_get_default() {
+            connect(UnsafeMutableRawPointer(settings), notify: "gtk-enable-animations") {
+                [weak self] in
+                guard let self else { return }
+                self.component.reducesMotion = tactile_settings_enable_animations() == 0
+                self.setNeedsUpdate()
+            }
+        }
         // A hidden page (another page shown, the window minimised) does not tick; shown
         // again, it goes on where it was (components clamp the stall).
         connect(widget, signal: "unmap") { [weak self] in self?.stopTicking() }

@@ -35,6 +35,9 @@ public struct HanoiModel: Sendable {
     public private(set) var hintMove: HanoiMove?
     /// The peg the last refused move aimed at.
     public private(set) var refusedPeg: Int?
+    /// Whether a move in flight is drawn landed (on its target peg) rather than travelling:
+    /// the solution keeps its pace, without motion.
+    public var reducesMotion = false
 
     private var clock = FrameClock()
     private var drag: (disk: Int, from: Int, offset: Vector, location: Point, start: Point)?
@@ -334,7 +337,9 @@ public struct HanoiModel: Sendable {
                 toLevel: position.disks(on: move.to).count)
             return HanoiRenderer.LooseDisk(
                 disk: move.disk,
-                center: point(along: path, fraction: Easing.easeInOut(playback.progress)))
+                center: point(
+                    along: path,
+                    fraction: reducesMotion ? 1 : Easing.easeInOut(playback.progress)))
         }
     }
 

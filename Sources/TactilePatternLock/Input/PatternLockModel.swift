@@ -63,6 +63,8 @@ public struct PatternLockModel: Equatable, Sendable {
     public private(set) var clearDeadline: Double?
     /// Hides the path and the highlight of selected dots.
     public var isStealthy = false
+    /// Whether selected dots appear at full size at once instead of growing.
+    public var reducesMotion = false
 
     /// When each dot of ``pattern`` was selected, for the grow animation.
     private(set) var selectionTimes: [Double] = []
@@ -211,7 +213,8 @@ public struct PatternLockModel: Equatable, Sendable {
     public var isAnimating: Bool {
         if case .pending = inputLock { return true }
         return clearDeadline != nil || replayInProgress != nil
-            || (selectionTimes.last.map { time < $0 + Self.dotGrowthDuration } ?? false)
+            || (!reducesMotion
+                && (selectionTimes.last.map { time < $0 + Self.dotGrowthDuration } ?? false))
     }
 
     /// During a lockout's countdown, when the whole seconds left next change (or the lockout
@@ -240,6 +243,7 @@ public struct PatternLockModel: Equatable, Sendable {
 
     /// How far a selected dot has grown, 0…1, by its index in ``pattern``.
     public func growth(ofSelection index: Int) -> Double {
+        if reducesMotion { return 1 }
         let t = (time - selectionTimes[index]) / Self.dotGrowthDuration
         let u = t.clamped(to: 0...1)
         return u * (2 - u)

@@ -31,6 +31,8 @@ public struct PuzzleModel: Hashable, Sendable {
     public private(set) var verificationTolerance: Double
     /// Whether the piece reacts to pointer and keyboard.
     public var isEnabled = true
+    /// Whether an outcome is a change of state at once, without the snap, fade or shake.
+    public var reducesMotion = false
     /// Refused attempts before the puzzle locks; at least 1. Change it with
     /// ``setMaximumFailures(_:)``.
     public private(set) var maximumFailures: Int
@@ -334,7 +336,9 @@ public struct PuzzleModel: Hashable, Sendable {
                 to: returns ? startPosition : from)
             outcome = .failed(result)
         }
-        return [.stateChanged(state)]
+        guard reducesMotion, let finished = animation else { return [.stateChanged(state)] }
+        // No motion: where the animation would end, at once, and the outcome with it.
+        return [.stateChanged(state)] + advance(to: finished.startTime + finished.duration)
     }
 
     /// Plays the outcome animation to `time`; when it ends, the piece rests where it ends
