@@ -172,19 +172,51 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         }
     }
 
-    /// Generates, registers and shows a new puzzle; `false` if refused or unreadable.
-    @discardableResult
-    func newPuzzle() -> Bool {
+    /// Whether a puzzle is being cut on another thread; asking meanwhile asks for one more,
+    /// with the options as they are then (clicks never queue up).
+    var cutting = false
+    var wantsAnother = false
+
+    /// Cuts a new puzzle off the main loop (the window keeps answering), then registers and
+    /// shows it; a remote service is asked instead when there is one.
+    func newPuzzle() {
         token = nil
         tokenLabel.text = ""
         redeem.isSensitive = false
         if let remote {
             newRemotePuzzle(remote)
-            return true
+            return
         }
-        var random = SecureRandom()
+        if cutting {
+            wantsAnother = true
+            return
+        }
+        cutting = true
+        view.isEnabled = false
+        status.text = Localization.text("Making a puzzle…")
+        let picture = local.picture
+        let options = local.options
+        runInBackground(
+            { () -> Result<LocalCaptcha.CutPuzzle, any Error> in
+                var random = SecureRandom()
+                return Result {
+                    try LocalCaptcha.cut(picture: picture, options: options, using: &random)
+                }
+            },
+            then: { result in
+                cutting = false
+                if wantsAnother {
+                    wantsAnother = false
+                    return newPuzzle()
+                }
+                show(result)
+            })
+    }
+
+    /// Registers a cut puzzle and shows it, or says why there is none.
+    func show(_ result: Result<LocalCaptcha.CutPuzzle, any Error>) {
         do {
-            switch try local.newPuzzle(now: now(), using: &random) {
+            switch local.register(try result.get(), now: now()) {
             case .success(let puzzle):
                 puzzleExpiresAt = now() + local.policy.puzzleLifetime
                 showKeys(for: puzzle.axis)
@@ -195,21 +227,22 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 view.isEnabled = true
             case .failure(let refusal):
                 lock(until: refusal.until)
-                return false
+                return
             }
         } catch let error as ImageFileError {
             showMessage(
                 Localization.text("Cannot open the image"), detail: "\(error)", over: canvas)
             local.picture = nil
             source.text = Localization.text("Drawn landscape")
-            return false
+            status.text = Localization.text("Press New puzzle to try again.")
+            return
         } catch {
             showMessage(Localization.text("Cannot make a puzzle"), detail: "\(error)", over: canvas)
-            return false
+            status.text = Localization.text("Press New puzzle to try again.")
+            return
         }
         refreshStatus()
         canvas.setNeedsUpdate()
-        return true
     }
 
     /// Shows the lockout and counts it down once a second; a new puzzle comes when it ends.

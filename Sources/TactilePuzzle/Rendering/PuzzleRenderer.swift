@@ -112,6 +112,12 @@ struct PuzzleRenderer {
                     style: StrokeStyle(width: radius * Double(step) / 1.5, join: .round))
             }
         }
+        if fade < 1, style.pieceHalo.alpha > 0 {
+            // Centred on the outline: the piece covers its inner half.
+            canvas.stroke(
+                outline, with: style.pieceHalo.withAlpha(style.pieceHalo.alpha * (1 - fade)),
+                style: StrokeStyle(width: 6 / layout.scale, join: .round))
+        }
         switch content {
         case .prepared(_, let piece):
             canvas.draw(piece, in: frame)

@@ -34,6 +34,9 @@ public struct PuzzleStyle: Hashable, Sendable {
     public var holeInnerShadow: PuzzleShadow
     /// The thin line around the piece.
     public var pieceOutline: Color
+    /// A soft light rim outside the piece, which keeps it plain on a dark picture (where the
+    /// shadow cannot show).
+    public var pieceHalo: Color
     /// What shows through the hole and around the picture.
     public var backdrop: Color
     /// The slider track's colour.
@@ -55,6 +58,7 @@ public struct PuzzleStyle: Hashable, Sendable {
         holeInnerShadow: PuzzleShadow = PuzzleShadow(
             opacity: 0.6, radius: 4, offset: Vector(dx: 1, dy: 1)),
         pieceOutline: Color = Color(white: 1, alpha: 0.8),
+        pieceHalo: Color = Color(white: 1, alpha: 0.45),
         backdrop: Color = Color(white: 0.96),
         track: Color = Color(red: 0.9, green: 0.92, blue: 0.95),
         accent: Color = Color(red: 0.16, green: 0.47, blue: 0.9),
@@ -66,6 +70,7 @@ public struct PuzzleStyle: Hashable, Sendable {
         self.pieceShadow = pieceShadow
         self.holeInnerShadow = holeInnerShadow
         self.pieceOutline = pieceOutline
+        self.pieceHalo = pieceHalo
         self.backdrop = backdrop
         self.track = track
         self.accent = accent

@@ -61,19 +61,46 @@ public struct LocalCaptcha: Sendable {
         verifier = PuzzleVerifier(key: TokenSigner.makeKey(), policy: policy)!
     }
 
-    /// Makes and registers a new puzzle; the one before, if unchecked, can no longer pass.
+    /// A puzzle cut from a picture and not yet registered: its answer stays inside, for
+    /// ``register(_:now:)`` alone.
+    public struct CutPuzzle: Sendable {
+        fileprivate let generated: GeneratedPuzzle
+    }
+
+    /// Cuts a puzzle: draws or reads the picture and cuts the hole, the decoys and the piece.
     ///
-    /// - Returns: The puzzle to show, or the refusal (locked out, or too many puzzles asked
-    ///   for) with the time the next may be asked for.
+    /// The slow half of ``newPuzzle(now:using:)`` (tens to hundreds of milliseconds), and it
+    /// touches no state, so a host may run it on another thread and register the result on
+    /// its own.
+    ///
+    /// - Parameters:
+    ///   - picture: The picture, or `nil` for a drawn landscape.
+    ///   - options: How to cut it.
+    ///   - random: Where the hole, decoys and landscape come from.
     /// - Throws: ``PuzzleGenerationError`` or `ImageFileError` when the picture cannot be
     ///   used.
-    public mutating func newPuzzle(
-        now: Double, using random: inout some RandomNumberGenerator
-    ) throws -> Result<Puzzle, IssueRefusal> {
-        puzzleID = nil
+    public static func cut(
+        picture: PictureSource?, options: PuzzleOptions,
+        using random: inout some RandomNumberGenerator
+    ) throws -> CutPuzzle {
         let source = picture ?? .procedural(seed: random.next())
         let image = try source.picture(width: options.width, height: options.height)
-        let puzzle = try PuzzleGenerator.generate(picture: image, options: options, using: &random)
+        return CutPuzzle(
+            generated: try PuzzleGenerator.generate(
+                picture: image, options: options, using: &random))
+    }
+
+    /// Registers a cut puzzle as the one waiting for its check; the one before, if
+    /// unchecked, can no longer pass.
+    ///
+    /// - Parameters:
+    ///   - cut: The puzzle from ``cut(picture:options:using:)``.
+    ///   - now: The time, seconds since 1970.
+    /// - Returns: The puzzle to show, or the refusal (locked out, or too many puzzles asked
+    ///   for) with the time the next may be asked for.
+    public mutating func register(_ cut: CutPuzzle, now: Double) -> Result<Puzzle, IssueRefusal> {
+        puzzleID = nil
+        let puzzle = cut.generated
         do throws(IssueRefusal) {
             puzzleID = try verifier.register(puzzle, client: client, now: now).id
         } catch {
@@ -83,6 +110,20 @@ public struct LocalCaptcha: Sendable {
             Puzzle(
                 background: puzzle.background, piece: puzzle.piece,
                 startPosition: puzzle.startPosition, axis: puzzle.axis, shape: puzzle.shape))
+    }
+
+    /// Makes and registers a new puzzle: ``cut(picture:options:using:)`` with this
+    /// captcha's picture and options, then ``register(_:now:)``.
+    ///
+    /// - Returns: The puzzle to show, or the refusal with the time the next may be asked for.
+    /// - Throws: ``PuzzleGenerationError`` or `ImageFileError` when the picture cannot be
+    ///   used.
+    public mutating func newPuzzle(
+        now: Double, using random: inout some RandomNumberGenerator
+    ) throws -> Result<Puzzle, IssueRefusal> {
+        puzzleID = nil
+        let cut = try Self.cut(picture: picture, options: options, using: &random)
+        return register(cut, now: now)
     }
 
     /// Checks an attempt at the waiting puzzle (once).
