@@ -380,6 +380,17 @@ public final class PuzzleView: Component {
         apply(verdict, result: result)
     }
 
+    /// Shows the whole picture — no hole, no decoys — behind the piece once the puzzle is
+    /// passed, for a verifier that hands it over then; ignored in any other state.
+    ///
+    /// - Parameter picture: The picture the puzzle was cut from, as large as the background.
+    public func revealPicture(_ picture: Bitmap) {
+        guard model.state == .verified, case .prepared(let background, let piece) = content,
+            picture.width == background.width, picture.height == background.height
+        else { return }
+        content = .prepared(background: picture, piece: piece)
+    }
+
     /// Settles the attempt that is ``PuzzleState/verifying`` with the verdict that came for
     /// it; ignored in any other state (a verdict that comes after ``reset()`` or new content
     /// belongs to nothing on screen).

@@ -326,6 +326,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             if state == .dragging { replacedAfterFailure = false }
             refreshStatus()
         case .passed:
+            // The verifier's whole picture: the decoys go, the piece is simply in place.
+            if let picture = local.passedPicture, remote == nil { view.revealPicture(picture) }
             tokenLabel.text =
                 Localization.text("Pass token (single use, valid 180 s):\n{1}", token ?? "")
             redeem.isSensitive = token != nil && remote == nil

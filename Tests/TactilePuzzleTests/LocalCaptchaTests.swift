@@ -38,6 +38,36 @@ import Testing
         #expect(captcha.redeem(token, now: 104) == .failure(.alreadyUsed))
     }
 
+    /// The whole picture comes only after a pass: before, it would give the hole away.
+    @Test func theWholePictureComesOnlyWithAPass() throws {
+        var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360))
+        var random = SeededRandom(seed: 6)
+        let missed = try captcha.newPuzzle(now: 100, using: &random).get()
+        #expect(captcha.passedPicture == nil)
+        _ = captcha.check(try attempt(captcha, missed, dx: 60), now: 101)
+        #expect(captcha.passedPicture == nil)
+
+        let puzzle = try captcha.newPuzzle(now: 110, using: &random).get()
+        #expect(captcha.passedPicture == nil)
+        guard case .passed = captcha.check(try attempt(captcha, puzzle), now: 111) else {
+            Issue.record("a hand drag onto the hole did not pass")
+            return
+        }
+        let picture = try #require(captcha.passedPicture)
+        #expect(picture.width == 640 && picture.height == 360)
+        // The background differs from it where the hole and the decoy were cut, and only a
+        // little of the picture is that.
+        var different = 0
+        for y in 0..<360 {
+            for x in 0..<640 where picture[x, y] != puzzle.background[x, y] { different += 1 }
+        }
+        #expect(different > 96 * 96 / 2, "\(different) pixels differ")
+        #expect(different < 640 * 360 / 4, "\(different) pixels differ")
+        // The next puzzle takes it back.
+        _ = try captcha.newPuzzle(now: 120, using: &random)
+        #expect(captcha.passedPicture == nil)
+    }
+
     @Test func fiveMissesLockTheClientOutUntilTheLockoutEnds() throws {
         var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360))
         var random = SeededRandom(seed: 5)

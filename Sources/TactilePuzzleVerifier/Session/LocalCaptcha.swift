@@ -48,6 +48,11 @@ public struct LocalCaptcha: Sendable {
     public let client: String
     /// The puzzle waiting for its one check, if any.
     public private(set) var puzzleID: String?
+    /// The whole picture of the puzzle last passed, without its hole and decoys, for the host
+    /// to show once the piece is in; `nil` until a pass, and again with the next puzzle.
+    public private(set) var passedPicture: Bitmap?
+
+    private var waitingPicture: Bitmap?
 
     private var verifier: PuzzleVerifier
 
@@ -65,6 +70,9 @@ public struct LocalCaptcha: Sendable {
     /// ``register(_:now:)`` alone.
     public struct CutPuzzle: Sendable {
         fileprivate let generated: GeneratedPuzzle
+        /// The picture before the hole and decoys were cut: it would give the answer away,
+        /// so the host gets it only after a pass (``passedPicture``).
+        fileprivate let picture: Bitmap
     }
 
     /// Cuts a puzzle: draws or reads the picture and cuts the hole, the decoys and the piece.
@@ -87,7 +95,8 @@ public struct LocalCaptcha: Sendable {
         let image = try source.picture(width: options.width, height: options.height)
         return CutPuzzle(
             generated: try PuzzleGenerator.generate(
-                picture: image, options: options, using: &random))
+                picture: image, options: options, using: &random),
+            picture: image)
     }
 
     /// Registers a cut puzzle as the one waiting for its check; the one before, if
@@ -100,12 +109,15 @@ public struct LocalCaptcha: Sendable {
     ///   for) with the time the next may be asked for.
     public mutating func register(_ cut: CutPuzzle, now: Double) -> Result<Puzzle, IssueRefusal> {
         puzzleID = nil
+        passedPicture = nil
+        waitingPicture = nil
         let puzzle = cut.generated
         do throws(IssueRefusal) {
             puzzleID = try verifier.register(puzzle, client: client, now: now).id
         } catch {
             return .failure(error)
         }
+        waitingPicture = cut.picture
         return .success(
             Puzzle(
                 background: puzzle.background, piece: puzzle.piece,
@@ -130,8 +142,11 @@ public struct LocalCaptcha: Sendable {
     public mutating func check(_ result: PuzzleResult, now: Double) -> Outcome {
         guard let id = puzzleID else { return .failed(.expired, rule: "unknown-puzzle") }
         puzzleID = nil
+        let picture = waitingPicture
+        waitingPicture = nil
         switch verifier.check(id: id, attempt: PuzzleAttempt(result), client: client, now: now) {
         case .passed(let receipt):
+            passedPicture = picture
             return .passed(token: receipt.token, holePosition: receipt.holePosition)
         case .failed(let failure):
             return .failed(failure.clientVerdict, rule: failure.description)
