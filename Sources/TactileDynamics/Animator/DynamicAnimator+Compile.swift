@@ -11,12 +11,21 @@ extension DynamicAnimator {
             rebuild()
         } else if needsRefresh {
             needsRefresh = false
-            var world = self.world
+            var world = takeWorld()
             // Contacts take masses, friction and elasticity from the bodies when they are
             // found: when those changed, find them again now (their impulses carry over).
             if compileParameters(into: &world) { world.stepsUntilDetection = 0 }
             self.world = world
         }
+    }
+
+    /// Moves the world out of the animator, leaving an empty one, so the caller's is the one
+    /// copy of its pools (a pool written through a second copy stops a debug build); give it
+    /// back with `self.world = world`. Nothing reads `self.world` meanwhile.
+    func takeWorld() -> World {
+        var taken = World(timeStep: world.h, positionIterations: world.positionIterations)
+        swap(&taken, &world)
+        return taken
     }
 
     /// Compiles the behaviour tree into the world's arrays, keeping every body's state.
@@ -89,7 +98,7 @@ extension DynamicAnimator {
         }
 
         // Bodies and shapes.
-        var world = self.world
+        var world = takeWorld()
         world.bodies.removeAll(keepingCapacity: true)
         world.shapes.removeAll(keepingCapacity: true)
         // Shape indices change: no contact carries its impulses over a rebuild.

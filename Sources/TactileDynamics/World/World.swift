@@ -122,7 +122,7 @@ struct World {
         let none = Vec2(.nan, .nan)
         tethers = Pool(repeating: none, count: bodies.count)
         tetherPoints = Pool(repeating: .zero, count: bodies.count)
-        let counts = Pool(repeating: 0, count: bodies.count)
+        var counts = Pool(repeating: 0, count: bodies.count)
         for joint in joints {
             counts[joint.bodyA] += 1
             if joint.bodyB >= 0 { counts[joint.bodyB] += 1 }
