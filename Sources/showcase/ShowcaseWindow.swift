@@ -59,6 +59,20 @@ struct ShowcaseWindow {
         let sidebar = gtk_stack_sidebar_new()!
         gtk_stack_sidebar_set_stack(tactile_stack_sidebar(sidebar), tactile_stack(stack))
         gtk_widget_set_vexpand(sidebar, 1)
+        // Up and Down pick pages; Tab goes into the page shown (into its component, which
+        // takes the keys), not to the next row, which would switch pages as focus passes.
+        let preferred = Dictionary(uniqueKeysWithValues: pages.map { ($0.name, $0.root) })
+        interceptKeys(of: sidebar) { keyval, modifiers in
+            guard keyval == UInt32(GDK_KEY_Tab), modifiers.rawValue & GDK_SHIFT_MASK.rawValue == 0,
+                let name = gtk_stack_get_visible_child_name(tactile_stack(stack)),
+                let page = preferred[String(cString: name)]
+            else { return false }
+            if let focus = page.preferredFocus {
+                focus.grabFocus()
+                return true
+            }
+            return gtk_widget_child_focus(page.widget, GTK_DIR_TAB_FORWARD) != 0
+        }
         let sidebarPane = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(tactile_box(sidebarPane), sidebarHeader)
         gtk_box_append(tactile_box(sidebarPane), sidebar)

@@ -131,3 +131,20 @@ public func addAction(_ name: String, to map: gpointer, _ handler: @escaping () 
     g_action_map_add_action(tactile_action_map(map), action)
     g_object_unref(UnsafeMutableRawPointer(action))
 }
+
+/// Calls `handler` for each key pressed while the focus is in `widget` or inside it, before
+/// the focused widget sees the key (the capture phase); the handler returns whether it used
+/// the key.
+///
+/// - Parameters:
+///   - widget: The widget whose keys to see first.
+///   - handler: Given the key value and modifiers; returns `true` to stop the key there.
+public func interceptKeys(
+    of widget: UnsafeMutablePointer<GtkWidget>,
+    _ handler: @escaping (_ keyval: guint, _ modifiers: GdkModifierType) -> Bool
+) {
+    let keys = gtk_event_controller_key_new()!
+    gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+    connectKeyPressed(UnsafeMutableRawPointer(keys), handler)
+    gtk_widget_add_controller(widget, keys)
+}
