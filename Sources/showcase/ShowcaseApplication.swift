@@ -159,6 +159,7 @@ final class ShowcaseApplication {
         if let window = gtk_application_get_active_window(app) {
             return gtk_window_present(window)
         }
+        installIcon()
         let built = pages.map {
             ShowcaseWindow.Page(name: $0.name, title: $0.title, root: $0.build())
         }
@@ -167,6 +168,25 @@ final class ShowcaseApplication {
         // The first page's component takes the keys at launch (Space plays, digits pull, …).
         let first = initialPage ?? pages.first?.name
         (built.first { $0.name == first }?.root.preferredFocus)?.grabFocus()
+    }
+
+    /// Makes the app's icon findable where it is not installed (run from the build tree: the
+    /// repository's `data/icons`), and the windows' icon.
+    private func installIcon() {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let folder = executable.deletingLastPathComponent()
+        let candidates = [
+            folder.appendingPathComponent("../share/icons"),  // an install
+            folder.appendingPathComponent("../../../data/icons"),  // .build/TRIPLE/debug
+        ]
+        if let display = gdk_display_get_default() {
+            let theme = gtk_icon_theme_get_for_display(display)
+            for directory in candidates
+            where FileManager.default.fileExists(atPath: directory.standardized.path) {
+                gtk_icon_theme_add_search_path(theme, directory.standardized.path)
+            }
+        }
+        gtk_window_set_default_icon_name(identifier)
     }
 
     /// Quit (Ctrl+Q), About, and Ctrl+W to close the window; Ctrl+? opens the shortcuts
