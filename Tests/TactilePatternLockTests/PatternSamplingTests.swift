@@ -65,6 +65,29 @@ import Testing
         #expect(model.pattern.canonical == "1-2-3-6-9-8-7")
     }
 
+    /// What the host must hand over for a fast swipe round two corners (7 → 1 → 3 → 9): GTK
+    /// merges the motions of a frame into the last, and the view passes on the merged ones from
+    /// the event's history. With them every corner is kept; with the last motion alone the
+    /// swipe is a straight line along the bottom row.
+    @Test func aFastSwipeKeepsItsCornersOnlyWhenEverySampleArrives() throws {
+        var everySample = try model()
+        let events = swipe(&everySample, [(50, 250), (50, 50), (250, 50), (250, 250)])
+        #expect(
+            events == [
+                .started, .dotAdded(6, pattern: try Pattern(canonical: "7")),
+                .dotAdded(3, pattern: try Pattern(canonical: "7-4")),
+                .dotAdded(0, pattern: try Pattern(canonical: "7-4-1")),
+                .dotAdded(1, pattern: try Pattern(canonical: "7-4-1-2")),
+                .dotAdded(2, pattern: try Pattern(canonical: "7-4-1-2-3")),
+                .dotAdded(5, pattern: try Pattern(canonical: "7-4-1-2-3-6")),
+                .dotAdded(8, pattern: try Pattern(canonical: "7-4-1-2-3-6-9")),
+                .finished(try Pattern(canonical: "7-4-1-2-3-6-9")),
+            ])
+        var lastSampleOnly = try model()
+        _ = swipe(&lastSampleOnly, [(50, 250), (250, 250)])
+        #expect(lastSampleOnly.pattern.canonical == "7-8-9")
+    }
+
     @Test func aSegmentGrazingACircleHitsItButPassingBesideItDoesNot() throws {
         var grazing = try model()
         // From dot 1 to dot 6 the straight line passes 44.7 from dot 2's centre: no hit.

@@ -203,7 +203,13 @@ public final class ComponentView: Widget {
         }
         connectPoint(drag, signal: "drag-update") { [weak self] dx, dy in
             guard let self, self.isDragging else { return }
-            self.send(.moved, at: Point(x: self.dragStart.x + dx, y: self.dragStart.y + dy))
+            let location = Point(x: self.dragStart.x + dx, y: self.dragStart.y + dy)
+            // GTK merges the motions of one frame into the last; the ones it merged come first,
+            // in order, so a fast swipe reaches the component sample by sample.
+            for point in Self.mergedMotions(of: drag, endingAt: location) {
+                self.send(.moved, at: point)
+            }
+            self.send(.moved, at: location)
         }
         connectPoint(drag, signal: "drag-end") { [weak self] dx, dy in
             guard let self, self.isDragging else { return }
@@ -236,6 +242,37 @@ public final class ComponentView: Widget {
             return handled
         }
         gtk_widget_add_controller(widget, keys)
+    }
+
+    /// The pointer positions GTK merged into the motion event `drag` is handling
+    /// (`gdk_event_get_history`), oldest first, in widget coordinates; `location` is where that
+    /// event puts the pointer. Empty for other events (touch, a press), which keep no history.
+    private static func mergedMotions(of drag: UnsafeMutableRawPointer, endingAt location: Point)
+        -> [Point]
+    {
+        guard
+            let event = gtk_event_controller_get_current_event(tactile_event_controller(drag)),
+            gdk_event_get_event_type(event) == GDK_MOTION_NOTIFY
+        else { return [] }
+        // The history is in surface coordinates, like the event's own position; the gesture
+        // gave that position in widget coordinates, which tells the offset between the two.
+        var surface = (x: 0.0, y: 0.0)
+        guard gdk_event_get_position(event, &surface.x, &surface.y) != 0 else { return [] }
+        var count: guint = 0
+        guard let history = gdk_event_get_history(event, &count) else { return [] }
+        defer { g_free(history) }
+        let needed = GDK_AXIS_FLAG_X.rawValue | GDK_AXIS_FLAG_Y.rawValue
+        var points: [Point] = []
+        for coord in UnsafeBufferPointer(start: history, count: Int(count))
+        where coord.flags.rawValue & needed == needed {
+            let (x, y) = withUnsafeBytes(of: coord.axes) { axes in
+                let axes = axes.bindMemory(to: Double.self)
+                return (axes[Int(GDK_AXIS_X.rawValue)], axes[Int(GDK_AXIS_Y.rawValue)])
+            }
+            let point = Point(x: location.x + x - surface.x, y: location.y + y - surface.y)
+            if point != location, point != points.last { points.append(point) }
+        }
+        return points
     }
 
     private func send(_ phase: PointerEvent.Phase, at location: Point) {
