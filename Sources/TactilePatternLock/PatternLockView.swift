@@ -60,6 +60,9 @@ public final class PatternLockView: Component {
     /// How the pattern is shown.
     public var displayState: PatternDisplayState { model.displayState }
 
+    /// How the pattern in progress is being entered, or `nil` when none is.
+    public var entry: PatternLockModel.Entry? { model.entry }
+
     /// Shows the owner's verdict; see ``PatternLockModel/show(_:)``.
     public func show(_ state: PatternDisplayState) { report(model.show(state)) }
 

@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import TactileCore
 import TactileGTK
@@ -5,7 +6,8 @@ import TactilePatternLock
 import TactilePatternVault
 
 /// The pattern lock page: set, unlock with, change and remove a pattern kept in the user's
-/// state directory, with throttling and a live countdown.
+/// state directory, with throttling and a live countdown; flows can be cancelled (Cancel, or
+/// Esc), and a damaged store can be set aside to start over.
 func makePatternPage() -> Widget {
     PatternPage().root
 }
@@ -22,6 +24,14 @@ private final class PatternPage {
     let status = Label()
     let detail = Label()
     let storeLabel = Label()
+    let gridWarning = Label()
+    /// Turns while the vault works (the slow hash takes a moment).
+    let spinner = Spinner()
+    var cancelButton: Button!
+    var startOverButton: Button!
+    var retryButton: Button!
+    /// The row of those three, hidden with them.
+    let flowRow = Box(.horizontal, spacing: 6)
     var gridChoice: DropDown!
     var setButton: Button!
     var unlockButton: Button!
@@ -36,6 +46,8 @@ private final class PatternPage {
     var isBusy = false
     var gridWasSensitive = true
     var lockHadFocus = false
+    /// Whether the page refuses input because the store cannot be used.
+    var isClosed = false
 
     init() {
         let path = PatternStoreLocation.defaultPath()
@@ -56,10 +68,22 @@ private final class PatternPage {
         storeLabel.isSelectable = true
         storeLabel.text = Localization.text("Store: {1}", vault.path)
         storeLabel.addStyleClass("dim-label")
+        gridWarning.wraps = true
+        gridWarning.addStyleClass("warning")
+        gridWarning.isVisible = false
         setButton = Button(Localization.text("Set pattern")) { [self] in beginEnrollment() }
         unlockButton = Button(Localization.text("Unlock")) { [self] in begin(.unlock) }
         changeButton = Button(Localization.text("Change")) { [self] in begin(.changeCurrent) }
         removeButton = Button(Localization.text("Remove")) { [self] in begin(.remove) }
+        cancelButton = Button(Localization.text("Cancel")) { [self] in cancel() }
+        cancelButton.isVisible = false
+        startOverButton = Button(Localization.text("Start over…")) { [self] in confirmStartOver() }
+        startOverButton.addStyleClass("destructive-action")
+        startOverButton.isVisible = false
+        retryButton = Button(Localization.text("Try again")) { [self] in start() }
+        retryButton.isVisible = false
+        for button in [cancelButton!, startOverButton!, retryButton!] { flowRow.append(button) }
+        flowRow.isVisible = false
         gridChoice = DropDown(
             Self.gridSizes.map { "\($0) × \($0)" },
             selectedIndex: Self.gridSizes.firstIndex(of: 3)!
@@ -79,13 +103,16 @@ private final class PatternPage {
             [
                 Box(.horizontal, spacing: 6, [setButton, unlockButton]),
                 Box(.horizontal, spacing: 6, [changeButton, removeButton]),
+                // Shown while they apply: here, so the lock keeps its size when they come and go.
+                flowRow,
             ])
         let options = Box(
             .vertical, spacing: 6,
             [
                 Box(
                     .horizontal, spacing: 6,
-                    [Label(Localization.text("Grid for a new pattern")), gridChoice]), stealth,
+                    [Label(Localization.text("Grid for a new pattern")), gridChoice]), gridWarning,
+                stealth,
             ])
         let controls = Box(
             .vertical, spacing: 10,
@@ -96,11 +123,17 @@ private final class PatternPage {
         // A label, not a tooltip: always in view, no hovering needed.
         let keys = Label(
             Localization.text(
-                "Drag across the dots · arrows move the ring, Space selects, Enter finishes, Esc clears"
+                "Drag across the dots · arrows move the ring, Space selects, Enter finishes, Esc clears, then cancels"
             ))
         keys.wraps = true
+        let headline = Box(.horizontal, spacing: 6, [status, spinner])
         root = pageLayout(
-            controls: controls, controlsWidth: 300, stage: [canvas, status, detail, keys])
+            controls: controls, controlsWidth: 300, stage: [canvas, headline, detail, keys])
+        whenEscapeIsUnused(in: root) { [self] in
+            guard session.isCancellable, !isBusy else { return false }
+            cancel()
+            return true
+        }
     }
 
     // MARK: - Tasks
@@ -128,6 +161,30 @@ private final class PatternPage {
 
     func gridChanged() { run(session.chooseGrid(Self.gridSizes[gridChoice.selectedIndex ?? 1])) }
 
+    /// Ends the flow under way (Cancel, or Esc with nothing drawn).
+    func cancel() { run(session.cancel()) }
+
+    /// Asks before setting the damaged store aside: it cannot be undone from the page.
+    func confirmStartOver() {
+        guard let root = gtk_widget_get_root(canvas.widget) else { return }
+        let dialog = adw_message_dialog_new(
+            tactile_window(UnsafeMutableRawPointer(root)),
+            Localization.text("Start over with a new pattern?"),
+            Localization.text(
+                "The damaged store is kept next to it under a new name, and you set a new pattern. Nothing from the old one is used."
+            ))!
+        let message = UnsafeMutableRawPointer(dialog).assumingMemoryBound(to: AdwMessageDialog.self)
+        adw_message_dialog_add_response(message, "cancel", Localization.text("Cancel"))
+        adw_message_dialog_add_response(message, "start-over", Localization.text("Start over"))
+        adw_message_dialog_set_response_appearance(message, "start-over", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(message, "cancel")
+        adw_message_dialog_set_close_response(message, "cancel")
+        whenResponded(dialog) { [self] response in
+            if response == "start-over" { run(session.startOver()) }
+        }
+        gtk_window_present(tactile_window(UnsafeMutableRawPointer(dialog)))
+    }
+
     func setGrid(_ size: Int) {
         guard lock.configuration.grid.size != size, let grid = try? PatternGrid(size: size) else {
             return
@@ -139,6 +196,9 @@ private final class PatternPage {
 
     /// Carries out what the session asks for, in order.
     func run(_ effects: [PatternSession.Effect], alertOnFailure: Bool = true) {
+        // Out of a closed state (started over, or the store reads again): input back first, so
+        // a countdown among the effects holds.
+        if isClosed, session.task != .damaged { reopen() }
         for effect in effects {
             switch effect {
             case .perform(let request): perform(request)
@@ -150,10 +210,16 @@ private final class PatternPage {
             case .say(let headline, let explanation): say(headline, explanation)
             case .useGrid(let size): setGrid(size)
             case .countDown(let seconds): startCountdown(seconds)
-            case .failClosed(let message): failClosed(message, alert: alertOnFailure)
+            case .failClosed(let headline, let explanation, let canStartOver):
+                failClosed(
+                    headline, explanation, canStartOver: canStartOver, alert: alertOnFailure)
             }
         }
         if !isBusy, !isCountingDown { gridChoice.isSensitive = session.choosesGrid }
+        cancelButton.isVisible = session.isCancellable
+        flowRow.isVisible = [cancelButton, startOverButton, retryButton].contains { $0.isVisible }
+        gridWarning.text = session.gridWarning ?? ""
+        gridWarning.isVisible = session.gridWarning != nil
     }
 
     // MARK: - Events from the lock
@@ -161,18 +227,14 @@ private final class PatternPage {
     func handle(_ event: PatternLockEvent) {
         switch event {
         case .started:
-            detail.text = Localization.text("Release when done.")
+            run(session.drawingStarted(by: lock.entry ?? .pointer))
         case .dotAdded:
             break
         case .cleared:
-            showPrompt(keepingDetail: true)
+            guard !isCountingDown else { return refreshCountdown() }
+            run(session.drawingCleared())
         case .tooShort:
-            let minimum = lock.configuration.minimumLength
-            say(
-                Localization.plural(
-                    "Connect at least {1} dot", "Connect at least {1} dots", count: minimum,
-                    minimum),
-                Localization.text("That was too short and was not counted as an attempt."))
+            run(session.tooShort(minimum: lock.configuration.minimumLength))
         case .finished(let pattern):
             run(session.finished(pattern))
         }
@@ -211,6 +273,7 @@ private final class PatternPage {
                 case .change(let old, let new):
                     return .verdict(try vault.change(from: old, to: new))
                 case .remove(let pattern): return .verdict(try vault.remove(pattern))
+                case .setAside: return .setAside(keptAs: try vault.setAside())
                 }
             } catch {
                 return .failed(error)
@@ -243,11 +306,10 @@ private final class PatternPage {
 
     // MARK: - Status
 
-    /// Shows what the task asks for; `keepingDetail` leaves the explanation line (such as
-    /// the tries left) as it is.
-    func showPrompt(keepingDetail: Bool = false) {
+    /// Shows what the task asks for.
+    func showPrompt() {
         guard !isCountingDown else { return refreshCountdown() }
-        run([session.prompt(keepingExplanation: keepingDetail)])
+        run([session.prompt()])
     }
 
     func say(_ headline: String, _ explanation: String?) {
@@ -260,8 +322,7 @@ private final class PatternPage {
 
     /// Set is for a first pattern; the others need one.
     func refreshButtons() {
-        if case .damaged = session.task { return }
-        guard !isBusy else { return }
+        guard !isClosed, !isBusy else { return }
         let enrolled = (try? vault.status()) != nil
         setButton.isSensitive = !enrolled
         unlockButton.isSensitive = enrolled
@@ -276,6 +337,8 @@ private final class PatternPage {
         isBusy = busy
         if busy { lockHadFocus = canvas.hasFocus }
         canvas.isSensitive = !busy
+        spinner.isSpinning = busy
+        for button in [cancelButton, startOverButton, retryButton] { button?.isSensitive = !busy }
         // Someone entering patterns by keyboard keeps typing without clicking back.
         if !busy && lockHadFocus { canvas.grabFocus() }
         if busy {
@@ -290,19 +353,73 @@ private final class PatternPage {
         }
     }
 
-    /// The store cannot be used: the page refuses all input (fail closed) and says why.
-    func failClosed(_ message: String, alert: Bool = true) {
+    /// The store cannot be used: the page refuses all input (fail closed), says what
+    /// happened and offers the ways on that keep it closed: read the store again, or start
+    /// over.
+    func failClosed(_ headline: String, _ explanation: String, canStartOver: Bool, alert: Bool) {
+        isClosed = true
+        isCountingDown = false
         lock.disableInput()
         for button in [setButton, unlockButton, changeButton, removeButton] {
             button?.isSensitive = false
         }
         gridChoice.isSensitive = false
-        status.text = Localization.text("The pattern store cannot be used")
-        detail.text = message
-        if alert {
-            showMessage(
-                Localization.text("The pattern store cannot be used"), detail: message,
-                over: canvas)
-        }
+        status.text = headline
+        detail.text = explanation
+        startOverButton.isVisible = canStartOver
+        retryButton.isVisible = true
+        if alert { showMessage(headline, over: canvas) }
     }
+
+    /// Takes input again once the session has left the closed state.
+    func reopen() {
+        isClosed = false
+        lock.enableInput()
+        startOverButton.isVisible = false
+        retryButton.isVisible = false
+        refreshButtons()
+    }
+}
+
+// MARK: - Signals the toolkit's wrappers do not cover
+
+/// A closure handed to GTK, released by GTK's destroy-notify.
+private final class Callback<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+    static func value(at data: gpointer?) -> Value {
+        Unmanaged<Callback>.fromOpaque(data!).takeUnretainedValue().value
+    }
+}
+
+private let releaseCallback: GClosureNotify = { data, _ in
+    if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
+}
+
+/// Calls `handler` for an Escape key press in `widget` that nothing inside it used (the lock
+/// uses Esc while something is drawn); `handler` says whether it used it.
+private func whenEscapeIsUnused(in widget: Widget, _ handler: @escaping () -> Bool) {
+    let keys = gtk_event_controller_key_new()!
+    let pressed: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean =
+        { _, keyval, _, _, data in
+            guard Int32(bitPattern: keyval) == GDK_KEY_Escape else { return 0 }
+            return Callback<() -> Bool>.value(at: data)() ? 1 : 0
+        }
+    tactile_signal_connect(
+        UnsafeMutableRawPointer(keys), "key-pressed", unsafeBitCast(pressed, to: GCallback.self),
+        Unmanaged.passRetained(Callback(handler)).toOpaque(), releaseCallback)
+    gtk_widget_add_controller(widget.widget, keys)
+}
+
+/// Calls `handler` with the id of the response chosen in an `AdwMessageDialog`.
+private func whenResponded(
+    _ dialog: UnsafeMutablePointer<GtkWidget>, _ handler: @escaping (String) -> Void
+) {
+    let responded: @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void = {
+        _, response, data in
+        Callback<(String) -> Void>.value(at: data)(response.map { String(cString: $0) } ?? "")
+    }
+    tactile_signal_connect(
+        UnsafeMutableRawPointer(dialog), "response", unsafeBitCast(responded, to: GCallback.self),
+        Unmanaged.passRetained(Callback(handler)).toOpaque(), releaseCallback)
 }

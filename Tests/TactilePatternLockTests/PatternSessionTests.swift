@@ -18,6 +18,9 @@ import Testing
 
     func pattern(_ text: String) throws -> Pattern { try Pattern(canonical: text) }
 
+    /// 2023-11-14 22:13:20 UTC, the time a damaged store is set aside at.
+    let setAsideTime = Date(timeIntervalSince1970: 1_700_000_000)
+
     let drawPrompt = PatternSession.Effect.say(
         "Draw an unlock pattern", "Connect at least 4 dots. You will draw it twice.")
 
@@ -42,6 +45,7 @@ import Testing
                 case .change(let old, let new):
                     answer = .verdict(try vault.change(from: old, to: new))
                 case .remove(let p): answer = .verdict(try vault.remove(p))
+                case .setAside: answer = .setAside(keptAs: try vault.setAside(at: setAsideTime))
                 }
             } catch { answer = .failed(error) }
             shown += run(&session, session.answer(answer))
@@ -64,7 +68,7 @@ import Testing
                 .show(.wrong),
                 .say(
                     "Patterns didn't match",
-                    "Draw the same pattern again to confirm, or press Set pattern to start over."),
+                    "Draw the same pattern again to confirm, or press Cancel to start over."),
             ])
         #expect(session.finished(p) == [.say("Saving…", ""), .perform(.enroll(p))])
         // While the vault works, another drawing is not taken.
@@ -82,7 +86,10 @@ import Testing
         _ = session.start(status: .success(nil))
         #expect(
             session.finished(try pattern("1-2-3")) == [
-                .show(.wrong), .say("Connect at least 4 dots", ""),
+                .show(.wrong),
+                .say(
+                    "Connect at least 4 dots",
+                    "A shorter pattern is too easy to guess. Draw a longer one."),
             ])
         #expect(session.choosesGrid)
     }
@@ -159,6 +166,7 @@ import Testing
 
     @Test func aDamagedStoreClosesEverything() throws {
         try Data("not a store".utf8).write(to: URL(fileURLWithPath: scratch.file("pattern.store")))
+        chmod(scratch.file("pattern.store"), 0o600)
         var session = PatternSession()
         let status: Result<PatternVaultStatus?, PatternVaultError>
         do throws(PatternVaultError) { status = .success(try vault.status()) } catch {
@@ -168,8 +176,16 @@ import Testing
             Issue.record("a damaged store was read")
             return
         }
-        #expect(session.start(status: status) == [.show(.wrong), .failClosed(error.message)])
+        #expect(
+            session.start(status: status) == [
+                .show(.wrong),
+                .failClosed(
+                    "The pattern store is damaged",
+                    "The file that keeps your pattern cannot be trusted (not a pattern store: the file does not start with TPATLOCK), so no pattern unlocks. Start over to keep that file aside and set a new pattern.",
+                    canStartOver: true),
+            ])
         #expect(session.task == .damaged)
+        #expect(session.failure == error)
         #expect(session.finished(try pattern("1-2-3-6")) == [.show(.wrong)], "no vault call")
         // Bad input is only bad input: the session stays usable.
         var fresh = PatternSession()
@@ -190,5 +206,136 @@ import Testing
         _ = session.start(status: .success(nil))
         #expect(session.chooseGrid(4) == [.useGrid(4), .show(.clear), drawPrompt])
         #expect(session.newPatternGrid == 4)
+    }
+
+    // MARK: - Starting over from a damaged store
+
+    /// Flips one bit of the stored hash, in place (the file keeps its mode).
+    func flipABit() throws {
+        let handle = try #require(FileHandle(forUpdatingAtPath: scratch.file("pattern.store")))
+        defer { try? handle.close() }
+        try handle.seek(toOffset: 50)
+        let byte = try #require(try handle.read(upToCount: 1)?.first)
+        try handle.seek(toOffset: 50)
+        try handle.write(contentsOf: [byte ^ 0x04])
+    }
+
+    func status() -> Result<PatternVaultStatus?, PatternVaultError> {
+        do throws(PatternVaultError) { return .success(try vault.status()) } catch {
+            return .failure(error)
+        }
+    }
+
+    func mode(of name: String) -> mode_t {
+        var info = stat()
+        guard lstat(scratch.file(name), &info) == 0 else { return 0 }
+        return info.st_mode & 0o777
+    }
+
+    @Test func startingOverKeepsTheDamagedStoreAsideAndSetsANewPattern() throws {
+        try vault.enroll(try pattern("1-2-3-6"))
+        try flipABit()
+        let damaged = try #require(scratch.contents("pattern.store"))
+        var session = PatternSession()
+        #expect(
+            session.start(status: status()) == [
+                .show(.wrong),
+                .failClosed(
+                    "The pattern store is damaged",
+                    "The file that keeps your pattern cannot be trusted (the integrity check failed), so no pattern unlocks. Start over to keep that file aside and set a new pattern.",
+                    canStartOver: true),
+            ])
+        // Closed: a drawing goes nowhere, and there is no flow to cancel.
+        #expect(session.finished(try pattern("1-2-3-6")) == [.show(.wrong)])
+        #expect(!session.isCancellable && session.cancel() == [])
+        let kept = scratch.file("pattern.store.damaged-20231114T221320Z")
+        #expect(
+            run(&session, session.startOver()) == [
+                .say("Setting the damaged store aside…", ""), .useGrid(3), .show(.clear),
+                drawPrompt,
+                .say(
+                    "Draw an unlock pattern",
+                    "The damaged store was kept as \(kept). Draw a new pattern twice."),
+            ])
+        // Kept as it was, private, under a name with the time; nothing in its place.
+        #expect(
+            scratch.contents.sorted() == [
+                "pattern.store.damaged-20231114T221320Z", "pattern.store.lock",
+            ])
+        #expect(scratch.contents("pattern.store.damaged-20231114T221320Z") == damaged)
+        #expect(mode(of: "pattern.store.damaged-20231114T221320Z") == 0o600)
+        #expect(try vault.status() == nil)
+        // A new pattern, drawn twice, is the one that unlocks.
+        let new = try pattern("7-5-3-6")
+        _ = session.finished(new)
+        #expect(
+            run(&session, session.finished(new)) == [
+                .say("Saving…", ""), .show(.correct), .say("Pattern saved", "Draw it to unlock."),
+            ])
+        #expect(try vault.verify(new) == .accepted)
+        #expect(try vault.verify(try pattern("1-2-3-6")) != .accepted)
+    }
+
+    @Test func aSecondDamagedStoreIsKeptBesideTheFirstAndMadePrivate() throws {
+        try scratch.write("TPATLOCK damaged", to: "pattern.store.damaged-20231114T221320Z")
+        try scratch.write("not a store", to: "pattern.store")
+        chmod(scratch.file("pattern.store"), 0o644)
+        var session = PatternSession()
+        let effects = session.start(status: status())
+        guard effects.count == 2, case .failClosed(_, _, canStartOver: true) = effects[1] else {
+            Issue.record("a store open to others was not refused as damaged")
+            return
+        }
+        let kept = scratch.file("pattern.store.damaged-20231114T221320Z-2")
+        #expect(
+            run(&session, session.startOver()).last
+                == .say(
+                    "Draw an unlock pattern",
+                    "The damaged store was kept as \(kept). Draw a new pattern twice."))
+        #expect(
+            scratch.contents("pattern.store.damaged-20231114T221320Z-2")
+                == Array("not a store".utf8))
+        #expect(mode(of: "pattern.store.damaged-20231114T221320Z-2") == 0o600)
+        #expect(
+            scratch.contents("pattern.store.damaged-20231114T221320Z")
+                == Array("TPATLOCK damaged".utf8))
+    }
+
+    @Test func aStoreThatReadsWellIsNeverSetAside() throws {
+        try vault.enroll(try pattern("1-2-3-6"))
+        #expect(throws: PatternVaultError.alreadyEnrolled(path: vault.path)) {
+            try vault.setAside(at: setAsideTime)
+        }
+        #expect(try vault.verify(try pattern("1-2-3-6")) == .accepted)
+        var session = PatternSession()
+        _ = session.start(status: status())
+        #expect(session.startOver() == [], "only a closed session starts over")
+        #expect(try PatternVault(path: scratch.file("none"), cost: .minimum).setAside() == nil)
+    }
+
+    @Test func aStoreThatCannotBeUsedForAnotherReasonOffersOnlyTryingAgain() throws {
+        try FileManager.default.createDirectory(
+            atPath: scratch.file("pattern.store"), withIntermediateDirectories: false)
+        var session = PatternSession()
+        let result = status()
+        guard case .failure(let error) = result, case .unusablePath = error else {
+            Issue.record("a folder was read as a store")
+            return
+        }
+        #expect(
+            session.start(status: result) == [
+                .show(.wrong),
+                .failClosed(
+                    "The pattern store cannot be used",
+                    "No pattern unlocks until this is fixed: \(error.message). Then press Try again.",
+                    canStartOver: false),
+            ])
+        #expect(session.startOver() == [])
+        #expect(throws: error) { try vault.setAside(at: setAsideTime) }
+        #expect(FileManager.default.fileExists(atPath: scratch.file("pattern.store")))
+        // Fixed outside the app, the store reads again: trying again sets a first pattern.
+        try FileManager.default.removeItem(atPath: scratch.file("pattern.store"))
+        #expect(session.start(status: status()) == [.useGrid(3), .show(.clear), drawPrompt])
+        #expect(session.failure == nil)
     }
 }

@@ -28,9 +28,11 @@ public struct PatternLockModel: Equatable, Sendable {
         var endState: PatternDisplayState
     }
 
-    /// How the pattern in progress is being entered.
-    enum Entry: Equatable, Sendable {
+    /// How a pattern is being entered.
+    public enum Entry: Hashable, Sendable {
+        /// Dragged with a pointer or a finger.
         case pointer
+        /// Picked dot by dot with the keys.
         case keys
     }
 
@@ -68,7 +70,9 @@ public struct PatternLockModel: Equatable, Sendable {
 
     /// When each dot of ``pattern`` was selected, for the grow animation.
     private(set) var selectionTimes: [Double] = []
-    private(set) var entry: Entry?
+    /// How the pattern in progress is being entered, or `nil` when none is (so an owner can
+    /// word its hints for the pointer or for the keys).
+    public private(set) var entry: Entry?
     private(set) var focusPosition = 0
     private(set) var isFocusVisible = false
     private(set) var replayInProgress: Replay?
