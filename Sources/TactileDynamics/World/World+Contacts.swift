@@ -106,12 +106,9 @@ extension World {
                 tangent = old.second.tangentImpulse
                 matched = true
             }
-            if point == 0 {
-                contacts[k].first.normalImpulse = normal
-                contacts[k].first.tangentImpulse = tangent
-            } else {
-                contacts[k].second.normalImpulse = normal
-                contacts[k].second.tangentImpulse = tangent
+            contacts[k].withPoint(point) {
+                $0.normalImpulse = normal
+                $0.tangentImpulse = tangent
             }
         }
         // A two-point contact keeps its one friction impulse at the first point: the old
@@ -165,19 +162,13 @@ extension World {
                 let rtB = rb.cross(t)
                 let kN = mA + mB + iA * rnA * rnA + iB * rnB * rnB
                 let kT = mA + mB + iA * rtA * rtA + iB * rtB * rtB
-                if point == 0 {
-                    contacts[k].normal = n
-                    contacts[k].first.ra = ra
-                    contacts[k].first.rb = rb
-                    contacts[k].first.normalMass = kN > 0 ? 1 / kN : 0
-                    contacts[k].first.tangentMass = kT > 0 ? 1 / kT : 0
-                    contacts[k].first.preparedSeparation = m.separation
-                } else {
-                    contacts[k].second.ra = ra
-                    contacts[k].second.rb = rb
-                    contacts[k].second.normalMass = kN > 0 ? 1 / kN : 0
-                    contacts[k].second.tangentMass = kT > 0 ? 1 / kT : 0
-                    contacts[k].second.preparedSeparation = m.separation
+                if point == 0 { contacts[k].normal = n }
+                contacts[k].withPoint(point) {
+                    $0.ra = ra
+                    $0.rb = rb
+                    $0.normalMass = kN > 0 ? 1 / kN : 0
+                    $0.tangentMass = kT > 0 ? 1 / kT : 0
+                    $0.preparedSeparation = m.separation
                 }
             }
             if c.pointCount == 2 {
@@ -425,9 +416,7 @@ extension World {
             for point in 0..<count {
                 let target = point == 0 ? push0 : push1
                 guard target > 0 else { continue }
-                let ra = point == 0 ? contacts[k].first.ra : contacts[k].second.ra
-                let rb = point == 0 ? contacts[k].first.rb : contacts[k].second.rb
-                let mass = point == 0 ? contacts[k].first.normalMass : contacts[k].second.normalMass
+                let (ra, rb, mass) = contacts[k].withPoint(point) { ($0.ra, $0.rb, $0.normalMass) }
                 let vn = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(n)
                 // Only pushes, never pulls; each step starts afresh.
                 Self.apply(
@@ -462,14 +451,11 @@ extension World {
         let invH = 1 / h
         var pushes = false
         for point in 0..<contacts[k].pointCount {
-            var s =
-                point == 0
-                ? contacts[k].first.preparedSeparation : contacts[k].second.preparedSeparation
-            if !exact {
-                let ra = point == 0 ? contacts[k].first.ra : contacts[k].second.ra
-                let rb = point == 0 ? contacts[k].first.rb : contacts[k].second.rb
-                s += (moveB + cross(turnB, rb) - moveA - cross(turnA, ra)).dot(n)
+            let (prepared, ra, rb) = contacts[k].withPoint(point) {
+                ($0.preparedSeparation, $0.ra, $0.rb)
             }
+            var s = prepared
+            if !exact { s += (moveB + cross(turnB, rb) - moveA - cross(turnA, ra)).dot(n) }
             let bias = s > 0 ? -s * invH : 0
             let push =
                 min(max(0, -(s + contactSlop)) * contactBaumgarte, maximumContactCorrection) * invH
@@ -477,12 +463,9 @@ extension World {
                 fastestPush = max(fastestPush, push)
                 pushes = true
             }
-            if point == 0 {
-                contacts[k].first.bias = bias
-                contacts[k].first.push = push
-            } else {
-                contacts[k].second.bias = bias
-                contacts[k].second.push = push
+            contacts[k].withPoint(point) {
+                $0.bias = bias
+                $0.push = push
             }
         }
         if pushes { pushing.append(k) }
