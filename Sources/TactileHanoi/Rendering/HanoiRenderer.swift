@@ -40,7 +40,6 @@ public struct HanoiRenderer: Sendable {
     ) {
         let size = layout.viewSize
         canvas.fill(Path(rect: Rect(origin: .zero, size: size)), with: theme.background)
-        let fontSize = min(16, max(8, layout.baseHeight * 1.4))
         for peg in 0..<layout.pegCount {
             let base = layout.base(ofPeg: peg)
             let rod = layout.rod(ofPeg: peg)
@@ -60,16 +59,11 @@ public struct HanoiRenderer: Sendable {
                     style: StrokeStyle(
                         width: 2, dash: marks.hint != nil && marks.selected != peg ? [6, 4] : []))
             }
-            if layout.arrangement == .sideBySide, size.height - base.maxY > fontSize * 1.3 {
+            if let label = layout.labelFrame(ofPeg: peg) {
                 canvas.draw(
-                    HanoiPeg.letter(peg), at: Point(x: base.midX, y: base.maxY + 2),
-                    font: Font(size: fontSize, weight: .bold), color: theme.label,
+                    HanoiPeg.letter(peg), at: Point(x: label.midX, y: label.minY),
+                    font: Font(size: layout.labelFontSize, weight: .bold), color: theme.label,
                     alignment: .center)
-            } else if layout.arrangement == .stacked {
-                canvas.draw(
-                    HanoiPeg.letter(peg), at: Point(x: base.minX, y: base.maxY - fontSize * 1.4),
-                    font: Font(size: fontSize, weight: .bold), color: theme.label,
-                    alignment: .trailing)
             }
         }
         for peg in 0..<layout.pegCount {
