@@ -34,11 +34,24 @@ import Testing
         p.play()
         p.advance(by: 0.6)  // 1.2 moves
         p.pause()
-        p.advance(by: 5)
+        // Move 2 lands 0.4 s later (0.8 of a move at 2 a second), then nothing moves.
+        #expect(p.isLanding && !p.isPlaying && p.isMoving)
+        p.advance(by: 0.3)
         #expect(p.completedMoves == 1)
-        #expect(abs(p.progress - 0.2) < 1e-12)
-        p.stepBackward()  // back to the start of move 2
+        #expect(abs(p.progress - 0.8) < 1e-12)
+        p.advance(by: 0.15)
+        #expect(p.completedMoves == 2 && p.progress == 0 && p.state == .paused)
+        #expect(!p.isMoving)
+        p.advance(by: 5)
+        #expect(p.completedMoves == 2 && p.progress == 0)
+        p.stepBackward()  // undoes move 2
         #expect(p.completedMoves == 1 && p.progress == 0)
+        // Paused again mid-move, a step back returns the disk to the start of its move.
+        p.play()
+        p.advance(by: 0.1)
+        p.pause()
+        p.stepBackward()
+        #expect(p.completedMoves == 1 && p.progress == 0 && !p.isMoving)
         p.stepBackward()
         #expect(p.completedMoves == 0)
         p.stepBackward()

@@ -23,7 +23,8 @@ public enum HanoiSpeed: Hashable, Sendable {
 public enum HanoiPlaybackState: Hashable, Sendable {
     /// Moving forward with time.
     case playing
-    /// Held at the current point; time passes without changes.
+    /// Stopped: time passes without changes, except that a move in flight when playback was
+    /// paused still lands (``HanoiPlayback/isLanding``).
     case paused
     /// Every move has been played.
     case finished
@@ -33,7 +34,8 @@ public enum HanoiPlaybackState: Hashable, Sendable {
 ///
 /// A value type moved only by ``advance(by:)`` and the explicit controls; nothing waits or
 /// sleeps. Move numbers count from 1; ``completedMoves`` of them are done and, while
-/// ``progress`` is above 0, move ``completedMoves`` + 1 is in flight.
+/// ``progress`` is above 0, move ``completedMoves`` + 1 is in flight. Pausing lets a move in
+/// flight land, at the playback's speed, and then holds: a disk is never left in mid-air.
 public struct HanoiPlayback: Sendable {
     /// The moves being played.
     public let plan: HanoiPlan
@@ -64,8 +66,14 @@ public struct HanoiPlayback: Sendable {
     /// its source peg).
     public var position: HanoiPosition { plan.position(after: completedMoves) }
 
-    /// Whether time changes anything.
+    /// Whether the solution is playing.
     public var isPlaying: Bool { state == .playing }
+
+    /// Whether a move that was in flight when the playback paused is still landing.
+    public var isLanding: Bool { state == .paused && progress > 0 }
+
+    /// Whether time changes anything: playing, or landing.
+    public var isMoving: Bool { isPlaying || isLanding }
 
     /// The fraction of the plan done, 0…1.
     public var fractionComplete: Double {
@@ -81,7 +89,7 @@ public struct HanoiPlayback: Sendable {
         if speed == .instant { finish() }
     }
 
-    /// Holds the current point.
+    /// Stops after the move in flight, if any, has landed.
     public mutating func pause() {
         if state == .playing { state = .paused }
     }
@@ -91,9 +99,17 @@ public struct HanoiPlayback: Sendable {
         state == .playing ? pause() : play()
     }
 
-    /// Moves time forward by `seconds` (negative or NaN is ignored).
+    /// Moves time forward by `seconds` (negative or NaN is ignored): playing, by as many
+    /// moves as the speed makes; landing, at most until the move in flight lands.
     public mutating func advance(by seconds: Double) {
-        guard state == .playing, seconds > 0, seconds.isFinite else { return }
+        guard isMoving, seconds > 0, seconds.isFinite else { return }
+        if isLanding {
+            guard case .movesPerSecond(let rate) = speed, progress + seconds * rate < 1 else {
+                return stepForward()
+            }
+            progress += seconds * rate
+            return
+        }
         guard case .movesPerSecond(let rate) = speed else { return finish() }
         let total = progress + seconds * rate
         let whole = total.rounded(.down)

@@ -91,16 +91,26 @@ public struct HanoiModel: Sendable {
                 return setMessage(error.message)
             }
         }
+        // Moves done before are not told again; from the end it starts over.
+        let before = playback.state == .finished ? 0 : playback.completedMoves
         playback.play()
         events.append(.playbackChanged(playback.state))
-        return events + setMessage(nil) + finishedMoves(since: 0, whenSolved: playback.plan.count)
+        return events + setMessage(nil)
+            + finishedMoves(since: before, whenSolved: playback.plan.count)
     }
 
-    /// Pauses the solution.
+    /// Pauses the solution: a move in flight lands first (at once when motion is reduced, as
+    /// it is already drawn landed), then nothing moves.
     public mutating func pause() -> [HanoiEvent] {
         guard mode == .solver, playback.isPlaying else { return [] }
-        playback.pause()
+        guard reducesMotion, playback.currentMove != nil else {
+            playback.pause()
+            return [.playbackChanged(playback.state)]
+        }
+        let before = playback.completedMoves
+        playback.stepForward()
         return [.playbackChanged(playback.state)]
+            + finishedMoves(since: before, whenSolved: playback.plan.count)
     }
 
     /// Plays when paused, pauses when playing.
@@ -218,20 +228,23 @@ public struct HanoiModel: Sendable {
 
     // MARK: - Status
 
-    /// The line shown under the puzzle, e.g. "Move 5 of 31 — disk 1 from A to C".
+    /// The line shown under the puzzle, e.g. "Move 5 of 31 — disk 1 from A to C": the last
+    /// move done, as the picture shows it (a move in flight counts once it has landed, or at
+    /// once when motion is reduced and it is drawn landed).
     public var status: String {
         switch mode {
         case .solver:
             let total = playback.plan.count
-            let done = playback.completedMoves
             if total == 0 { return Localization.text("Already solved — nothing to move") }
-            if done == 0 && playback.progress == 0 {
-                return Localization.text("Move 0 of {1} — press Start", total)
+            let done = shownCompletedMoves
+            guard done > 0 else {
+                return isAnimating
+                    ? Localization.text("Move 0 of {1}", total)
+                    : Localization.text("Move 0 of {1} — press Start", total)
             }
-            let shown = playback.progress > 0 ? done + 1 : done
-            let move = playback.plan.move(number: max(shown, 1))
+            let move = playback.plan.move(number: done)
             return Localization.text(
-                "Move {1} of {2} — disk {3} from {4} to {5}", shown, total, move.disk,
+                "Move {1} of {2} — disk {3} from {4} to {5}", done, total, move.disk,
                 HanoiPeg.letter(move.from), HanoiPeg.letter(move.to))
         case .manual:
             guard let optimum = game.optimalMoveCount else {
@@ -243,8 +256,14 @@ public struct HanoiModel: Sendable {
 
     // MARK: - Time and input
 
-    /// Whether the solution is playing (time moves something).
-    public var isAnimating: Bool { mode == .solver && playback.isPlaying }
+    /// Whether time moves something: the solution playing, or its last move landing.
+    public var isAnimating: Bool { mode == .solver && playback.isMoving }
+
+    /// The moves the picture shows done: the completed ones, and the one in flight when it is
+    /// drawn landed.
+    private var shownCompletedMoves: UInt64 {
+        playback.completedMoves + (reducesMotion && playback.currentMove != nil ? 1 : 0)
+    }
 
     /// Moves the clock to `time` (host seconds): the solution plays on by the time passed,
     /// never more than a quarter of a second at once (a stall resumes where it was).
