@@ -152,10 +152,11 @@ public struct HanoiPlayback: Sendable {
         }
     }
 
-    /// Jumps to a fraction 0…1 of the plan (NaN counts as 0).
+    /// Jumps to the move nearest a fraction 0…1 of the plan (NaN counts as 0), so the last
+    /// stretch of a seek bar is the end of the plan, as its first is the start.
     public mutating func seek(toFraction fraction: Double) {
         let f = fraction.clamped(to: 0...1)
-        let target = (Double(plan.count) * f).rounded(.down)
+        let target = (Double(plan.count) * f).rounded(.toNearestOrAwayFromZero)
         // Double(UInt64.max) rounds up to 2⁶⁴, which does not fit back into a UInt64.
         seek(to: target >= Double(UInt64.max) ? plan.count : UInt64(target))
     }
