@@ -1,7 +1,7 @@
 import TactileCore
 
 /// The interactive Tower of Hanoi: an animated optimal solution with playback controls, and
-/// manual play with drag-and-drop, click-click or digit keys.
+/// manual play with drag-and-drop, click-click or peg keys (letters, and digits for ten pegs).
 ///
 /// A thin `Component` over a ``HanoiModel``: the host forwards pointer and key events and
 /// moves time forward while ``isAnimating``; the view hands them to the model, tells

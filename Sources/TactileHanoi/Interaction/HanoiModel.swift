@@ -1,7 +1,7 @@
 import TactileCore
 
 /// The interactive Tower of Hanoi without drawing: a solution playing back, or manual play
-/// with drag-and-drop, click-click or digit keys; every interaction state lives here.
+/// with drag-and-drop, click-click or peg keys; every interaction state lives here.
 ///
 /// A value, moved forward by functions of (state, event or time), each returning the
 /// ``HanoiEvent``s that happened — the shape every Tactile component has. ``HanoiView`` hosts
@@ -310,7 +310,8 @@ public struct HanoiModel: Sendable {
     }
 
     /// Handles a key: Space plays or pauses, ← → step (or undo and redo by hand), Esc drops
-    /// the pick, digits pick pegs. `nil` when the key is not used.
+    /// the pick, a peg's letter (A–Z) or number (1–9, and 0 for the tenth) picks it. `nil` when
+    /// the key is not used.
     public mutating func handle(_ event: KeyEvent) -> [HanoiEvent]? {
         switch event.key {
         case .space:
@@ -324,11 +325,12 @@ public struct HanoiModel: Sendable {
             selectedPeg = nil
             return [.selectionChanged(peg: nil)]
         case .character(let c):
-            guard let digit = c.wholeNumberValue, (1...pegCount).contains(digit) else {
-                return nil
-            }
+            // Shortcuts with Ctrl or Alt belong to the window, not the pegs.
+            guard event.modifiers.isDisjoint(with: [.control, .alternate]),
+                let peg = Self.peg(forKey: c), peg < pegCount
+            else { return nil }
             let events = mode == .solver ? startManualPlay() : []
-            return events + click(peg: digit - 1)
+            return events + click(peg: peg)
         default:
             return nil
         }
@@ -345,8 +347,10 @@ public struct HanoiModel: Sendable {
     public var looseDisk: HanoiRenderer.LooseDisk? {
         switch mode {
         case .manual:
+            // Kept whole in the view when the pointer leaves it.
             return drag.map {
-                HanoiRenderer.LooseDisk(disk: $0.disk, center: $0.location + $0.offset)
+                HanoiRenderer.LooseDisk(
+                    disk: $0.disk, center: layout.clamped($0.location + $0.offset, ofDisk: $0.disk))
             }
         case .solver:
             guard let move = playback.currentMove else { return nil }
@@ -368,6 +372,16 @@ public struct HanoiModel: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// The peg a key picks: letters A–Z (either case) the pegs of that letter, digits 1–9 the
+    /// first nine, 0 the tenth.
+    static func peg(forKey key: Character) -> Int? {
+        if let digit = key.wholeNumberValue, key.isASCII {
+            return digit == 0 ? 9 : digit - 1
+        }
+        guard key.isASCII, key.isLetter else { return nil }
+        return HanoiPeg.index(of: key)
+    }
 
     private mutating func click(peg: Int) -> [HanoiEvent] {
         guard mode == .manual else { return [] }
