@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import TactileCore
 import TactileGTK
@@ -11,23 +12,62 @@ func makeHanoiPage() -> Widget {
 
     let status = Label()
     status.addStyleClass("title-4")
+    // 64 disks make a long line ("Move 11932334453273662057 of 18446744073709551615 — …"): it
+    // wraps, even inside a number, rather than widen the window or be cut off.
+    status.wraps = true
+    status.breaksLongWords = true
     let message = Label()
     message.wraps = true
     // A label, not a tooltip: always in view, no hovering needed.
-    let keys = Label(
-        Localization.text(
-            "Keys: Space play/pause · ← → step (undo/redo by hand) · 1–9 pick pegs"))
+    let keys = Label()
     keys.wraps = true
     let disks = Entry(text: "5", placeholder: "1…64", widthInCharacters: 4)
     let pegs = Entry(text: "3", placeholder: "3…26", widthInCharacters: 4)
     let startPause = Button(Localization.text("Start")) {}
-    // As wide as its longest title, so the buttons beside it do not move as it changes.
+    // As wide as its longest title, so neither the buttons beside it nor the page move as it
+    // changes (in the reader's language: measured once it has a style).
     startPause.setMinimumSize(width: 130)
+    connect(startPause.widget, signal: "realize") {
+        let shown = startPause.title
+        var widest: Int32 = 130
+        for title in [
+            Localization.text("Start"), Localization.text("Pause"), Localization.text("Resume"),
+            Localization.text("Solve from here"),
+        ] {
+            startPause.title = title
+            var natural: Int32 = 0
+            gtk_widget_measure(
+                startPause.widget, GTK_ORIENTATION_HORIZONTAL, -1, nil, &natural, nil, nil)
+            widest = max(widest, natural)
+        }
+        startPause.title = shown
+        startPause.setMinimumSize(width: Int(widest))
+    }
     // Moving the seek bar seeks; refreshing it from the model does not (setting is silent).
+    // It counts moves when there are at most a thousand (a key press is one move), else
+    // thousandths of the solution; either way its end is the last move.
+    var seekSteps = 1000.0
     let seek = Slider(range: 0...1000, step: 1, value: 0, showsValue: false) { value in
-        hanoi.seek(toFraction: value / 1000)
+        let moves = hanoi.playback.plan.count
+        if Double(moves) == seekSteps {
+            hanoi.seek(to: UInt64(value.rounded().clamped(to: 0...seekSteps)))
+        } else {
+            hanoi.seek(toFraction: value / seekSteps)
+        }
+    }
+    /// Fits the seek bar's range to the solution's number of moves.
+    func fitSeekRange() {
+        let steps = Double(min(max(hanoi.playback.plan.count, 1), 1000))
+        guard steps != seekSteps else { return }
+        seekSteps = steps
+        // Inside every range first, so changing the range moves nothing.
+        seek.value = 0
+        gtk_range_set_range(tactile_range(seek.widget), 0, steps)
+        gtk_range_set_increments(tactile_range(seek.widget), 1, max(1, (steps / 10).rounded()))
     }
     let speedLabel = Label()
+    let stepBack = Button(Localization.text("◀ Step")) { hanoi.stepBackward() }
+    let stepOn = Button(Localization.text("Step ▶")) { hanoi.stepForward() }
     let undo = Button(Localization.text("Undo")) { hanoi.undo() }
     let redo = Button(Localization.text("Redo")) { hanoi.redo() }
 
@@ -44,13 +84,24 @@ func makeHanoiPage() -> Widget {
         status.text = hanoi.status
         message.text = hanoi.message ?? solvedNote ?? ""
         let playing = hanoi.mode == .solver && hanoi.playback.isPlaying
+        let partWay = hanoi.playback.completedMoves > 0 && hanoi.playback.state == .paused
         startPause.title =
             playing
             ? Localization.text("Pause")
             : (hanoi.mode == .manual
-                ? Localization.text("Solve from here") : Localization.text("Start"))
+                ? Localization.text("Solve from here")
+                : partWay ? Localization.text("Resume") : Localization.text("Start"))
         seek.isSensitive = hanoi.mode == .solver
-        seek.value = hanoi.playback.fractionComplete * 1000
+        // Steps move the solution: not by hand (← → undo and redo there), nor past its ends.
+        let solution = hanoi.playback
+        stepBack.isSensitive =
+            hanoi.mode == .solver && (solution.completedMoves > 0 || solution.progress > 0)
+        stepOn.isSensitive = hanoi.mode == .solver && solution.completedMoves < solution.plan.count
+        fitSeekRange()
+        seek.value = hanoi.playback.fractionComplete * seekSteps
+        keys.text = Localization.text(
+            "Keys: Space play/pause · ← → step (undo/redo by hand) · {1} pick pegs",
+            pegKeys(hanoi.pegCount))
         undo.isSensitive = hanoi.mode == .manual && hanoi.game.canUndo
         redo.isSensitive = hanoi.mode == .manual && hanoi.game.canRedo
         speedLabel.text =
@@ -133,8 +184,7 @@ func makeHanoiPage() -> Widget {
     let playback = Box(
         .horizontal, spacing: 6,
         [
-            startPause, Button(Localization.text("◀ Step")) { hanoi.stepBackward() },
-            Button(Localization.text("Step ▶")) { hanoi.stepForward() },
+            startPause, stepBack, stepOn,
         ])
     let speedRow = Box(.horizontal, spacing: 6, [speed, instant])
     speed.expandsHorizontally = true
@@ -157,6 +207,12 @@ func makeHanoiPage() -> Widget {
                 Localization.text("Speed"), Box(.vertical, spacing: 4, [speedRow, speedLabel])),
             Section(Localization.text("By hand"), Box(.vertical, spacing: 6, [manual, tools])),
         ])
+    /// The keys that pick pegs, e.g. "A–C, 1–3", or "A–L, 1–9, 0" (digits reach ten pegs).
+    func pegKeys(_ pegs: Int) -> String {
+        let letters = "A–" + HanoiPeg.letter(pegs - 1)
+        return pegs < 10 ? "\(letters), 1–\(pegs)" : "\(letters), 1–9, 0"
+    }
+
     let page = pageLayout(
         controls: controls, controlsWidth: 330, stage: [canvas, status, message, keys])
     refresh()
