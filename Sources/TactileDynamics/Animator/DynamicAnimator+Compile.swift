@@ -15,17 +15,26 @@ extension DynamicAnimator {
             // Contacts take masses, friction and elasticity from the bodies when they are
             // found: when those changed, find them again now (their impulses carry over).
             if compileParameters(into: &world) { world.stepsUntilDetection = 0 }
-            self.world = world
+            putBack(world)
         }
     }
 
     /// Moves the world out of the animator, leaving an empty one, so the caller's is the one
     /// copy of its pools (a pool written through a second copy stops a debug build); give it
-    /// back with `self.world = world`. Nothing reads `self.world` meanwhile.
+    /// back with `putBack(world)`. Nothing reads `self.world` meanwhile.
     func takeWorld() -> World {
-        var taken = World(timeStep: world.h, positionIterations: world.positionIterations)
+        var taken =
+            spareWorld ?? World(timeStep: world.h, positionIterations: world.positionIterations)
+        spareWorld = nil
         swap(&taken, &world)
         return taken
+    }
+
+    /// Gives back the world ``takeWorld()`` moved out, keeping the empty one for next time.
+    func putBack(_ taken: World) {
+        var taken = taken
+        swap(&taken, &world)
+        spareWorld = taken
     }
 
     /// Compiles the behaviour tree into the world's arrays, keeping every body's state.
@@ -225,7 +234,7 @@ extension DynamicAnimator {
         }
         compileParameters(into: &world)
         world.tracksContacts = tracks
-        self.world = world
+        putBack(world)
         if !tracks { episodes.removeAll() }
     }
 

@@ -35,6 +35,8 @@ public final class DynamicAnimator {
     public private(set) var stepCount = 0
 
     var world: World
+    /// The empty world that stands in for ``world`` while a rebuild works on the real one.
+    var spareWorld: World?
     /// Items or behaviours came or went: compile the world again before the next step.
     var needsRebuild = true
     /// Only a behaviour's parameters changed: compile those in place before the next step.
