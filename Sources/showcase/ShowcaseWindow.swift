@@ -190,7 +190,9 @@ struct ShowcaseWindow {
                         "Left Right",
                         Localization.text("Step back or forward (undo or redo by hand)")),
                     shortcut(
-                        "1 2 3", Localization.text("Pick a peg, then another to move its top disk")),
+                        "a b c", Localization.text("Pick a peg, then another to move its top disk")),
+                    shortcut(
+                        "1 2 3", Localization.text("Pick a peg by its number (0 is the tenth)")),
                     shortcut("Escape", Localization.text("Drop the peg picked")),
                 ]),
             group(
