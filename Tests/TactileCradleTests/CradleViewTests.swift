@@ -84,7 +84,11 @@ import Testing
         let view = try CradleView()
         let drawn = RecordingCanvas(size: view.viewSize)
         view.draw(in: drawn)
-        #expect(drawn.texts == ["Energy 100.0 %"])
+        #expect(drawn.texts == ["Energy: at rest"])
+        try view.pull(1)
+        let pulled = RecordingCanvas(size: view.viewSize)
+        view.draw(in: pulled)
+        #expect(pulled.texts == ["Energy 100 %"])
         view.showsStatus = false
         let hidden = RecordingCanvas(size: view.viewSize)
         view.draw(in: hidden)

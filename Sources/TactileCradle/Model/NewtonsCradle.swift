@@ -167,8 +167,8 @@ public final class NewtonsCradle {
     /// way it stays within 0.02 %.
     public var energy: Double {
         let c = configuration
-        let g = c.gravity * GravityBehavior.pointsPerSecondSquared
-        let mass = Double.pi * c.ballRadius * c.ballRadius / 10_000
+        let g = gravityAcceleration
+        let mass = ballMass
         var total = 0.0
         let halfStep = 0.5 * animator.timeStep
         for (ball, anchor) in zip(balls, anchors) {
@@ -180,9 +180,38 @@ public final class NewtonsCradle {
     }
 
     /// Energy as a fraction of the energy at the last release; 1 before any release.
+    ///
+    /// A raw measurement: see ``hasSwing`` for when it means something, and
+    /// ``CradleView/energyPercent`` for how much of it is true.
     public var energyFraction: Double {
         releaseEnergy > 0 ? energy / releaseEnergy : 1
     }
+
+    /// The energy of the smallest swing worth a fraction: one ball swinging a point to the
+    /// side, mass · points²/s².
+    ///
+    /// Below it the animator may stop a ball at the end of its swing (it rests once every
+    /// ball moves slower than 0.5 points/s for 0.25 s, which with the default gravity and
+    /// string a swing under about 0.6 points does), and a fraction of it is a fraction of
+    /// rounding: a click on a ball that does not move it lets go of some 10⁻²³ of it.
+    public var smallestSwingEnergy: Double {
+        let length = configuration.stringLength
+        return ballMass * gravityAcceleration * (length - (length * length - 1).squareRoot())
+    }
+
+    /// A ball's mass as the engine has it: density 1 × area / 10⁴.
+    private var ballMass: Double {
+        Double.pi * configuration.ballRadius * configuration.ballRadius / 10_000
+    }
+
+    /// Gravity in points/s².
+    private var gravityAcceleration: Double {
+        configuration.gravity * GravityBehavior.pointsPerSecondSquared
+    }
+
+    /// Whether the balls swing: energy was given at the last release (at least
+    /// ``smallestSwingEnergy``) and the animator has not yet brought everything to rest.
+    public var hasSwing: Bool { releaseEnergy >= smallestSwingEnergy && !isResting }
 
     /// Each string's length now, for checking that the attachments stay rigid.
     public var stringLengths: [Double] {
