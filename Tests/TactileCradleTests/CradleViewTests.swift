@@ -48,7 +48,9 @@ import Testing
 
     @Test func digitKeysPullAndSpacePauses() throws {
         let view = try CradleView(configuration: CradleConfiguration(ballCount: 3))
-        #expect(!view.handle(KeyEvent(.character("3"))))
+        // Three balls: key 3 would pull them all; it is refused with a reason.
+        #expect(view.handle(KeyEvent(.character("3"))))
+        #expect(view.cradle.angles == [0, 0, 0] && view.message != nil)
         #expect(view.handle(KeyEvent(.character("2"))))
         let angles = view.cradle.angles.map { $0 * 180 / .pi }
         #expect(abs(angles[0] + 30) < 1e-9 && abs(angles[1] + 30) < 1e-9 && angles[2] == 0)

@@ -2,6 +2,9 @@
 public enum CradleEvent: Hashable, Sendable {
     /// Balls were pulled back and let go (``CradleView/pull(_:)`` or a digit key).
     case pulled(count: Int)
+    /// A digit key asked for a pull of `count` balls that this cradle cannot make (0, or
+    /// as many as the balls or more); ``CradleView/message`` says why.
+    case pullRefused(count: Int)
     /// A ball was picked up.
     case dragBegan(ball: Int)
     /// The ball held was let go.

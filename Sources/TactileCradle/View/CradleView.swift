@@ -5,8 +5,9 @@ import TactileDynamics
 /// An interactive Newton's cradle: drag any ball along its arc and let go, pull balls with
 /// the digit keys, pause and reset.
 ///
-/// Keys: 1…9 pull that many balls (up to one fewer than the balls), Space pauses and
-/// resumes, R resets. The view stops asking for frames once everything rests.
+/// Keys: 1…9 pull that many balls (up to one fewer than the balls; a digit beyond says so in
+/// ``message``), Space pauses and resumes, R resets. A pull or a reset while paused resumes.
+/// The view stops asking for frames once everything rests.
 public final class CradleView: Component {
     /// The simulated cradle.
     public let cradle: NewtonsCradle
@@ -22,6 +23,9 @@ public final class CradleView: Component {
     public var showsStatus = true
     /// Whether the user paused the simulation.
     public private(set) var isPaused = false
+    /// Why the last key did nothing, such as a digit beyond the balls that can be pulled; nil
+    /// again after the next pull, drag, reset or change of balls.
+    public private(set) var message: String?
 
     /// Simulated time: stands still while paused, resumes where it was after a stall.
     private var clock = FrameClock()
@@ -42,17 +46,22 @@ public final class CradleView: Component {
         if !isPaused { cradle.advance(to: clock.now) }
     }
 
-    /// Pulls `count` balls to ``pullDegrees`` and lets go.
+    /// Pulls `count` balls to ``pullDegrees`` and lets go; while paused, resumes (the pull
+    /// is a request to see the swing).
     public func pull(_ count: Int) throws(CradleError) {
         try cradle.pull(count, angle: pullDegrees * .pi / 180)
         draggedBall = nil
+        message = nil
+        setPaused(false)
         onEvent?(.pulled(count: count))
     }
 
-    /// Puts every ball at rest.
+    /// Puts every ball at rest, and resumes if paused: nothing is left to pause.
     public func reset() {
         cradle.reset()
         draggedBall = nil
+        message = nil
+        setPaused(false)
         onEvent?(.reset)
     }
 
@@ -64,9 +73,16 @@ public final class CradleView: Component {
         onEvent?(.pausedChanged(paused))
     }
 
-    /// Changes the configuration (see ``NewtonsCradle/configure(_:)``).
+    /// Changes the configuration (see ``NewtonsCradle/configure(_:)``). A change that
+    /// rebuilds the cradle at rest (balls, size, string, gap) also resumes, as ``reset()`` does.
     public func configure(_ configuration: CradleConfiguration) throws(CradleError) {
+        let animator = cradle.animator
         try cradle.configure(configuration)
+        if cradle.animator !== animator {  // rebuilt
+            draggedBall = nil
+            message = nil
+            setPaused(false)
+        }
         onEvent?(.configured)
     }
 
@@ -113,12 +129,25 @@ public final class CradleView: Component {
         return Localization.text("Energy {1} %", percent)
     }
 
+    /// The keys that pull, for a hint beside the view: "keys 1–4 pull that many" with five
+    /// balls.
+    public var keyHint: String {
+        let highest = cradle.configuration.ballCount - 1
+        return highest == 1
+            ? Localization.text(
+                "Drag any ball and let go · key 1 pulls one · Space pauses · R resets")
+            : Localization.text(
+                "Drag any ball and let go · keys 1–{1} pull that many · Space pauses · R resets",
+                highest)
+    }
+
     public func handle(_ event: PointerEvent) -> Bool {
         let point = layout.cradlePoint(event.location)
         switch event.phase {
         case .began:
             guard let ball = cradle.ball(at: point) else { return false }
             setPaused(false)
+            message = nil
             draggedBall = ball
             cradle.beginDrag(ball: ball, at: point)
             onEvent?(.dragBegan(ball: ball))
@@ -141,8 +170,11 @@ public final class CradleView: Component {
     public func handle(_ event: KeyEvent) -> Bool {
         switch event.key {
         case .character(let c):
-            if let digit = c.wholeNumberValue, digit >= 1 {
-                guard digit < cradle.configuration.ballCount else { return false }
+            if let digit = c.wholeNumberValue, (0...9).contains(digit) {
+                guard (1..<cradle.configuration.ballCount).contains(digit) else {
+                    refusePull(digit)
+                    return true
+                }
                 try? pull(digit)
                 return true
             }
@@ -161,6 +193,18 @@ public final class CradleView: Component {
         default:
             return false
         }
+    }
+
+    /// Says why digit key `digit` pulls nothing.
+    private func refusePull(_ digit: Int) {
+        let highest = cradle.configuration.ballCount - 1
+        message =
+            highest == 1
+            ? Localization.text("Key {1} pulls nothing: with 2 balls, only key 1 pulls.", digit)
+            : Localization.text(
+                "Key {1} pulls nothing: with {2} balls, keys 1–{3} pull that many.", digit,
+                highest + 1, highest)
+        onEvent?(.pullRefused(count: digit))
     }
 
     public func draw(in canvas: any Canvas) {
