@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import TactileCore
 import TactileCradle
@@ -12,13 +13,14 @@ func makeCradlePage() -> Widget {
 
     let energy = Label()
     energy.addStyleClass("title-4")
-    let hint = Label(
-        Localization.text(
-            "Drag any ball and let go · keys 1–8 pull that many · Space pauses · R resets"))
+    let hint = Label()
     hint.wraps = true
+    // What was refused last (a value, a key), until something else happens.
     let message = Label()
     message.wraps = true
     var configuration = view.cradle.configuration
+    // Assigned below, with the controls it puts back.
+    var defaults: Button!
 
     /// Applies a configuration change; an out-of-range value is shown and not applied.
     func apply(_ change: (inout CradleConfiguration) -> Void) {
@@ -36,6 +38,8 @@ func makeCradlePage() -> Widget {
     }
 
     let pause = Button(Localization.text("Pause")) { view.setPaused(!view.isPaused) }
+    // As wide as "Resume", so the buttons beside it stay put as its title changes.
+    pause.setMinimumSize(width: 96)
     let pullButtons = (1...8).map { count in
         Button(Localization.text("Pull {1}", count)) {
             try? view.pull(count)
@@ -45,14 +49,21 @@ func makeCradlePage() -> Widget {
 
     func refresh() {
         energy.text = view.energyText
+        hint.text = view.keyHint
         pause.title = view.isPaused ? Localization.text("Resume") : Localization.text("Pause")
         // Nothing to pause while everything rests.
         pause.isSensitive = view.isPaused || view.isAnimating
         for (index, button) in pullButtons.enumerated() {
             button.isVisible = index + 1 < configuration.ballCount
         }
+        defaults?.isSensitive = configuration != CradleConfiguration()
     }
-    view.onEvent = { [weak canvas] _ in
+    view.onEvent = { [weak canvas] event in
+        switch event {
+        case .pullRefused: message.text = view.message ?? ""
+        case .pausedChanged: break
+        default: message.text = ""
+        }
         refresh()
         canvas?.setNeedsUpdate()
     }
@@ -60,8 +71,23 @@ func makeCradlePage() -> Widget {
     canvas.onTick = refresh
     canvas.onInput = refresh
 
-    let balls = SpinButton(range: 2...9, step: 1, value: 5, digits: 0) { value in
+    let balls = SpinButton(
+        range: Double(
+            CradleConfiguration.ballCounts.lowerBound)...Double(
+                CradleConfiguration.ballCounts.upperBound), step: 1,
+        value: Double(configuration.ballCount), digits: 0
+    ) { value in
         apply { $0.ballCount = Int(value) }
+    }
+    // GTK would clamp a typed value into the range without a word (0 became 2, 100 became 9):
+    // read the text here instead, and refuse what is out of range, keeping the cradle.
+    whenTyped(into: balls) { text in
+        do throws(CradleError) {
+            return Double(try CradleInput.ballCount(from: text))
+        } catch {
+            message.text = error.message
+            return Double(configuration.ballCount)
+        }
     }
     func slider(
         _ range: ClosedRange<Double>, step: Double, value: Double, digits: Int,
@@ -75,16 +101,35 @@ func makeCradlePage() -> Widget {
         slider.expandsHorizontally = true
         return slider
     }
-    let gravity = slider(CradleConfiguration.gravities, step: 0.1, value: 1, digits: 1) {
+    let gravity = slider(
+        CradleConfiguration.gravities, step: 0.1, value: configuration.gravity, digits: 1
+    ) {
         $0.gravity = $1
     }
-    let elasticity = slider(CradleConfiguration.elasticities, step: 0.01, value: 1, digits: 2) {
+    let elasticity = slider(
+        CradleConfiguration.elasticities, step: 0.01, value: configuration.elasticity, digits: 2
+    ) {
         $0.elasticity = $1
     }
-    let resistance = slider(CradleConfiguration.resistances, step: 0.05, value: 0, digits: 2) {
+    let resistance = slider(
+        CradleConfiguration.resistances, step: 0.05, value: configuration.resistance, digits: 2
+    ) {
         $0.resistance = $1
     }
-    let gap = slider(CradleConfiguration.gaps, step: 0.5, value: 0, digits: 1) { $0.gap = $1 }
+    let gap = slider(CradleConfiguration.gaps, step: 0.5, value: configuration.gap, digits: 1) {
+        $0.gap = $1
+    }
+    defaults = Button(Localization.text("Defaults")) {
+        apply { $0 = CradleConfiguration() }
+        // Setting a control does not call its action.
+        balls.value = Double(configuration.ballCount)
+        gap.value = configuration.gap
+        gravity.value = configuration.gravity
+        elasticity.value = configuration.elasticity
+        resistance.value = configuration.resistance
+    }
+    defaults.tooltip = Localization.text(
+        "Balls, gap, gravity, elasticity and resistance as they were at the start")
 
     func row(_ title: String, _ control: Widget) -> Box {
         let label = Label(title)
@@ -123,10 +168,36 @@ func makeCradlePage() -> Widget {
                 Localization.text("Run"),
                 Box(
                     .horizontal, spacing: 6,
-                    [pause, Button(Localization.text("Reset")) { view.reset() }])),
+                    [pause, Button(Localization.text("Reset")) { view.reset() }, defaults])),
         ])
     let page = pageLayout(
         controls: controls, controlsWidth: 330, stage: [canvas, energy, hint, message])
     refresh()
     return page
+}
+
+/// Calls `read` with the text typed into `spin` when the spin button takes it (Enter, leaving
+/// the field, its buttons), and takes the value `read` returns, in place of GTK's own reading.
+private func whenTyped(into spin: SpinButton, _ read: @escaping (String) -> Double) {
+    // GtkSpinButton::input: gint (*)(GtkSpinButton *, gdouble *new_value, gpointer).
+    let input: @convention(c) (gpointer?, UnsafeMutablePointer<Double>?, gpointer?) -> gint = {
+        instance, value, data in
+        guard let instance, let value, let data else { return 0 }
+        let text = String(cString: gtk_editable_get_text(tactile_editable(instance)))
+        value.pointee = Unmanaged<TextReader>.fromOpaque(data).takeUnretainedValue().read(text)
+        return 1  // TRUE: this handler read it
+    }
+    tactile_signal_connect(
+        spin.widget, "input", unsafeBitCast(input, to: GCallback.self),
+        Unmanaged.passRetained(TextReader(read)).toOpaque(), releaseTextReader)
+}
+
+/// The closure ``whenTyped(into:_:)`` hands GTK.
+private final class TextReader {
+    let read: (String) -> Double
+    init(_ read: @escaping (String) -> Double) { self.read = read }
+}
+
+private let releaseTextReader: GClosureNotify = { data, _ in
+    if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
 }

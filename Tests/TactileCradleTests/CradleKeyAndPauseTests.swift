@@ -93,3 +93,30 @@ import Testing
             view.keyHint == "Drag any ball and let go · \(keys) · Space pauses · R resets")
     }
 }
+
+/// A typed ball count is read, not clamped: out of range is refused with the value and the
+/// accepted range.
+@Suite struct CradleBallCountInputTests {
+    @Test(arguments: [
+        ("0", "The number of balls must be 2…9; got 0."),
+        ("1", "The number of balls must be 2…9; got 1."),
+        ("10", "The number of balls must be 2…9; got 10."),
+        ("100", "The number of balls must be 2…9; got 100."),
+        ("-3", "The number of balls must be 2…9; got -3."),
+        ("99999999999999999999", "The number of balls must be 2…9; got 99999999999999999999."),
+        ("", "Enter the number of balls (2…9)."),
+        ("  ", "Enter the number of balls (2…9)."),
+        ("abc", "“abc” is not a whole number; enter 2…9 balls."),
+        ("4.5", "“4.5” is not a whole number; enter 2…9 balls."),
+        ("+", "“+” is not a whole number; enter 2…9 balls."),
+        ("٣", "“٣” is not a whole number; enter 2…9 balls."),
+    ])
+    func outOfRangeIsRefused(text: String, message: String) {
+        #expect(throws: CradleError(message)) { try CradleInput.ballCount(from: text) }
+    }
+
+    @Test(arguments: [("2", 2), ("9", 9), (" 7 ", 7), ("+5", 5), ("05", 5)])
+    func aCountInRangeIsRead(text: String, count: Int) throws {
+        #expect(try CradleInput.ballCount(from: text) == count)
+    }
+}
