@@ -18,7 +18,8 @@ public final class NewtonsCradle {
     public private(set) var balls: [DynamicItem] = []
     /// Where each ball's string is fixed.
     public private(set) var anchors: [Point] = []
-    /// Total energy when the balls were last released, mass · points²/s².
+    /// Total energy when the balls were last released, or when gravity last changed (which
+    /// changes every height's potential energy), mass · points²/s².
     public private(set) var releaseEnergy = 0.0
 
     private var gravityBehavior: GravityBehavior!
@@ -87,6 +88,8 @@ public final class NewtonsCradle {
                 $0.resistance = next.resistance
             }
         }
+        // The same swing holds another energy under another gravity: measure from here.
+        if next.gravity != previous.gravity { releaseEnergy = energy }
     }
 
     /// Runs engine calls whose values come from a validated configuration.
