@@ -72,6 +72,9 @@ inner='
     fi
     unset NO_AT_BRIDGE
     export GTK_A11Y=atspi
+    # The expectations are the English names: whatever language the machine asks for.
+    unset LANGUAGE LC_ALL LC_MESSAGES
+    export LANG=C.UTF-8
     "$python" Tests/Accessibility/test_atspi.py "$@"
 '
 work=$(mktemp -d)

@@ -10,7 +10,12 @@ public final class ScratchDirectory: @unchecked Sendable {
         path =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("tactile-\(label)-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // Mode 0700 whatever the umask: a test that sets a permissive umask for a moment
+        // (the process has one) must not leave another test a folder others may write to,
+        // which a store rightly refuses.
+        try? FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
     }
 
     /// `path/name`.
