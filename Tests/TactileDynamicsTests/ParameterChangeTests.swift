@@ -28,12 +28,13 @@ import Testing
         let (animator, box, gravity, _) = try restingBox()
         let compiled = animator.rebuildCount
         #expect(compiled == 1)
-        #expect(!animator.world.contacts.isEmpty)
+        #expect(animator.world.contacts.count > 0)
         var lifted = 0.0
         Scene.run(animator, from: 1, to: 2) { t in
             // Gravity sways ±3° about straight down: within friction, so the box stays put.
             try? gravity.setAngle(.pi / 2 + 0.05 * sin(6 * t), magnitude: 1)
-            #expect(!animator.world.contacts.isEmpty, "the floor contact was dropped at \(t)")
+            let contacts = animator.world.contacts.count
+            #expect(contacts > 0, "the floor contact was dropped at \(t)")
             lifted = max(lifted, 380 - box.center.y)
         }
         #expect(animator.rebuildCount == compiled, "a parameter change compiled the world again")

@@ -19,22 +19,24 @@ extension DynamicAnimator {
         }
     }
 
-    /// Moves the world out of the animator, leaving an empty one, so the caller's is the one
-    /// copy of its pools (a pool written through a second copy stops a debug build); give it
-    /// back with `putBack(world)`. Nothing reads `self.world` meanwhile.
+    /// Moves the world out of the animator (a world cannot be copied), leaving an empty one
+    /// in its place; give it back with ``putBack(_:)``. Nothing reads `self.world` meanwhile.
     func takeWorld() -> World {
-        var taken =
-            spareWorld ?? World(timeStep: world.h, positionIterations: world.positionIterations)
-        spareWorld = nil
+        var taken: World
+        if let spare = spareWorld.take() {
+            taken = spare
+        } else {
+            taken = World(timeStep: world.h, positionIterations: world.positionIterations)
+        }
         swap(&taken, &world)
         return taken
     }
 
     /// Gives back the world ``takeWorld()`` moved out, keeping the empty one for next time.
-    func putBack(_ taken: World) {
+    func putBack(_ taken: consuming World) {
         var taken = taken
         swap(&taken, &world)
-        spareWorld = taken
+        spareWorld = consume taken
     }
 
     /// Compiles the behaviour tree into the world's arrays, keeping every body's state.
@@ -118,6 +120,11 @@ extension DynamicAnimator {
         world.localNormals.removeAll(keepingCapacity: true)
         world.bodies.append(Body())
         itemBody = itemTable.map { bodyIndex[ObjectIdentifier($0)]! }
+        var tableIndex: [ObjectIdentifier: Int] = [:]
+        for (index, item) in itemTable.enumerated() where tableIndex[ObjectIdentifier(item)] == nil
+        {
+            tableIndex[ObjectIdentifier(item)] = index
+        }
         bodyAreas = [(0, 0)]
         for b in 1..<bodyOwner.count {
             let item = bodyOwner[b]!
@@ -166,7 +173,7 @@ extension DynamicAnimator {
             world.bodies.append(body)
             guard itemBits[b] | boundaryBits[b] != 0 else { continue }
             for member in members {
-                let index = itemTable.firstIndex { $0 === member.item } ?? -1
+                let index = tableIndex[ObjectIdentifier(member.item)] ?? -1
                 addShape(
                     &world, body: b, item: index, geometry: member.item.geometry,
                     offset: member.offset - centroid, rotation: member.rotation,
@@ -293,7 +300,7 @@ extension DynamicAnimator {
 
     /// A boundary's shape on the static frame, its `count` vertices to be added next.
     func boundaryShape(
-        _ world: World, count: Int, boundary: Int, bit: UInt64, participant: UInt32
+        _ world: borrowing World, count: Int, boundary: Int, bit: UInt64, participant: UInt32
     ) -> Shape {
         var shape = Shape()
         shape.body = 0

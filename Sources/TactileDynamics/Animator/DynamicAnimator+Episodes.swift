@@ -27,7 +27,8 @@ extension DynamicAnimator {
     /// when they are more than half a point apart, so resting contacts do not flicker.
     func recordContacts() {
         currentEpisodes.removeAll(keepingCapacity: true)
-        for c in world.contacts {
+        for cIndex in world.contacts.indices {
+            let c = world.contacts[cIndex]
             let a = world.shapes[c.shapeA]
             let b = world.shapes[c.shapeB]
             let key =

@@ -132,7 +132,9 @@ extension DynamicAnimator {
 
     /// The body and body-frame point (relative to the centre of mass) of an offset on an item,
     /// in `world` (the world being compiled, whose bodies know their centres of mass).
-    func bodyPoint(_ owner: DynamicItem, _ item: DynamicItem, _ offset: Vector, in world: World)
+    func bodyPoint(
+        _ owner: DynamicItem, _ item: DynamicItem, _ offset: Vector, in world: borrowing World
+    )
         -> (Int, Vec2)
     {
         let b = bodyIndex[ObjectIdentifier(owner)]!
@@ -147,7 +149,7 @@ extension DynamicAnimator {
         return (b, local + body.localCenter)
     }
 
-    func compile(_ attachment: AttachmentBehavior, in world: World) -> Joint {
+    func compile(_ attachment: AttachmentBehavior, in world: borrowing World) -> Joint {
         var joint = Joint()
         let first = attachment.firstItem
         (joint.bodyA, joint.localA) = bodyPoint(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A uniform grid of shape indices, rebuilt every step with a counting sort.
-struct Grid {
+struct Grid: ~Copyable {
     var small = Pool<Int>()
     var large = Pool<Int>()
     var origin = Vec2.zero
@@ -27,7 +27,9 @@ struct Grid {
         return (cx, cy)
     }
 
-    mutating func fill(shapes: Pool<Shape>, origin: Vec2, cell: Double, columns: Int, rows: Int) {
+    mutating func fill(
+        shapes: borrowing Pool<Shape>, origin: Vec2, cell: Double, columns: Int, rows: Int
+    ) {
         self.origin = origin
         inverseCell = 1 / cell
         self.columns = columns
@@ -39,7 +41,8 @@ struct Grid {
         }
         for c in 0...count { starts[c] = 0 }
         var total = 0
-        for s in small {
+        for sIndex in small.indices {
+            let s = small[sIndex]
             let shape = shapes[s]
             let (x0, y0) = cellXY(shape.minX, shape.minY)
             let (x1, y1) = cellXY(shape.maxX, shape.maxY)
@@ -51,7 +54,8 @@ struct Grid {
         for c in 0..<count { starts[c + 1] += starts[c] }
         if entries.count < total { entries = Pool(repeating: 0, count: total) }
         for c in 0..<count { cursor[c] = starts[c] }
-        for s in small {
+        for sIndex in small.indices {
+            let s = small[sIndex]
             let shape = shapes[s]
             let (x0, y0) = cellXY(shape.minX, shape.minY)
             let (x1, y1) = cellXY(shape.maxX, shape.maxY)

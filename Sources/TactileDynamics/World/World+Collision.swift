@@ -178,7 +178,8 @@ extension World {
                 }
             }
         }
-        for large in grid.large {
+        for largeIndex in grid.large.indices {
+            let large = grid.large[largeIndex]
             for index in shapes.indices where index != large {
                 guard boundsOverlap(large, index) else { continue }
                 // Two large shapes meet once, from the lower index.

@@ -398,7 +398,8 @@ extension World {
     /// `maximumContactCorrection` points, in this step. Pushing apart so adds no speed, so no
     /// energy, however crowded the overlap: items placed inside each other part gently.
     mutating func pushContactsApart() {
-        for k in pushing {
+        for kIndex in pushing.indices {
+            let k = pushing[kIndex]
             let count = contacts[k].pointCount
             let push0 = contacts[k].first.push
             let push1 = count == 2 ? contacts[k].second.push : 0

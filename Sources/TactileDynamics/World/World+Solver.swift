@@ -290,7 +290,8 @@ extension World {
     /// `Joints/SnapJoint.swift`).
     mutating func applySpringForces() {
         let maximumOmega = 1 / h
-        for joint in joints {
+        for jointIndex in joints.indices {
+            let joint = joints[jointIndex]
             if joint.kind == .snap {
                 applySnapSpring(joint, maximumOmega: maximumOmega)
             } else if joint.kind == .distance, joint.frequency > 0 {
@@ -303,7 +304,9 @@ extension World {
 
     /// Friction torque at pin, fixed and sliding attachments, and at rigid anchors.
     mutating func applyJointFriction() {
-        for joint in joints where joint.frictionTorque > 0 {
+        for jointIndex in joints.indices {
+            let joint = joints[jointIndex]
+            guard joint.frictionTorque > 0 else { continue }
             let i = joint.bodyA
             let j = joint.bodyB
             let wi = bodies[i].isDynamic ? bodies[i].invInertia : 0

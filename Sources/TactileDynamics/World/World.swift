@@ -8,7 +8,7 @@ import Foundation
 /// from the last step); overlap pushed out with velocities used for this step's motion only;
 /// position prediction; joint position constraints. Nothing allocates once the arrays have
 /// grown to the scene's size.
-struct World {
+struct World: ~Copyable {
     /// The fixed time step, seconds.
     var h: Double
     var positionIterations: Int
@@ -96,7 +96,9 @@ struct World {
         guard shapes.count > 64 else { return 1 }
         let frame = max(1, Int(1 / (60 * h) + 1e-9))
         var fastest = 0.0
-        for b in bodies where b.isDynamic {
+        for bIndex in bodies.indices {
+            let b = bodies[bIndex]
+            guard b.isDynamic else { continue }
             fastest = max(fastest, b.velocity.length + abs(b.angularVelocity) * b.reach)
         }
         let reach = fastest * Double(frame) * h
@@ -123,15 +125,18 @@ struct World {
         tethers = Pool(repeating: none, count: bodies.count)
         tetherPoints = Pool(repeating: .zero, count: bodies.count)
         var counts = Pool(repeating: 0, count: bodies.count)
-        for joint in joints {
+        for jointIndex in joints.indices {
+            let joint = joints[jointIndex]
             counts[joint.bodyA] += 1
             if joint.bodyB >= 0 { counts[joint.bodyB] += 1 }
         }
-        for joint in joints
-        where joint.kind == .distance && joint.frequency == 0 && joint.bodyB < 0
-            && counts[joint.bodyA] == 1 && bodies[joint.bodyA].invInertia == 0
-            && joint.length > 0
-        {
+        for jointIndex in joints.indices {
+            let joint = joints[jointIndex]
+            guard
+                joint.kind == .distance && joint.frequency == 0 && joint.bodyB < 0
+                    && counts[joint.bodyA] == 1 && bodies[joint.bodyA].invInertia == 0
+                    && joint.length > 0
+            else { continue }
             tethers[joint.bodyA] = joint.localB
             tetherPoints[joint.bodyA] = joint.localA
         }
@@ -302,7 +307,9 @@ struct World {
         let pushMakesHeadway = fastestPush > linear && fastestPush < 0.99 * previousFastestPush
         guard !pushMakesHeadway else { return false }
         let v2 = linear * linear
-        for b in bodies where b.isDynamic {
+        for bIndex in bodies.indices {
+            let b = bodies[bIndex]
+            guard b.isDynamic else { continue }
             if b.velocity.lengthSquared > v2 || abs(b.angularVelocity) > angular { return false }
         }
         return true
@@ -311,7 +318,9 @@ struct World {
     /// Total kinetic energy, mass · points²/s².
     var kineticEnergy: Double {
         var e = 0.0
-        for b in bodies where b.isDynamic {
+        for bIndex in bodies.indices {
+            let b = bodies[bIndex]
+            guard b.isDynamic else { continue }
             e += 0.5 * b.mass * b.velocity.lengthSquared
             if b.invInertia > 0 { e += 0.5 * b.inertia * b.angularVelocity * b.angularVelocity }
         }
