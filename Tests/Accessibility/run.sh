@@ -88,25 +88,9 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
-xvfb_pid=$!
-for _ in $(seq 100); do
-    [[ -s "$work/display" ]] && break
-    sleep 0.1
-done
-if [[ ! -s "$work/display" ]]; then
-    echo "run.sh: Xvfb did not start:" >&2
-    cat "$work/xvfb.log" >&2
-    exit 1
-fi
-DISPLAY=":$(head -n 1 "$work/display")"
-export DISPLAY
-unset WAYLAND_DISPLAY
-# The number comes a moment before the display takes clients: wait until it answers.
-for _ in $(seq 50); do
-    xdotool getdisplaygeometry >/dev/null 2>&1 && break
-    sleep 0.1
-done
+# shellcheck source=Tests/Accessibility/xvfb.sh
+source Tests/Accessibility/xvfb.sh
+start_xvfb "$work"
 
 status=0
 timeout --kill-after=10 "${A11Y_TIMEOUT:-600}" \

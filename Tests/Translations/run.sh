@@ -93,25 +93,9 @@ scripts/build-translations.sh
 shots="${TRANSLATION_SHOTS:-$(mktemp -d /tmp/tactile-zh_CN-XXXXXX)}"
 mkdir -p "$shots"
 
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$work/display" 2>"$work/xvfb.log" &
-xvfb_pid=$!
-for _ in $(seq 100); do
-    [[ -s "$work/display" ]] && break
-    sleep 0.1
-done
-if [[ ! -s "$work/display" ]]; then
-    echo "run.sh: Xvfb did not start:" >&2
-    cat "$work/xvfb.log" >&2
-    exit 1
-fi
-DISPLAY=":$(head -n 1 "$work/display")"
-export DISPLAY
-unset WAYLAND_DISPLAY
-# The number comes a moment before the display takes clients: wait until it answers.
-for _ in $(seq 50); do
-    xdotool getdisplaygeometry >/dev/null 2>&1 && break
-    sleep 0.1
-done
+# shellcheck source=Tests/Accessibility/xvfb.sh
+source Tests/Accessibility/xvfb.sh
+start_xvfb "$work"
 
 # Chinese by LANGUAGE alone: no LANG, no LC_*, no catalogue directory given.
 unset LANG LC_ALL LC_MESSAGES TACTILE_LOCALEDIR
