@@ -34,7 +34,7 @@ cleanup() {
     if [[ -s "$work/redis.pid" ]]; then kill "$(cat "$work/redis.pid")" 2>/dev/null || true; fi
     if [[ -n "${redis_pid:-}" ]]; then kill "$redis_pid" 2>/dev/null || true; fi
     for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
+    rm -rf "$work" || true
 }
 trap cleanup EXIT
 
