@@ -125,7 +125,7 @@ class Display:
                 continue
             process = subprocess.Popen(
                 ["Xvfb", f":{number}", "-screen", "0", f"{SCREEN_WIDTH}x{SCREEN_HEIGHT}x24",
-                 "-nolisten", "tcp"], stdout=self.xvfb_log, stderr=subprocess.STDOUT)
+                 "-nolisten", "tcp", "-noreset"], stdout=self.xvfb_log, stderr=subprocess.STDOUT)
             deadline = time.time() + 15
             while (process.poll() is None and time.time() < deadline
                    and not os.path.exists(f"/tmp/.X11-unix/X{number}")):

@@ -3,10 +3,12 @@
 #
 # start_xvfb DIR starts Xvfb on a display it picks itself (so runs side by side do not race
 # for one), waits until it takes clients, exports DISPLAY and sets xvfb_pid for the caller's
-# cleanup. DIR holds its display number and log.
+# cleanup. DIR holds its display number and log. -noreset: by default Xvfb resets when its last
+# client goes (the readiness probe below, a bus launcher that set its property), and a client
+# that connects during the reset is refused ("no display found").
 start_xvfb() {
     local dir=$1
-    Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" 2>"$dir/xvfb.log" &
+    Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$dir/display" 2>"$dir/xvfb.log" &
     # shellcheck disable=SC2034  # read by the caller's cleanup
     xvfb_pid=$!
     for _ in $(seq 100); do
