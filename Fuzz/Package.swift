@@ -37,6 +37,7 @@ let fuzzTargets: [Target] = [
             + tactile("TactileCore", "TactilePuzzle", "TactilePuzzleVerifier")),
     .executableTarget(
         name: "FuzzCommandLine", dependencies: ["FuzzDriver"] + tactile("TactileCommands")),
+    .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver"] + tactile("TactileCore")),
 ]
 
 let package = Package(

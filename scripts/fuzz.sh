@@ -4,7 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-targets=(FuzzSVGPath FuzzDragTrack FuzzPatternStore FuzzVerifierState FuzzCommandLine)
+targets=(FuzzSVGPath FuzzDragTrack FuzzPatternStore FuzzVerifierState FuzzCommandLine FuzzJSON)
 
 usage() {
     cat <<EOF

@@ -86,7 +86,7 @@ import Testing
         }
         #expect(snap == hole)
         let verified = service.verify(["secret": site.secret, "response": token])
-        #expect(verified["success"] as? Bool == true)
+        #expect(verified["success"]?.bool == true)
         // Answered once: the same challenge again is gone.
         let again = try answer { remote.submit(attempt, for: challenge, completion: $0) }.get()
         #expect(again == .expired)

@@ -17,17 +17,17 @@ extension CaptchaService {
         {
             fields = Self.form(request.body)
         } else if let object = Self.object(request.body) {
-            fields = object.compactMapValues { $0 as? String }
+            fields = object.compactMapValues(\.string)
         } else {
             return verification(["bad-request"])
         }
         return Self.json(200, verify(fields))
     }
 
-    func verify(_ fields: [String: String]) -> [String: Any] {
-        func failure(_ codes: [String]) -> [String: Any] {
+    func verify(_ fields: [String: String]) -> [String: JSONValue] {
+        func failure(_ codes: [String]) -> [String: JSONValue] {
             metrics.count("tactile_siteverify_total", label: ("result", codes[0]))
-            return ["success": false, "error-codes": codes]
+            return ["success": false, "error-codes": JSONValue(codes)]
         }
         guard let secret = fields["secret"], !secret.isEmpty else {
             return failure(["missing-input-secret"])
@@ -66,9 +66,9 @@ extension CaptchaService {
         case .success(let claims):
             metrics.count("tactile_siteverify_total", label: ("result", "success"))
             return [
-                "success": true, "challenge_ts": Self.timestamp(claims.issuedAt),
-                "hostname": claims.hostname, "action": claims.action, "mode": claims.mode.rawValue,
-                "error-codes": [String](),
+                "success": true, "challenge_ts": JSONValue(Self.timestamp(claims.issuedAt)),
+                "hostname": JSONValue(claims.hostname), "action": JSONValue(claims.action),
+                "mode": JSONValue(claims.mode.rawValue), "error-codes": [],
             ]
         case .failure(.expired), .failure(.alreadyUsed):
             return failure(["timeout-or-duplicate"])
@@ -79,7 +79,7 @@ extension CaptchaService {
 
     func verification(_ codes: [String]) -> HTTPResponse {
         metrics.count("tactile_siteverify_total", label: ("result", codes[0]))
-        return Self.json(200, ["success": false, "error-codes": codes])
+        return Self.json(200, ["success": false, "error-codes": JSONValue(codes)])
     }
 
     // MARK: - Demo
@@ -98,8 +98,8 @@ extension CaptchaService {
         let result = verify([
             "secret": site.secret, "response": form["tactile-captcha-response"] ?? "",
         ])
-        let success = result["success"] as? Bool == true
-        let codes = (result["error-codes"] as? [String]) ?? []
+        let success = result["success"]?.bool == true
+        let codes = result["error-codes"]?.array?.compactMap(\.string) ?? []
         let name = Self.escapeHTML(form["name"] ?? "")
         return WebResources.page(
             "demo-result.html",
@@ -108,7 +108,7 @@ extension CaptchaService {
                 "HEADING": success
                     ? "Verified — welcome\(name.isEmpty ? "" : ", \(name)")!" : "Not verified",
                 "SUMMARY": success
-                    ? "siteverify accepted the token for action “\(Self.escapeHTML(result["action"] as? String ?? ""))” (\(Self.escapeHTML(result["mode"] as? String ?? ""))) on \(Self.escapeHTML(result["hostname"] as? String ?? ""))."
+                    ? "siteverify accepted the token for action “\(Self.escapeHTML(result["action"]?.string ?? ""))” (\(Self.escapeHTML(result["mode"]?.string ?? ""))) on \(Self.escapeHTML(result["hostname"]?.string ?? ""))."
                     : "siteverify refused the token.",
                 "ERRORS": codes.map { "<li><code>\(Self.escapeHTML($0))</code></li>" }.joined(),
             ])

@@ -152,11 +152,11 @@ public final class CaptchaService: @unchecked Sendable {
     // MARK: - Challenges
 
     func issue(_ request: HTTPRequest) -> HTTPResponse {
-        guard let body = Self.object(request.body), let key = body["sitekey"] as? String else {
+        guard let body = Self.object(request.body), let key = body["sitekey"]?.string else {
             return Self.error(400, "expected JSON {\"sitekey\": …, \"action\"?: …}")
         }
         guard let site = sitesByKey[key] else { return Self.error(400, "invalid-sitekey") }
-        let action = (body["action"] as? String) ?? ""
+        let action = body["action"]?.string ?? ""
         guard action.utf8.count <= 64,
             action.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_./".contains($0)) })
         else { return Self.error(400, "action must be at most 64 letters, digits or -_./") }
@@ -228,18 +228,23 @@ public final class CaptchaService: @unchecked Sendable {
             } catch {
                 return storeUnavailable(error)
             }
-            var fields: [String: Any] = [
-                "id": challenge.id, "axis": challenge.axis.rawValue,
-                "imageWidth": challenge.imageWidth, "imageHeight": challenge.imageHeight,
-                "pieceWidth": challenge.pieceWidth, "pieceHeight": challenge.pieceHeight,
-                "background": "/v1/challenges/\(challenge.id)/background",
-                "piece": "/v1/challenges/\(challenge.id)/piece",
-                "expiresAt": Self.timestamp(challenge.expiresAt), "shape": challenge.shape,
+            var fields: [String: JSONValue] = [
+                "id": JSONValue(challenge.id), "axis": JSONValue(challenge.axis.rawValue),
+                "imageWidth": JSONValue(challenge.imageWidth),
+                "imageHeight": JSONValue(challenge.imageHeight),
+                "pieceWidth": JSONValue(challenge.pieceWidth),
+                "pieceHeight": JSONValue(challenge.pieceHeight),
+                "background": JSONValue("/v1/challenges/\(challenge.id)/background"),
+                "piece": JSONValue("/v1/challenges/\(challenge.id)/piece"),
+                "expiresAt": JSONValue(Self.timestamp(challenge.expiresAt)),
+                "shape": JSONValue(challenge.shape),
             ]
-            if let y = challenge.pieceY { fields["pieceY"] = y }
-            if let x = challenge.pieceX { fields["pieceX"] = x }
+            if let y = challenge.pieceY { fields["pieceY"] = JSONValue(y) }
+            if let x = challenge.pieceX { fields["pieceX"] = JSONValue(x) }
             if let work = challenge.proofOfWork {
-                fields["proofOfWork"] = ["salt": work.salt, "difficulty": work.difficulty]
+                fields["proofOfWork"] = [
+                    "salt": JSONValue(work.salt), "difficulty": JSONValue(work.difficulty),
+                ]
             }
             return withCORS(Self.json(201, fields), for: request, site: site)
         }
@@ -274,18 +279,47 @@ public final class CaptchaService: @unchecked Sendable {
     // MARK: - Answers
 
     /// The answer body: a drag (`x`, `y`, `track`, `input`) or a proof of work.
-    private struct AnswerBody: Decodable {
-        struct Sample: Decodable {
+    private struct AnswerBody {
+        struct Sample {
             var x: Double
             var y: Double
             var t: Double
         }
-        struct Work: Decodable { var nonce: String }
+        struct Work { var nonce: String }
         var x: Double?
         var y: Double?
         var track: [Sample]?
         var input: String?
         var proofOfWork: Work?
+
+        /// Reads the body; `nil` when a field has the wrong type (a missing or `null` field
+        /// is absent; other fields are ignored).
+        init?(_ bytes: [UInt8]) {
+            guard let object = (try? JSONValue.parse(bytes))?.object else { return nil }
+            func field<T>(_ name: String, _ read: (JSONValue) -> T?) -> T?? {
+                guard let value = object[name], value != .null else { return .some(nil) }
+                return read(value).map { .some($0) }
+            }
+            guard let x = field("x", \.number), let y = field("y", \.number),
+                let input = field("input", \.string),
+                let work = field("proofOfWork", { $0["nonce"]?.string.map(Work.init) }),
+                let track = field("track", Self.samples)
+            else { return nil }
+            (self.x, self.y, self.input, self.proofOfWork, self.track) = (x, y, input, work, track)
+        }
+
+        private static func samples(_ value: JSONValue) -> [Sample]? {
+            guard let elements = value.array else { return nil }
+            var samples: [Sample] = []
+            samples.reserveCapacity(elements.count)
+            for element in elements {
+                guard let x = element["x"]?.number, let y = element["y"]?.number,
+                    let t = element["t"]?.number
+                else { return nil }
+                samples.append(Sample(x: x, y: y, t: t))
+            }
+            return samples
+        }
     }
 
     func answer(_ request: HTTPRequest, id: String) -> HTTPResponse {
@@ -295,7 +329,7 @@ public final class CaptchaService: @unchecked Sendable {
         let objects = request.body.reduce(0) { $0 + ($1 == UInt8(ascii: "{") ? 1 : 0) }
         // The body is one object, each sample another (a proof of work one more).
         guard objects <= DragTrack.maximumSamples + 2,
-            let body = try? JSONDecoder().decode(AnswerBody.self, from: Data(request.body)),
+            let body = AnswerBody(request.body),
             (body.track?.count ?? 0) <= DragTrack.maximumSamples
         else {
             return Self.error(
@@ -340,8 +374,9 @@ public final class CaptchaService: @unchecked Sendable {
                 Self.json(
                     200,
                     [
-                        "success": true, "token": receipt.token, "x": receipt.holePosition.x,
-                        "y": receipt.holePosition.y,
+                        "success": true, "token": JSONValue(receipt.token),
+                        "x": JSONValue(receipt.holePosition.x),
+                        "y": JSONValue(receipt.holePosition.y),
                     ]), for: origin, site: site)
         case .failed(let failure):
             metrics.count("tactile_failures_total", label: ("rule", failure.rule))
@@ -350,7 +385,8 @@ public final class CaptchaService: @unchecked Sendable {
             )
             return withCORS(
                 Self.json(
-                    200, ["success": false, "error-codes": [failure.clientVerdict.rawValue]]),
+                    200,
+                    ["success": false, "error-codes": [JSONValue(failure.clientVerdict.rawValue)]]),
                 for: origin, site: site)
         case .limited(let until):
             metrics.count("tactile_rate_limited_total", label: ("scope", "client"))
@@ -363,7 +399,7 @@ public final class CaptchaService: @unchecked Sendable {
             $0.testingAnswer(id: id)
         }
         guard let answer = answer ?? nil else { return Self.error(404, "no such puzzle") }
-        return Self.json(200, ["x": answer.x, "y": answer.y])
+        return Self.json(200, ["x": JSONValue(answer.x), "y": JSONValue(answer.y)])
     }
 
     // MARK: - Clients, origins, CORS
@@ -450,21 +486,19 @@ public final class CaptchaService: @unchecked Sendable {
 
     // MARK: - Helpers
 
-    static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
-        let data =
-            (try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return HTTPResponse(
-            status: status, contentType: "application/json", body: Array(data)
+    static func json(_ status: Int, _ object: [String: JSONValue]) -> HTTPResponse {
+        HTTPResponse(
+            status: status, contentType: "application/json",
+            body: JSONValue.object(object).serialized()
         ).adding("Cache-Control", "no-store")
     }
 
     static func error(_ status: Int, _ message: String) -> HTTPResponse {
-        json(status, ["error": message])
+        json(status, ["error": JSONValue(message)])
     }
 
-    static func object(_ body: [UInt8]) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    static func object(_ body: [UInt8]) -> [String: JSONValue]? {
+        (try? JSONValue.parse(body))?.object
     }
 
     static func form(_ body: [UInt8]) -> [String: String] {

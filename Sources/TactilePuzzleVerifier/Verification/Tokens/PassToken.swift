@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactileCrypto
 
 /// How a person passed.
@@ -50,6 +51,36 @@ public struct TokenClaims: Hashable, Sendable, Codable {
     }
 }
 
+extension TokenClaims {
+    /// The claims as a token carries them: a JSON object with the properties' names.
+    var json: JSONValue {
+        [
+            "puzzleID": JSONValue(puzzleID), "clientDigest": JSONValue(clientDigest),
+            "issuedAt": JSONValue(issuedAt), "expiresAt": JSONValue(expiresAt),
+            "nonce": JSONValue(nonce), "siteKey": JSONValue(siteKey),
+            "hostname": JSONValue(hostname), "action": JSONValue(action),
+            "mode": JSONValue(mode.rawValue),
+        ]
+    }
+
+    /// The claims of a token's JSON text; `nil` unless every field is there with its type
+    /// and both times are finite.
+    init?(json bytes: [UInt8]) {
+        guard let object = try? JSONValue.parse(bytes),
+            let puzzleID = object["puzzleID"]?.string,
+            let clientDigest = object["clientDigest"]?.string,
+            let issuedAt = object["issuedAt"]?.number, let expiresAt = object["expiresAt"]?.number,
+            let nonce = object["nonce"]?.string, let siteKey = object["siteKey"]?.string,
+            let hostname = object["hostname"]?.string, let action = object["action"]?.string,
+            let mode = object["mode"]?.string.flatMap(VerificationMode.init(rawValue:))
+        else { return nil }
+        self.init(
+            puzzleID: puzzleID, clientDigest: clientDigest, issuedAt: issuedAt,
+            expiresAt: expiresAt, nonce: nonce, siteKey: siteKey, hostname: hostname,
+            action: action, mode: mode)
+    }
+}
+
 /// Why a token is not accepted.
 public enum TokenError: Error, Hashable, Sendable, CustomStringConvertible, Codable {
     /// Not a token at all.
@@ -98,10 +129,7 @@ public struct TokenSigner: Sendable {
 
     /// A new token for the claims.
     public func sign(_ claims: TokenClaims) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json = (try? encoder.encode(claims)) ?? Data()
-        let body = "pt2." + Base64URL.encode(Array(json))
+        let body = "pt2." + Base64URL.encode(claims.json.serialized())
         return body + "." + Hex.encode(Sodium.hmacSHA256(Array(body.utf8), key: key))
     }
 
@@ -116,8 +144,7 @@ public struct TokenSigner: Sendable {
             throw .badSignature
         }
         guard let json = Base64URL.decode(fields[1]),
-            let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(json)),
-            claims.issuedAt.isFinite, claims.expiresAt.isFinite
+            let claims = TokenClaims(json: json)
         else { throw .malformed }
         // A minute of slack for clocks that disagree a little.
         guard now >= claims.issuedAt - 60 else { throw .notYetValid }
@@ -133,8 +160,7 @@ extension TokenSigner {
         let fields = token.split(separator: ".", omittingEmptySubsequences: false)
         guard token.utf8.count <= maximumLength, fields.count == 3, fields[0] == "pt2",
             let json = Base64URL.decode(fields[1]),
-            let claims = try? JSONDecoder().decode(TokenClaims.self, from: Data(json)),
-            Hex.isHex(claims.nonce, count: 32)
+            let claims = TokenClaims(json: json), Hex.isHex(claims.nonce, count: 32)
         else { return nil }
         return claims.nonce
     }
@@ -142,21 +168,60 @@ extension TokenSigner {
 
 /// Unpadded base64url text (RFC 4648 §5).
 enum Base64URL {
+    private static let alphabet = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// Each byte's value in the alphabet, or 0xFF.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(value) }
+        return table
+    }()
+
     static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let count = min(3, bytes.count - index)
+            var group = UInt32(bytes[index]) << 16
+            if count > 1 { group |= UInt32(bytes[index + 1]) << 8 }
+            if count > 2 { group |= UInt32(bytes[index + 2]) }
+            for position in 0...count {
+                out.append(alphabet[Int((group >> (18 - 6 * UInt32(position))) & 0x3F)])
+            }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
+    /// The bytes of unpadded base64url text; `nil` for any other character, padding, a
+    /// length no encoding has, or unused bits that are not zero (so each byte string has
+    /// exactly one text).
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        guard
-            text.utf8.allSatisfy({
-                $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "=")
-            })
-        else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.utf8.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
+        let digits = Array(text.utf8)
+        guard digits.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(digits.count * 3 / 4)
+        var index = 0
+        while index < digits.count {
+            let count = min(4, digits.count - index)
+            var group: UInt32 = 0
+            for position in 0..<4 {
+                var value: UInt8 = 0
+                if position < count {
+                    value = values[Int(digits[index + position])]
+                    guard value != 0xFF else { return nil }
+                }
+                group = group << 6 | UInt32(value)
+            }
+            let produced = count - 1
+            // The bits past the last whole byte must be zero.
+            guard group & ((1 << (8 * UInt32(3 - produced))) - 1) == 0 else { return nil }
+            for position in 0..<produced {
+                out.append(UInt8(truncatingIfNeeded: group >> (16 - 8 * UInt32(position))))
+            }
+            index += 4
+        }
+        return out
     }
 }

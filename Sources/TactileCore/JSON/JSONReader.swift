@@ -1,0 +1,238 @@
+/// The recursive-descent reader behind ``JSONValue/parse(_:maximumDepth:)``: RFC 8259's
+/// grammar over a byte buffer, one pass, no backtracking.
+struct JSONReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    var offset = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    private func fail(_ reason: String) -> JSONError {
+        JSONError(offset: offset, reason: reason)
+    }
+
+    private var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    mutating func skipWhiteSpace() {
+        while offset < bytes.count {
+            switch bytes[offset] {
+            case 0x20, 0x09, 0x0A, 0x0D: offset += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func value(depth: Int) throws(JSONError) -> JSONValue {
+        guard let byte = current else { throw fail("expected a value") }
+        switch byte {
+        case UInt8(ascii: "{"): return try object(depth: depth + 1)
+        case UInt8(ascii: "["): return try array(depth: depth + 1)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw fail("expected a value")
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONError) {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - offset >= count,
+            (0..<count).allSatisfy({ bytes[offset + $0] == word.utf8Start[$0] })
+        else { throw fail("expected \(word)") }
+        offset += count
+    }
+
+    private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
+        guard depth <= maximumDepth else { throw fail("nested deeper than \(maximumDepth)") }
+        offset += 1  // {
+        var members: [String: JSONValue] = [:]
+        skipWhiteSpace()
+        if current == UInt8(ascii: "}") {
+            offset += 1
+            return .object(members)
+        }
+        while true {
+            skipWhiteSpace()
+            guard current == UInt8(ascii: "\"") else { throw fail("expected a key") }
+            let keyOffset = offset
+            let key = try string()
+            skipWhiteSpace()
+            guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            offset += 1
+            skipWhiteSpace()
+            let member = try value(depth: depth)
+            guard members.updateValue(member, forKey: key) == nil else {
+                throw JSONError(offset: keyOffset, reason: "duplicate key")
+            }
+            skipWhiteSpace()
+            switch current {
+            case UInt8(ascii: ","): offset += 1
+            case UInt8(ascii: "}"):
+                offset += 1
+                return .object(members)
+            default: throw fail("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
+        guard depth <= maximumDepth else { throw fail("nested deeper than \(maximumDepth)") }
+        offset += 1  // [
+        var elements: [JSONValue] = []
+        skipWhiteSpace()
+        if current == UInt8(ascii: "]") {
+            offset += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhiteSpace()
+            elements.append(try value(depth: depth))
+            skipWhiteSpace()
+            switch current {
+            case UInt8(ascii: ","): offset += 1
+            case UInt8(ascii: "]"):
+                offset += 1
+                return .array(elements)
+            default: throw fail("expected ',' or ']'")
+            }
+        }
+    }
+
+    // MARK: - Numbers
+
+    private mutating func digits() -> Int {
+        let start = offset
+        while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            offset += 1
+        }
+        return offset - start
+    }
+
+    private mutating func number() throws(JSONError) -> Double {
+        let start = offset
+        if current == UInt8(ascii: "-") { offset += 1 }
+        if current == UInt8(ascii: "0") {
+            offset += 1
+        } else if digits() == 0 {
+            throw fail("expected a digit")
+        }
+        if current == UInt8(ascii: ".") {
+            offset += 1
+            guard digits() > 0 else { throw fail("expected a digit after '.'") }
+        }
+        let mantissaEnd = offset
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            offset += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
+            guard digits() > 0 else { throw fail("expected a digit in the exponent") }
+        }
+        let text = Substring(
+            decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        // Too large is infinite; too small is zero though a digit is not (1e-400).
+        guard let value = Double(text), value.isFinite,
+            value != 0 || !Self.hasNonZeroDigit(bytes[start..<mantissaEnd])
+        else {
+            throw JSONError(offset: start, reason: "a number outside the range of a double")
+        }
+        return value
+    }
+
+    private static func hasNonZeroDigit(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        text.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
+    }
+
+    // MARK: - Strings
+
+    private mutating func hexQuad() throws(JSONError) -> UInt32 {
+        guard bytes.count - offset >= 4 else { throw fail("expected four hexadecimal digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw fail("expected a hexadecimal digit")
+            }
+            value = value << 4 | UInt32(digit)
+            offset += 1
+        }
+        return value
+    }
+
+    /// A string from its opening quote; `offset` ends past the closing one.
+    mutating func string() throws(JSONError) -> String {
+        offset += 1  // "
+        let start = offset
+        // The common case: no escapes, plain ASCII or valid UTF-8 taken as it is.
+        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+            guard byte >= 0x20 else { throw fail("a control character in a string") }
+            offset += 1
+        }
+        guard let stop = current else { throw fail("an unterminated string") }
+        var raw = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
+        if stop == UInt8(ascii: "\\") {
+            try escapedRest(into: &raw)
+        }
+        offset += 1  // "
+        guard let text = String(validating: raw, as: UTF8.self) else {
+            throw JSONError(offset: start, reason: "a string that is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// The rest of a string with escapes, up to (not past) its closing quote.
+    private mutating func escapedRest(into raw: inout [UInt8]) throws(JSONError) {
+        while let byte = current, byte != UInt8(ascii: "\"") {
+            guard byte >= 0x20 else { throw fail("a control character in a string") }
+            guard byte == UInt8(ascii: "\\") else {
+                raw.append(byte)
+                offset += 1
+                continue
+            }
+            offset += 1
+            guard let escaped = current else { throw fail("an unterminated string") }
+            offset += 1
+            switch escaped {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): raw.append(escaped)
+            case UInt8(ascii: "b"): raw.append(0x08)
+            case UInt8(ascii: "f"): raw.append(0x0C)
+            case UInt8(ascii: "n"): raw.append(0x0A)
+            case UInt8(ascii: "r"): raw.append(0x0D)
+            case UInt8(ascii: "t"): raw.append(0x09)
+            case UInt8(ascii: "u"):
+                let escapeStart = offset - 2
+                var scalar = try hexQuad()
+                if (0xD800..<0xDC00).contains(scalar) {
+                    // A high surrogate must be followed by an escaped low one.
+                    guard bytes.count - offset >= 2, bytes[offset] == UInt8(ascii: "\\"),
+                        bytes[offset + 1] == UInt8(ascii: "u")
+                    else { throw JSONError(offset: escapeStart, reason: "a lone surrogate") }
+                    offset += 2
+                    let low = try hexQuad()
+                    guard (0xDC00..<0xE000).contains(low) else {
+                        throw JSONError(offset: escapeStart, reason: "a lone surrogate")
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else if (0xDC00..<0xE000).contains(scalar) {
+                    throw JSONError(offset: escapeStart, reason: "a lone surrogate")
+                }
+                raw.append(contentsOf: String(Unicode.Scalar(scalar)!).utf8)
+            default: throw JSONError(offset: offset - 2, reason: "an unknown escape")
+            }
+        }
+        guard current != nil else { throw fail("an unterminated string") }
+    }
+}
