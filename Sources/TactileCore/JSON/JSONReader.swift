@@ -56,7 +56,7 @@ struct JSONReader {
     private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= maximumDepth else { throw fail("nested deeper than \(maximumDepth)") }
         offset += 1  // {
-        var members: [String: JSONValue] = [:]
+        var members = [String: JSONValue](minimumCapacity: 4)  // most objects are small
         skipWhiteSpace()
         if current == UInt8(ascii: "}") {
             offset += 1
@@ -182,12 +182,17 @@ struct JSONReader {
             offset += 1
         }
         guard let stop = current else { throw fail("an unterminated string") }
-        var raw = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
-        if stop == UInt8(ascii: "\\") {
+        let text: String?
+        if stop == UInt8(ascii: "\"") {
+            text = String(
+                validating: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+        } else {
+            var raw = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
             try escapedRest(into: &raw)
+            text = String(validating: raw, as: UTF8.self)
         }
         offset += 1  // "
-        guard let text = String(validating: raw, as: UTF8.self) else {
+        guard let text else {
             throw JSONError(offset: start, reason: "a string that is not valid UTF-8")
         }
         return text

@@ -23,9 +23,13 @@ final class ServiceMetrics: @unchecked Sendable {
         count("tactile_http_requests_total", label: ("status", String(status)))
         lock.lock()
         defer { lock.unlock() }
-        var counts = buckets[endpoint] ?? [Int](repeating: 0, count: Self.bounds.count)
-        for (index, bound) in Self.bounds.enumerated() where seconds <= bound { counts[index] += 1 }
-        buckets[endpoint] = counts
+        // In place: no copy of the bucket array per request.
+        buckets[endpoint, default: [Int](repeating: 0, count: Self.bounds.count)]
+            .withUnsafeMutableBufferPointer {
+                for (index, bound) in Self.bounds.enumerated() where seconds <= bound {
+                    $0[index] += 1
+                }
+            }
         sums[endpoint, default: 0] += seconds
         self.counts[endpoint, default: 0] += 1
     }
@@ -60,7 +64,11 @@ final class ServiceMetrics: @unchecked Sendable {
     }
 
     private static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+        // Label values are nearly always plain: leave them as they are.
+        guard value.utf8.contains(where: { $0 == 0x5C || $0 == 0x22 || $0 == 0x0A }) else {
+            return value
+        }
+        return value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
             of: "\"", with: "\\\""
         )
         .replacingOccurrences(of: "\n", with: "\\n")
