@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactileCrypto
 
 /// A verifier's state as separate records — one per waiting puzzle, client, redeemed token
@@ -100,7 +101,7 @@ public enum VerifierRecords {
         let secret = try VerifierSeal.secret(of: key, name: "the key")
         let names = Names(secret: secret)
         var state = VerifierState()
-        func load<T: Decodable>(_ type: T.Type, _ name: String) throws(VerifierStoreError) -> T? {
+        func load<T: RecordJSON>(_ type: T.Type, _ name: String) throws(VerifierStoreError) -> T? {
             guard let bytes = records[name] else { return nil }
             return try unseal(type, bytes, name: name, secret: secret)
         }
@@ -160,7 +161,7 @@ public enum VerifierRecords {
         let before = opened.state
         let after = verifier.state
         var changes: [Change] = []
-        func put(_ value: some Encodable, _ name: String, until: Double) throws(VerifierStoreError)
+        func put(_ value: some RecordJSON, _ name: String, until: Double) throws(VerifierStoreError)
         {
             changes.append(
                 .put(
@@ -220,16 +221,10 @@ public enum VerifierRecords {
         PuzzleVerifier.derive(secret, purpose: "record")
     }
 
-    static func seal(_ value: some Encodable, name: String, secret: [UInt8])
+    static func seal(_ value: some RecordJSON, name: String, secret: [UInt8])
         throws(VerifierStoreError) -> [UInt8]
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body: [UInt8]
-        do { body = Array(try encoder.encode(value)) } catch {
-            throw VerifierStoreError("cannot encode \(name): \(error)")
-        }
-        return seal(body: body, name: name, secret: secret)
+        seal(body: value.json.serialized(), name: name, secret: secret)
     }
 
     /// JSON `body` behind the header `TPZREC1 <mac>`, the MAC over the name and the body.
@@ -238,7 +233,7 @@ public enum VerifierRecords {
         return Array("\(magic) \(Hex.encode(tag))\n".utf8) + body
     }
 
-    static func unseal<T: Decodable>(
+    static func unseal<T: RecordJSON>(
         _ type: T.Type, _ bytes: [UInt8], name: String, secret: [UInt8]
     ) throws(VerifierStoreError) -> T {
         let headerLength = magic.utf8.count + 1 + 64 + 1
@@ -257,8 +252,14 @@ public enum VerifierRecords {
                 "\(name) failed its authentication check (altered, damaged, moved, or sealed under another key)"
             )
         }
-        do { return try JSONDecoder().decode(T.self, from: Data(body)) } catch {
+        let json: JSONValue
+        do { json = try JSONValue.parse(body) } catch {
             throw VerifierStoreError("\(name) is authentic but cannot be decoded: \(error)")
         }
+        guard let value = T(json: json) else {
+            throw VerifierStoreError(
+                "\(name) is authentic but cannot be decoded: a field is missing or of another type")
+        }
+        return value
     }
 }

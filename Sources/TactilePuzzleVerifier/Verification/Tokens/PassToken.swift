@@ -66,8 +66,13 @@ extension TokenClaims {
     /// The claims of a token's JSON text; `nil` unless every field is there with its type
     /// and both times are finite.
     init?(json bytes: [UInt8]) {
-        guard let object = try? JSONValue.parse(bytes),
-            let puzzleID = object["puzzleID"]?.string,
+        guard let object = try? JSONValue.parse(bytes) else { return nil }
+        self.init(json: object)
+    }
+
+    /// The claims of a JSON object, as ``init(json:)-(_:[UInt8])`` reads them.
+    init?(json object: JSONValue) {
+        guard let puzzleID = object["puzzleID"]?.string,
             let clientDigest = object["clientDigest"]?.string,
             let issuedAt = object["issuedAt"]?.number, let expiresAt = object["expiresAt"]?.number,
             let nonce = object["nonce"]?.string, let siteKey = object["siteKey"]?.string,

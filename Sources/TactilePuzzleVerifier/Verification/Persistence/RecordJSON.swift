@@ -1,0 +1,172 @@
+import TactileCore
+import TactilePuzzle
+
+/// A record's body as JSON, read and written without Codable: records move on every
+/// operation of a shared store, and Foundation's coders cost more than the rest of it.
+///
+/// The JSON is what the types' `Codable` conformances write (the same keys, optionals
+/// left out when `nil`, `TokenError` as `{"case": {}}`), so either reads the other's
+/// records; `RecordJSONTests` holds the two to that.
+protocol RecordJSON {
+    var json: JSONValue { get }
+    init?(json: JSONValue)
+}
+
+extension JSONValue {
+    fileprivate func int(_ key: String) -> Int? {
+        guard let number = self[key]?.number, number == number.rounded(), abs(number) < 1e15
+        else { return nil }
+        return Int(number)
+    }
+
+    /// A field that may be missing or `null`; `.some(nil)` then, `nil` for a wrong type.
+    fileprivate func optional<T>(_ key: String, _ read: (JSONValue) -> T?) -> T?? {
+        guard let value = self[key], value != .null else { return .some(nil) }
+        return read(value).map { .some($0) }
+    }
+}
+
+extension Dictionary where Key == String, Value == JSONValue {
+    fileprivate mutating func set(_ key: String, _ value: JSONValue?) {
+        if let value { self[key] = value }
+    }
+}
+
+extension SiteBinding {
+    var json: JSONValue {
+        [
+            "siteKey": JSONValue(siteKey), "hostname": JSONValue(hostname),
+            "action": JSONValue(action),
+        ]
+    }
+
+    init?(json: JSONValue) {
+        guard let siteKey = json["siteKey"]?.string, let hostname = json["hostname"]?.string,
+            let action = json["action"]?.string
+        else { return nil }
+        self.init(siteKey: siteKey, hostname: hostname, action: action)
+    }
+}
+
+extension ProofOfWorkChallenge {
+    var json: JSONValue { ["salt": JSONValue(salt), "difficulty": JSONValue(difficulty)] }
+
+    init?(json: JSONValue) {
+        guard let salt = json["salt"]?.string, let difficulty = json.int("difficulty") else {
+            return nil
+        }
+        self.init(salt: salt, difficulty: difficulty)
+    }
+}
+
+extension VerifierState.Pending: RecordJSON {
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "id": JSONValue(id), "answerX": JSONValue(answerX), "answerY": JSONValue(answerY),
+            "startX": JSONValue(startX), "startY": JSONValue(startY),
+            "imageWidth": JSONValue(imageWidth), "imageHeight": JSONValue(imageHeight),
+            "axis": JSONValue(axis.rawValue), "client": JSONValue(client),
+            "issuedAt": JSONValue(issuedAt), "expiresAt": JSONValue(expiresAt),
+        ]
+        members.set("site", site?.json)
+        members.set("proofOfWork", proofOfWork?.json)
+        return .object(members)
+    }
+
+    init?(json: JSONValue) {
+        guard let id = json["id"]?.string, let answerX = json["answerX"]?.number,
+            let answerY = json["answerY"]?.number, let startX = json["startX"]?.number,
+            let startY = json["startY"]?.number, let imageWidth = json.int("imageWidth"),
+            let imageHeight = json.int("imageHeight"),
+            let axis = json["axis"]?.string.flatMap(PuzzleAxis.init(rawValue:)),
+            let client = json["client"]?.string, let issuedAt = json["issuedAt"]?.number,
+            let expiresAt = json["expiresAt"]?.number,
+            let site = json.optional("site", SiteBinding.init(json:)),
+            let proofOfWork = json.optional("proofOfWork", ProofOfWorkChallenge.init(json:))
+        else { return nil }
+        self.init(
+            id: id, answerX: answerX, answerY: answerY, startX: startX, startY: startY,
+            imageWidth: imageWidth, imageHeight: imageHeight, axis: axis, client: client,
+            issuedAt: issuedAt, expiresAt: expiresAt, site: site, proofOfWork: proofOfWork)
+    }
+}
+
+extension VerifierState.Client: RecordJSON {
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "checks": .array(checks.map(JSONValue.number)),
+            "requests": .array(requests.map(JSONValue.number)),
+            "failures": JSONValue(failures), "lockedUntil": JSONValue(lockedUntil),
+            "lastSeen": JSONValue(lastSeen),
+        ]
+        members.set("lockouts", lockouts.map { JSONValue($0) })
+        return .object(members)
+    }
+
+    init?(json: JSONValue) {
+        func times(_ key: String) -> [Double]? {
+            guard let elements = json[key]?.array else { return nil }
+            var times: [Double] = []
+            times.reserveCapacity(elements.count)
+            for element in elements {
+                guard let time = element.number else { return nil }
+                times.append(time)
+            }
+            return times
+        }
+        guard let checks = times("checks"), let requests = times("requests"),
+            let failures = json.int("failures"), let lockedUntil = json["lockedUntil"]?.number,
+            let lastSeen = json["lastSeen"]?.number,
+            let lockouts = json.optional("lockouts", { $0.number.flatMap { Int(exactly: $0) } })
+        else { return nil }
+        self.init(
+            checks: checks, requests: requests, failures: failures, lockedUntil: lockedUntil,
+            lockouts: lockouts, lastSeen: lastSeen)
+    }
+}
+
+extension TokenError {
+    /// As the synthesized `Codable` writes a case without values: `{"name": {}}`.
+    private static let names: [(TokenError, String)] = [
+        (.malformed, "malformed"), (.badSignature, "badSignature"), (.expired, "expired"),
+        (.notYetValid, "notYetValid"), (.alreadyUsed, "alreadyUsed"),
+    ]
+
+    var json: JSONValue {
+        .object([Self.names.first { $0.0 == self }!.1: .object([:])])
+    }
+
+    init?(json: JSONValue) {
+        guard let members = json.object, members.count == 1,
+            let (name, value) = members.first, value == .object([:]),
+            let error = Self.names.first(where: { $0.1 == name })?.0
+        else { return nil }
+        self = error
+    }
+}
+
+extension VerifierState.RememberedVerification: RecordJSON {
+    var json: JSONValue {
+        var members: [String: JSONValue] = ["until": JSONValue(until)]
+        members.set("claims", claims?.json)
+        members.set("error", error?.json)
+        return .object(members)
+    }
+
+    init?(json: JSONValue) {
+        guard let until = json["until"]?.number,
+            let claims = json.optional("claims", TokenClaims.init(json:)),
+            let error = json.optional("error", TokenError.init(json:))
+        else { return nil }
+        self.init(claims: claims, error: error, until: until)
+    }
+}
+
+extension VerifierRecords.RedeemedRecord: RecordJSON {
+    var json: JSONValue { ["until": JSONValue(until)] }
+
+    init?(json: JSONValue) {
+        guard let until = json["until"]?.number else { return nil }
+        self.init(until: until)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TactileCore
+import TactilePuzzle
+import Testing
+
+@testable import TactilePuzzleVerifier
+
+/// Records are written without Codable; Foundation's coders, driven by the types' `Codable`
+/// conformances, are the independent truth: each reads what the other writes.
+@Suite struct RecordJSONTests {
+    func agree<T: RecordJSON & Codable & Equatable>(_ value: T) throws {
+        let ours = value.json.serialized()
+        #expect(try JSONDecoder().decode(T.self, from: Data(ours)) == value)
+        let theirs = try JSONEncoder().encode(value)
+        #expect(T(json: try JSONValue.parse(Array(theirs))) == value)
+        #expect(T(json: try JSONValue.parse(ours)) == value)
+    }
+
+    @Test func pendingPuzzles() throws {
+        var pending = VerifierState.Pending(
+            id: String(repeating: "ab", count: 16), answerX: 321.25, answerY: 40, startX: 0,
+            startY: 40, imageWidth: 640, imageHeight: 360, axis: .horizontal,
+            client: "0123456789abcdef", issuedAt: 1_764_600_000.125, expiresAt: 1_764_600_120)
+        try agree(pending)
+        pending.site = SiteBinding(siteKey: "site", hostname: "example.com", action: "sign/up")
+        pending.proofOfWork = ProofOfWorkChallenge(salt: "c2FsdA", difficulty: 18)
+        pending.axis = .free
+        try agree(pending)
+    }
+
+    @Test func clients() throws {
+        try agree(VerifierState.Client())
+        try agree(
+            VerifierState.Client(
+                checks: (0..<300).map { 1_764_600_000 + Double($0) / 3 }, requests: [1.5, 2],
+                failures: 3, lockedUntil: 1_764_600_060, lockouts: 2, lastSeen: 1_764_600_001))
+    }
+
+    @Test func rememberedVerificationsAndRedemptions() throws {
+        let claims = TokenClaims(
+            puzzleID: String(repeating: "c", count: 32), clientDigest: "0123456789abcdef",
+            issuedAt: 10, expiresAt: 190.5, nonce: String(repeating: "d", count: 32),
+            siteKey: "s", hostname: "h", action: "", mode: .keyboard)
+        try agree(VerifierState.RememberedVerification(claims: claims, error: nil, until: 190.5))
+        for error in [TokenError.malformed, .badSignature, .expired, .notYetValid, .alreadyUsed] {
+            try agree(VerifierState.RememberedVerification(claims: nil, error: error, until: 5))
+        }
+        try agree(VerifierRecords.RedeemedRecord(until: 1_764_600_300))
+    }
+
+    @Test func wrongTypesAreNoRecord() throws {
+        let client = try JSONValue.parse(
+            Array(#"{"checks":["1"],"requests":[],"failures":0,"lockedUntil":0,"lastSeen":0}"#.utf8)
+        )
+        #expect(VerifierState.Client(json: client) == nil)
+        let fraction = try JSONValue.parse(
+            Array(#"{"checks":[],"requests":[],"failures":0.5,"lockedUntil":0,"lastSeen":0}"#.utf8))
+        #expect(VerifierState.Client(json: fraction) == nil)
+        #expect(
+            TokenError(json: try JSONValue.parse(Array(#"{"expired":{},"malformed":{}}"#.utf8)))
+                == nil)
+        #expect(TokenError(json: try JSONValue.parse(Array(#"{"stolen":{}}"#.utf8))) == nil)
+    }
+}
