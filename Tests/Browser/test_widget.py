@@ -683,7 +683,9 @@ class LimitTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.process, cls.base = start_mock("--checks-per-window", "1", "--window", "5", "--lifetime", "9",
+        # A 15 s window: the second proof of work (18 bits, a few seconds, longer on a loaded
+        # machine) must land inside the window the first opened, or it simply passes.
+        cls.process, cls.base = start_mock("--checks-per-window", "1", "--window", "15", "--lifetime", "9",
                                            "--difficulty", "18")
 
     @classmethod
