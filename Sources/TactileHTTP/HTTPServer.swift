@@ -104,7 +104,7 @@ public final class HTTPServer: @unchecked Sendable {
                     UInt32(max(1, configuration.threads)),
                     UInt32(max(1, configuration.connectionLimit)),
                     UInt32(max(1, configuration.connectionsPerAddress)),
-                    UInt32(max(1, configuration.timeoutSeconds)), 256 << 10)
+                    UInt32(max(1, configuration.timeoutSeconds)), Self.connectionMemory)
             }
         }
         guard let daemon else {
@@ -115,6 +115,11 @@ public final class HTTPServer: @unchecked Sendable {
         }
         port = Int(tactile_mhd_port(daemon))
     }
+
+    /// Each connection's memory in libmicrohttpd: its headers and read buffer (bodies are
+    /// copied out as they arrive). libmicrohttpd clears it for every request on a
+    /// connection, so it is kept to what a request's headers need (browsers send a few KiB).
+    static let connectionMemory = 64 << 10
 
     /// Stops accepting, finishes the requests under way, and closes every connection.
     public func stop() {

@@ -242,3 +242,137 @@ extension OracleValue: Encodable {
         }
     }
 }
+
+/// Reads any value through the scanner's calls alone, as a caller that follows the text
+/// would.
+private func rebuild(_ scanner: inout JSONScanner) throws(JSONError) -> JSONValue {
+    switch scanner.next {
+    case .null:
+        _ = try scanner.null()
+        return .null
+    case .bool: return .bool(try scanner.bool())
+    case .number: return .number(try scanner.number())
+    case .string: return .string(try scanner.string())
+    case .array:
+        var elements: [JSONValue] = []
+        try scanner.elements { scanner throws(JSONError) in
+            elements.append(try rebuild(&scanner))
+        }
+        return .array(elements)
+    case .object:
+        var members: [String: JSONValue] = [:]
+        try scanner.members { scanner, key throws(JSONError) in
+            members[key] = try rebuild(&scanner)
+        }
+        return .object(members)
+    case nil: return try scanner.value()  // fails as the reader does
+    }
+}
+
+@Suite("JSON scanner")
+struct JSONScannerTests {
+    /// Mutated texts: the scanner accepts exactly what the tree reader accepts, with the same
+    /// values, whether it follows the text or skips it whole.
+    @Test func acceptsWhatTheReaderAccepts() {
+        var random = SplitMix(state: 23)
+        let alphabet = Array("{}[]\",:.-+eE0123456789 \\u/tfnrl\u{0}é".utf8)
+        var accepted = 0
+        for _ in 0..<4000 {
+            var text = randomValue(&random).serialized()
+            for _ in 0..<random.next(upperBound: 3) where !text.isEmpty {
+                let at = random.next(upperBound: text.count)
+                switch random.next(upperBound: 3) {
+                case 0: text[at] = alphabet[random.next(upperBound: alphabet.count)]
+                case 1: text.remove(at: at)
+                default: text.insert(alphabet[random.next(upperBound: alphabet.count)], at: at)
+                }
+            }
+            let tree = try? JSONValue.parse(text)
+            let scanned = try? JSONScanner.scan(text) { scanner throws(JSONError) in
+                try rebuild(&scanner)
+            }
+            let skipped: Void? = try? JSONScanner.scan(text) { _ throws(JSONError) in }
+            let shown = String(decoding: text, as: UTF8.self)
+            #expect(scanned == tree, "\(shown)")
+            #expect((skipped != nil) == (tree != nil), "\(shown)")
+            if tree != nil { accepted += 1 }
+        }
+        #expect(accepted > 1000)
+    }
+
+    @Test func refusesAnotherKindNamingWhatItExpected() {
+        #expect(throws: JSONError(offset: 0, reason: "expected a number")) {
+            try JSONScanner.scan(Array(#"[1]"#.utf8)) { scanner throws(JSONError) in
+                try scanner.number()
+            }
+        }
+        #expect(throws: JSONError(offset: 6, reason: "expected a string")) {
+            try JSONScanner.scan(Array(#"{"a": 1}"#.utf8)) { scanner throws(JSONError) in
+                try scanner.members { scanner, _ throws(JSONError) in _ = try scanner.string() }
+            }
+        }
+    }
+
+    /// Keys are checked in members the caller skips, and past the short list a set takes
+    /// over.
+    @Test func refusesDuplicateKeysEverywhere() throws {
+        func members(_ text: String) throws(JSONError) -> Int {
+            try JSONScanner.scan(Array(text.utf8)) { scanner throws(JSONError) in
+                var count = 0
+                try scanner.members { _, _ throws(JSONError) in count += 1 }
+                return count
+            }
+        }
+        #expect(throws: JSONError(offset: 7, reason: "duplicate key")) {
+            try members(#"{"a":1,"a":2}"#)
+        }
+        #expect(throws: JSONError.self) { try members(#"{"a":{"b":1,"b":1}}"#) }
+        let many = (0..<40).map { "\"k\($0)\":0" }.joined(separator: ",")
+        #expect(try members("{\(many)}") == 40)
+        #expect(throws: JSONError.self) { try members("{\(many),\"k3\":1}") }
+        #expect(throws: JSONError.self) { try members("{\(many),\"k39\":1}") }
+    }
+
+    @Test func boundsNestingAndTrailingText() {
+        let deep =
+            Array(String(repeating: "[", count: 65).utf8)
+            + Array(
+                String(repeating: "]", count: 65).utf8)
+        #expect(throws: JSONError.self) {
+            try JSONScanner.scan(deep) { scanner throws(JSONError) in try rebuild(&scanner) }
+        }
+        #expect(throws: JSONError(offset: 4, reason: "unexpected text after the value")) {
+            try JSONScanner.scan(Array("1.5 x".utf8)) { scanner throws(JSONError) in
+                try scanner.number()
+            }
+        }
+    }
+
+    /// Decimal texts of every shape read as Swift's own correctly rounded reading of them,
+    /// on the fast path (few digits, small exponents) and off it.
+    @Test func readsNumbersAsSwiftDoes() throws {
+        var random = SplitMix(state: 31)
+        for _ in 0..<20_000 {
+            var text = random.next(upperBound: 2) == 0 ? "-" : ""
+            let digits = 1 + random.next(upperBound: 21)
+            let integer = (0..<digits).map { _ in String(random.next(upperBound: 10)) }.joined()
+            text += integer.count > 1 ? String(integer.drop { $0 == "0" }.prefix(digits)) : integer
+            if text.hasSuffix("-") || text.isEmpty { text += "0" }
+            if random.next(upperBound: 2) == 0 {
+                text +=
+                    "."
+                    + (0..<(1 + random.next(upperBound: 20))).map { _ in
+                        String(random.next(upperBound: 10))
+                    }.joined()
+            }
+            if random.next(upperBound: 3) == 0 {
+                text +=
+                    ["e", "E", "e+", "e-"][random.next(upperBound: 4)]
+                    + String(random.next(upperBound: 40))
+            }
+            let expected = try #require(Double(text))
+            let read = try JSONValue.parse(Array(text.utf8)).number
+            #expect(read?.bitPattern == expected.bitPattern, "\(text)")
+        }
+    }
+}

@@ -362,6 +362,34 @@ import Testing
             method: "GET", path: "/", headers: ["X-Forwarded-For": "203.0.113.5"],
             clientAddress: "198.51.100.1")
         #expect(service.client(of: spoofed) == "198.51.100.1")
+        // Blanks around hops (spaces or tabs), empty hops and chained trusted proxies.
+        let chained = HTTPRequest(
+            method: "GET", path: "/",
+            headers: ["X-Forwarded-For": " 198.51.100.9 ,\t203.0.113.5\t, , 10.0.0.1 "],
+            clientAddress: "10.0.0.1")
+        #expect(service.client(of: chained) == "203.0.113.5")
+    }
+
+    /// Log and response times read as Foundation's ISO 8601 writer writes them.
+    @Test func timestampsAreISO8601InUTC() {
+        var random = SystemRandomNumberGenerator()
+        for seconds in [0, 951_782_400, 1_764_639_718.9, 4_102_444_799]
+            + (0..<500).map({ _ in
+                Double.random(in: 0..<253_402_300_800, using: &random)
+            })
+        {
+            #expect(
+                CaptchaService.timestamp(seconds)
+                    == Date(timeIntervalSince1970: seconds.rounded(.down)).ISO8601Format(),
+                "\(seconds)")
+        }
+        #expect(CaptchaService.timestamp(-5) == "1970-01-01T00:00:00Z")
+        #expect(CaptchaService.timestamp(.nan) == "1970-01-01T00:00:00Z")
+        #expect(CaptchaService.timestamp(.infinity) == "9999-12-31T23:59:59Z")
+        #expect(CaptchaService.milliseconds(0.01234) == "12.3")
+        #expect(CaptchaService.milliseconds(0.00006) == "0.1")
+        #expect(CaptchaService.milliseconds(0) == "0.0")
+        #expect(CaptchaService.milliseconds(2.5) == "2500.0")
     }
 
     @Test func unknownPathsAndMethodsAndHealth() {

@@ -10,11 +10,11 @@ struct JSONReader {
         self.maximumDepth = maximumDepth
     }
 
-    private func fail(_ reason: String) -> JSONError {
+    func fail(_ reason: String) -> JSONError {
         JSONError(offset: offset, reason: reason)
     }
 
-    private var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+    var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
     mutating func skipWhiteSpace() {
         while offset < bytes.count {
@@ -45,7 +45,7 @@ struct JSONReader {
         }
     }
 
-    private mutating func literal(_ word: StaticString) throws(JSONError) {
+    mutating func literal(_ word: StaticString) throws(JSONError) {
         let count = word.utf8CodeUnitCount
         guard bytes.count - offset >= count,
             (0..<count).allSatisfy({ bytes[offset + $0] == word.utf8Start[$0] })
@@ -111,45 +111,79 @@ struct JSONReader {
 
     // MARK: - Numbers
 
-    private mutating func digits() -> Int {
+    /// Scans a run of digits, adding them to `mantissa` while it holds at most 19
+    /// significant ones (leading zeros are not); `significant` counts them all.
+    private mutating func digits(into mantissa: inout UInt64, significant: inout Int) -> Int {
         let start = offset
-        while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+        while offset < bytes.count {
+            let digit = bytes[offset] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            if mantissa != 0 || digit != 0 {
+                significant += 1
+                if significant <= 19 { mantissa = mantissa &* 10 &+ UInt64(digit) }
+            }
             offset += 1
         }
         return offset - start
     }
 
-    private mutating func number() throws(JSONError) -> Double {
+    mutating func number() throws(JSONError) -> Double {
         let start = offset
-        if current == UInt8(ascii: "-") { offset += 1 }
+        let negative = current == UInt8(ascii: "-")
+        if negative { offset += 1 }
+        var mantissa: UInt64 = 0
+        var significant = 0
         if current == UInt8(ascii: "0") {
             offset += 1
-        } else if digits() == 0 {
+        } else if digits(into: &mantissa, significant: &significant) == 0 {
             throw fail("expected a digit")
         }
+        var fractionDigits = 0
         if current == UInt8(ascii: ".") {
             offset += 1
-            guard digits() > 0 else { throw fail("expected a digit after '.'") }
+            fractionDigits = digits(into: &mantissa, significant: &significant)
+            guard fractionDigits > 0 else { throw fail("expected a digit after '.'") }
         }
-        let mantissaEnd = offset
+        var exponent = 0
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             offset += 1
-            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { offset += 1 }
-            guard digits() > 0 else { throw fail("expected a digit in the exponent") }
+            let negativeExponent = current == UInt8(ascii: "-")
+            if current == UInt8(ascii: "+") || negativeExponent { offset += 1 }
+            let exponentStart = offset
+            while let byte = current, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                // Saturates well past any double's range; the slow path reads it exactly.
+                exponent = min(exponent * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
+                offset += 1
+            }
+            guard offset > exponentStart else { throw fail("expected a digit in the exponent") }
+            if negativeExponent { exponent = -exponent }
+        }
+        if let value = Self.exactly(
+            mantissa: mantissa, significant: significant, exponent: exponent - fractionDigits)
+        {
+            return negative ? -value : value
         }
         let text = Substring(
             decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
         // Too large is infinite; too small is zero though a digit is not (1e-400).
-        guard let value = Double(text), value.isFinite,
-            value != 0 || !Self.hasNonZeroDigit(bytes[start..<mantissaEnd])
-        else {
+        guard let value = Double(text), value.isFinite, value != 0 || significant == 0 else {
             throw JSONError(offset: start, reason: "a number outside the range of a double")
         }
         return value
     }
 
-    private static func hasNonZeroDigit(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        text.contains { $0 >= UInt8(ascii: "1") && $0 <= UInt8(ascii: "9") }
+    private static let powersOfTen: [Double] = (0...22).map { Double("1e\($0)")! }
+
+    /// `mantissa × 10^exponent` when one correctly rounded operation gives it: the mantissa
+    /// holds every digit and a double holds it exactly, as it does 10^|exponent| up to 22
+    /// (Clinger's fast path); otherwise `nil`.
+    private static func exactly(mantissa: UInt64, significant: Int, exponent: Int) -> Double? {
+        guard significant <= 19 else { return nil }
+        if mantissa == 0 { return 0 }
+        if exponent == 0 { return Double(mantissa) }
+        guard mantissa <= 1 << 53, (-22...22).contains(exponent) else { return nil }
+        let scale = powersOfTen[abs(exponent)]
+        return exponent < 0 ? Double(mantissa) / scale : Double(mantissa) * scale
     }
 
     // MARK: - Strings
@@ -177,15 +211,20 @@ struct JSONReader {
         offset += 1  // "
         let start = offset
         // The common case: no escapes, plain ASCII or valid UTF-8 taken as it is.
+        var union: UInt8 = 0
         while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
             guard byte >= 0x20 else { throw fail("a control character in a string") }
+            union |= byte
             offset += 1
         }
         guard let stop = current else { throw fail("an unterminated string") }
         let text: String?
         if stop == UInt8(ascii: "\"") {
-            text = String(
-                validating: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
+            let run = UnsafeBufferPointer(rebasing: bytes[start..<offset])
+            // ASCII is valid UTF-8 as it is, and skips the (unspecialised) validation.
+            text =
+                union < 0x80
+                ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
         } else {
             var raw = Array(UnsafeBufferPointer(rebasing: bytes[start..<offset]))
             try escapedRest(into: &raw)

@@ -170,6 +170,12 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was expected or wrong there.
     public var reason: String
 
+    /// Creates an error (a ``JSONScanner`` caller's own, for a value it cannot use).
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
     public var description: String { "\(reason) at offset \(offset)" }
 }
 

@@ -81,13 +81,13 @@ public final class CaptchaService: @unchecked Sendable {
         let endpoint = Self.endpoint(of: request.path)
         metrics.observe(endpoint: endpoint, status: response.status, seconds: seconds)
         log(
-            "\(Self.timestamp(clock())) \(client(of: request)) \(request.method) \(endpoint) \(response.status) \(String(format: "%.1f", seconds * 1000)) ms"
+            "\(Self.timestamp(clock())) \(client(of: request)) \(request.method) \(endpoint) \(response.status) \(Self.milliseconds(seconds)) ms"
         )
         return response
     }
 
     func route(_ request: HTTPRequest) -> HTTPResponse {
-        let p = request.path.split(separator: "/").map(String.init)
+        let p = Self.segments(of: request.path)
         let method = request.method
         if p.count >= 2, p[0] == "v1", p[1] == "challenges", method == "OPTIONS" {
             return preflight(request)
@@ -141,9 +141,14 @@ public final class CaptchaService: @unchecked Sendable {
 
     static let knownPaths: Set<String> = ["v1", "widget.js", "demo", "healthz", "metrics"]
 
+    /// The path's non-empty segments between slashes.
+    static func segments(of path: String) -> [String] {
+        path.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
+    }
+
     /// The path with ids replaced, for logs and metrics.
     static func endpoint(of path: String) -> String {
-        var parts = path.split(separator: "/").map(String.init)
+        var parts = segments(of: path)
         if parts.count >= 3, parts[0] == "v1", parts[1] == "challenges" { parts[2] = "{id}" }
         if parts.count >= 3, parts[0] == "test" { parts[2] = "{id}" }
         return "/" + parts.joined(separator: "/")
@@ -292,30 +297,60 @@ public final class CaptchaService: @unchecked Sendable {
         var input: String?
         var proofOfWork: Work?
 
-        /// Reads the body; `nil` when a field has the wrong type (a missing or `null` field
-        /// is absent; other fields are ignored).
+        /// Reads the body; `nil` when it is not JSON or a field has the wrong type (a missing
+        /// or `null` field is absent; other fields are skipped). Read as it comes, with no
+        /// tree: a track has hundreds of samples.
         init?(_ bytes: [UInt8]) {
-            guard let object = (try? JSONValue.parse(bytes))?.object else { return nil }
-            func field<T>(_ name: String, _ read: (JSONValue) -> T?) -> T?? {
-                guard let value = object[name], value != .null else { return .some(nil) }
-                return read(value).map { .some($0) }
+            do throws(JSONError) {
+                self = try JSONScanner.scan(bytes) { scanner throws(JSONError) in
+                    var body = AnswerBody()
+                    try scanner.members { scanner, key throws(JSONError) in
+                        guard try !scanner.null() else { return }
+                        switch key {
+                        case "x": body.x = try scanner.number()
+                        case "y": body.y = try scanner.number()
+                        case "input": body.input = try scanner.string()
+                        case "proofOfWork": body.proofOfWork = try Self.work(&scanner)
+                        case "track": body.track = try Self.samples(&scanner)
+                        default: try scanner.skip()
+                        }
+                    }
+                    return body
+                }
+            } catch {
+                return nil
             }
-            guard let x = field("x", \.number), let y = field("y", \.number),
-                let input = field("input", \.string),
-                let work = field("proofOfWork", { $0["nonce"]?.string.map(Work.init) }),
-                let track = field("track", Self.samples)
-            else { return nil }
-            (self.x, self.y, self.input, self.proofOfWork, self.track) = (x, y, input, work, track)
         }
 
-        private static func samples(_ value: JSONValue) -> [Sample]? {
-            guard let elements = value.array else { return nil }
+        private init() {}
+
+        private static func work(_ scanner: inout JSONScanner) throws(JSONError) -> Work {
+            var nonce: String?
+            try scanner.members { scanner, key throws(JSONError) in
+                if key == "nonce" { nonce = try scanner.string() }
+            }
+            guard let nonce else { throw JSONError(offset: 0, reason: "no nonce") }
+            return Work(nonce: nonce)
+        }
+
+        private static func samples(_ scanner: inout JSONScanner) throws(JSONError) -> [Sample] {
             var samples: [Sample] = []
-            samples.reserveCapacity(elements.count)
-            for element in elements {
-                guard let x = element["x"]?.number, let y = element["y"]?.number,
-                    let t = element["t"]?.number
-                else { return nil }
+            samples.reserveCapacity(128)
+            try scanner.elements { scanner throws(JSONError) in
+                var x: Double?
+                var y: Double?
+                var t: Double?
+                try scanner.members { scanner, key throws(JSONError) in
+                    switch key {
+                    case "x": x = try scanner.number()
+                    case "y": y = try scanner.number()
+                    case "t": t = try scanner.number()
+                    default: try scanner.skip()
+                    }
+                }
+                guard let x, let y, let t else {
+                    throw JSONError(offset: 0, reason: "a sample without x, y and t")
+                }
                 samples.append(Sample(x: x, y: y, t: t))
             }
             return samples
@@ -416,9 +451,18 @@ public final class CaptchaService: @unchecked Sendable {
         guard configuration.trustedProxies.contains(request.clientAddress),
             let forwarded = request.header("X-Forwarded-For")
         else { return request.clientAddress }
-        let hops = forwarded.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return hops.reversed().first { !configuration.trustedProxies.contains($0) && !$0.isEmpty }
+        let hops = forwarded.split(separator: ",").reversed().map(Self.trimmingBlanks)
+        return hops.first { !$0.isEmpty && !configuration.trustedProxies.contains($0) }
             ?? request.clientAddress
+    }
+
+    /// `text` without the spaces and tabs around it (HTTP's optional white space).
+    static func trimmingBlanks(_ text: Substring) -> String {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        guard let first = text.firstIndex(where: { !isBlank($0) }),
+            let last = text.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(text[first...last])
     }
 
     /// What limits count as one client: an IPv4 address, or an IPv6 address's /64 network
@@ -519,7 +563,20 @@ public final class CaptchaService: @unchecked Sendable {
         .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
+    /// The time as ISO 8601 in UTC to the second, `2026-12-02T01:41:58Z` (the years 1970 to
+    /// 9999; a time outside them is written as the nearer end).
     static func timestamp(_ seconds: Double) -> String {
-        Date(timeIntervalSince1970: seconds).ISO8601Format()
+        var time = time_t(seconds.isNaN ? 0 : min(max(seconds, 0), 253_402_300_799).rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return
+            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+
+    /// Milliseconds to one decimal place, `12.3`.
+    static func milliseconds(_ seconds: Double) -> String {
+        let tenths = Int((min(max(seconds, 0), 1e9) * 10_000).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

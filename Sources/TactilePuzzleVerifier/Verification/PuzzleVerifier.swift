@@ -23,6 +23,11 @@ public struct PuzzleVerifier: Sendable {
     private let signer: TokenSigner
     private let clientKey: [UInt8]
     private var random: any RandomNumberGenerator & Sendable
+    /// When expired redemptions and remembered verifications were last dropped: at most once
+    /// a second (each is a pass over up to ``VerifierPolicy/maximumRedeemed`` entries), and
+    /// whenever they are full. An expired entry left until then counts for nothing.
+    private var sweptRedeemedAt = -Double.infinity
+    private var sweptVerificationsAt = -Double.infinity
 
     /// Creates a verifier.
     ///
@@ -275,9 +280,12 @@ public struct PuzzleVerifier: Sendable {
         guard let key = idempotencyKey else {
             return try redeem(token, now: now, siteKey: siteKey)
         }
-        state.verifications = state.verifications.filter { $0.value.until > now }
+        if state.verifications.count >= policy.maximumRedeemed || now >= sweptVerificationsAt + 1 {
+            state.verifications = state.verifications.filter { $0.value.until > now }
+            sweptVerificationsAt = now
+        }
         let remembered = Self.remembered(key, site: siteKey, token: token)
-        if let earlier = state.verifications[remembered] {
+        if let earlier = state.verifications[remembered], earlier.until > now {
             if let claims = earlier.claims { return claims }
             throw earlier.error ?? .malformed
         }
@@ -307,7 +315,10 @@ public struct PuzzleVerifier: Sendable {
     {
         let claims = try validateToken(token, now: now)
         if let siteKey, claims.siteKey != siteKey { throw .badSignature }
-        state.redeemed = state.redeemed.filter { $0.value > now }
+        if state.redeemed.count >= policy.maximumRedeemed || now >= sweptRedeemedAt + 1 {
+            state.redeemed = state.redeemed.filter { $0.value > now }
+            sweptRedeemedAt = now
+        }
         if state.redeemed.count >= policy.maximumRedeemed,
             let oldest = state.redeemed.min(by: { $0.value < $1.value })
         {

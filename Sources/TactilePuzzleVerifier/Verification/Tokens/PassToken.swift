@@ -140,15 +140,13 @@ public struct TokenSigner: Sendable {
 
     /// The claims of a genuine, unexpired token (without consuming it).
     public func verify(_ token: String, now: Double) throws(TokenError) -> TokenClaims {
-        let fields = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard token.utf8.count <= Self.maximumLength, fields.count == 3, fields[0] == "pt2",
-            let tag = Hex.decode(fields[2]), tag.count == 32
+        guard let fields = Self.fields(token),
+            let tag = Hex.decode(String(decoding: fields.tag, as: UTF8.self)), tag.count == 32
         else { throw .malformed }
-        let body = token.utf8.dropLast(fields[2].utf8.count + 1)
-        guard Sodium.verifyHMACSHA256(tag, message: Array(body), key: key) else {
+        guard Sodium.verifyHMACSHA256(tag, message: Array(fields.body), key: key) else {
             throw .badSignature
         }
-        guard let json = Base64URL.decode(fields[1]),
+        guard let json = Base64URL.decode(digits: fields.claims),
             let claims = TokenClaims(json: json)
         else { throw .malformed }
         // A minute of slack for clocks that disagree a little.
@@ -162,12 +160,24 @@ extension TokenSigner {
     /// The nonce a token claims, read without checking its signature: for naming the
     /// records a redemption touches, never for deciding anything.
     static func unverifiedNonce(_ token: String) -> String? {
-        let fields = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard token.utf8.count <= maximumLength, fields.count == 3, fields[0] == "pt2",
-            let json = Base64URL.decode(fields[1]),
+        guard let fields = fields(token), let json = Base64URL.decode(digits: fields.claims),
             let claims = TokenClaims(json: json), Hex.isHex(claims.nonce, count: 32)
         else { return nil }
         return claims.nonce
+    }
+
+    /// A token's parts, `pt2.<claims>.<tag>`, as UTF-8: the signed body (version and
+    /// claims), the claims' base64url digits and the tag's hex digits; `nil` for a token
+    /// too long or of another shape.
+    static func fields(_ token: String) -> (
+        body: ArraySlice<UInt8>, claims: ArraySlice<UInt8>, tag: ArraySlice<UInt8>
+    )? {
+        guard token.utf8.count <= maximumLength else { return nil }
+        let bytes = Array(token.utf8)
+        let dot = UInt8(ascii: ".")
+        let parts = bytes.split(separator: dot, maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].elementsEqual("pt2".utf8) else { return nil }
+        return (bytes[..<parts[2].startIndex].dropLast(), parts[1], parts[2])
     }
 }
 
@@ -203,7 +213,12 @@ enum Base64URL {
     /// length no encoding has, or unused bits that are not zero (so each byte string has
     /// exactly one text).
     static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        let digits = Array(text.utf8)
+        decode(digits: ArraySlice(text.utf8))
+    }
+
+    /// The bytes of unpadded base64url digits in UTF-8 (as ``decode(_:)``).
+    static func decode(digits: ArraySlice<UInt8>) -> [UInt8]? {
+        let digits = Array(digits)
         guard digits.count % 4 != 1 else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(digits.count * 3 / 4)
