@@ -32,8 +32,29 @@ import Testing
         try agree(VerifierState.Client())
         try agree(
             VerifierState.Client(
-                checks: (0..<300).map { 1_764_600_000 + Double($0) / 3 }, requests: [1.5, 2],
+                checks: RecentEvents(times: (0..<300).map { 1_764_600_000 + Double($0) / 3 }),
+                requests: RecentEvents(times: [1.5, 2]),
                 failures: 3, lockedUntil: 1_764_600_060, lockouts: 2, lastSeen: 1_764_600_001))
+    }
+
+    @Test func clientsWithMergedEntries() throws {
+        var checks = RecentEvents()
+        for k in 0..<200 { checks.record(1_764_600_000 + Double(k * k) / 50) }
+        #expect(checks.times.count == RecentEvents.capacity && checks.total == 200)
+        try agree(
+            VerifierState.Client(
+                checks: checks, requests: RecentEvents(times: [3]), failures: 0, lockedUntil: 0,
+                lockouts: nil, lastSeen: 1_764_600_800))
+        let mismatched = try JSONValue.parse(
+            Array(
+                #"{"checks":[1,2],"checkCounts":[3],"requests":[],"failures":0,"lockedUntil":0,"lastSeen":0}"#
+                    .utf8))
+        #expect(VerifierState.Client(json: mismatched) == nil)
+        let zero = try JSONValue.parse(
+            Array(
+                #"{"checks":[1],"checkCounts":[0],"requests":[],"failures":0,"lockedUntil":0,"lastSeen":0}"#
+                    .utf8))
+        #expect(VerifierState.Client(json: zero) == nil)
     }
 
     @Test func rememberedVerificationsAndRedemptions() throws {

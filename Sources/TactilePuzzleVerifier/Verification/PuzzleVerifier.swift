@@ -104,10 +104,12 @@ public struct PuzzleVerifier: Sendable {
         var record = state.clients[client] ?? VerifierState.Client()
         prune(&record, now: now)
         if record.lockedUntil > now { throw IssueRefusal(until: record.lockedUntil) }
-        if record.requests.count >= policy.puzzlesPerWindow {
-            throw IssueRefusal(until: record.requests[0] + policy.window)
+        if let until = record.requests.blockedUntil(
+            limit: policy.puzzlesPerWindow, window: policy.window)
+        {
+            throw IssueRefusal(until: until)
         }
-        record.requests.append(now)
+        record.requests.record(now)
         record.lastSeen = now
         let failures = record.failures
         store(record, for: client, now: now)
@@ -150,10 +152,12 @@ public struct PuzzleVerifier: Sendable {
         record.lastSeen = now
         defer { store(record, for: client, now: now) }
         if record.lockedUntil > now { return .limited(until: record.lockedUntil) }
-        if record.checks.count >= policy.checksPerWindow {
-            return .limited(until: record.checks[0] + policy.window)
+        if let until = record.checks.blockedUntil(
+            limit: policy.checksPerWindow, window: policy.window)
+        {
+            return .limited(until: until)
         }
-        record.checks.append(now)
+        record.checks.record(now)
 
         let failure = judge(puzzle, attempt: attempt, client: client, now: now)
         if let puzzle, failure == nil {
@@ -227,10 +231,7 @@ public struct PuzzleVerifier: Sendable {
         guard var record = state.clients[client] else { return nil }
         prune(&record, now: now)
         if record.lockedUntil > now { return record.lockedUntil }
-        if record.requests.count >= policy.puzzlesPerWindow {
-            return record.requests[0] + policy.window
-        }
-        return nil
+        return record.requests.blockedUntil(limit: policy.puzzlesPerWindow, window: policy.window)
     }
 
     /// Whether a client is locked out or rate-limited now, and until when.
@@ -238,8 +239,7 @@ public struct PuzzleVerifier: Sendable {
         guard var record = state.clients[client] else { return nil }
         prune(&record, now: now)
         if record.lockedUntil > now { return record.lockedUntil }
-        if record.checks.count >= policy.checksPerWindow { return record.checks[0] + policy.window }
-        return nil
+        return record.checks.blockedUntil(limit: policy.checksPerWindow, window: policy.window)
     }
 
     // MARK: - Tokens
@@ -348,8 +348,8 @@ public struct PuzzleVerifier: Sendable {
     /// whole of that lockout.
     private func prune(_ record: inout VerifierState.Client, now: Double) {
         let since = now - policy.window
-        record.checks = record.checks.filter { $0 > since }.map { min($0, now) }
-        record.requests = record.requests.filter { $0 > since }.map { min($0, now) }
+        record.checks.forget(through: since, now: now)
+        record.requests.forget(through: since, now: now)
         let current = lockout(after: max(0, (record.lockouts ?? 1) - 1))
         record.lockedUntil = min(record.lockedUntil, now + current)
         // An hour without any attempt forgives earlier lockouts.

@@ -39,11 +39,11 @@ struct VerifierState: Codable, Hashable, Sendable {
     }
 
     /// What is known about one client.
-    struct Client: Codable, Hashable, Sendable {
-        /// Times of recent checks, within the window.
-        var checks: [Double] = []
-        /// Times of recent puzzle requests, within the window.
-        var requests: [Double] = []
+    struct Client: Hashable, Sendable {
+        /// Recent checks, within the window.
+        var checks = RecentEvents()
+        /// Recent puzzle requests, within the window.
+        var requests = RecentEvents()
         /// Failed checks in a row.
         var failures = 0
         /// Until when the client is locked out, or 0.
@@ -118,17 +118,66 @@ struct VerifierState: Codable, Hashable, Sendable {
             guard (0...Self.failureLimit).contains(client.lockouts ?? 0) else {
                 return "a lockout count is out of range"
             }
-            guard client.checks.count <= limit, client.requests.count <= limit else {
+            guard client.checks.times.count <= limit, client.requests.times.count <= limit else {
                 return "a client's history is larger than any policy allows"
             }
             guard
-                (client.checks + client.requests + [client.lockedUntil, client.lastSeen])
-                    .allSatisfy(time)
+                (client.checks.times + client.requests.times + [
+                    client.lockedUntil, client.lastSeen,
+                ])
+                .allSatisfy(time)
             else { return "a client's times are not times" }
         }
         guard redeemed.values.allSatisfy(time),
             redeemed.keys.allSatisfy({ Hex.isHex($0, count: 32) })
         else { return "a redeemed token is malformed" }
         return nil
+    }
+}
+
+/// A client is stored as its fields were before ``RecentEvents`` merged entries: `checks`
+/// and `requests` are arrays of times, and `checkCounts` and `requestCounts` appear only for
+/// a record with merged entries.
+extension VerifierState.Client: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case checks, checkCounts, requests, requestCounts, failures, lockedUntil, lockouts
+        case lastSeen
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func events(_ times: CodingKeys, _ counts: CodingKeys) throws -> RecentEvents {
+            guard
+                let events = RecentEvents(
+                    times: try container.decode([Double].self, forKey: times),
+                    counts: try container.decodeIfPresent([Int].self, forKey: counts))
+            else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: counts, in: container,
+                    debugDescription: "counts that do not match the times")
+            }
+            return events
+        }
+        self.init(
+            checks: try events(.checks, .checkCounts),
+            requests: try events(.requests, .requestCounts),
+            failures: try container.decode(Int.self, forKey: .failures),
+            lockedUntil: try container.decode(Double.self, forKey: .lockedUntil),
+            lockouts: try container.decodeIfPresent(Int.self, forKey: .lockouts),
+            lastSeen: try container.decode(Double.self, forKey: .lastSeen))
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(checks.times, forKey: .checks)
+        if !checks.counts.isEmpty { try container.encode(checks.counts, forKey: .checkCounts) }
+        try container.encode(requests.times, forKey: .requests)
+        if !requests.counts.isEmpty {
+            try container.encode(requests.counts, forKey: .requestCounts)
+        }
+        try container.encode(failures, forKey: .failures)
+        try container.encode(lockedUntil, forKey: .lockedUntil)
+        try container.encodeIfPresent(lockouts, forKey: .lockouts)
+        try container.encode(lastSeen, forKey: .lastSeen)
     }
 }

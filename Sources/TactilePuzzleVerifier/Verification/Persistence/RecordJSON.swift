@@ -94,12 +94,18 @@ extension VerifierState.Pending: RecordJSON {
 extension VerifierState.Client: RecordJSON {
     var json: JSONValue {
         var members: [String: JSONValue] = [
-            "checks": .array(checks.map(JSONValue.number)),
-            "requests": .array(requests.map(JSONValue.number)),
+            "checks": .array(checks.times.map(JSONValue.number)),
+            "requests": .array(requests.times.map(JSONValue.number)),
             "failures": JSONValue(failures), "lockedUntil": JSONValue(lockedUntil),
             "lastSeen": JSONValue(lastSeen),
         ]
         members.set("lockouts", lockouts.map { JSONValue($0) })
+        // Counts only for merged entries, so a record without any reads as it always did.
+        func counts(_ events: RecentEvents) -> JSONValue? {
+            events.counts.isEmpty ? nil : .array(events.counts.map { JSONValue($0) })
+        }
+        members.set("checkCounts", counts(checks))
+        members.set("requestCounts", counts(requests))
         return .object(members)
     }
 
@@ -114,7 +120,24 @@ extension VerifierState.Client: RecordJSON {
             }
             return times
         }
-        guard let checks = times("checks"), let requests = times("requests"),
+        func counts(_ key: String) -> [Int]?? {
+            json.optional(key) { value in
+                guard let elements = value.array else { return nil }
+                var counts: [Int] = []
+                counts.reserveCapacity(elements.count)
+                for element in elements {
+                    guard let count = element.number.flatMap({ Int(exactly: $0) }) else {
+                        return nil
+                    }
+                    counts.append(count)
+                }
+                return counts
+            }
+        }
+        guard let checkTimes = times("checks"), let checkCounts = counts("checkCounts"),
+            let checks = RecentEvents(times: checkTimes, counts: checkCounts),
+            let requestTimes = times("requests"), let requestCounts = counts("requestCounts"),
+            let requests = RecentEvents(times: requestTimes, counts: requestCounts),
             let failures = json.int("failures"), let lockedUntil = json["lockedUntil"]?.number,
             let lastSeen = json["lastSeen"]?.number,
             let lockouts = json.optional("lockouts", { $0.number.flatMap { Int(exactly: $0) } })
