@@ -196,18 +196,35 @@ public struct JSONScanner: ~Copyable {
     }
 }
 
-/// The keys of one object so far: a short list, as most objects have a few members, and a
-/// set once there are many (so no object makes the check quadratic).
+/// The keys of one object so far: the first few held inline (most objects have a few
+/// members, and short keys are stored in the strings themselves, so these allocate
+/// nothing), the rest in a set (so no object makes the check quadratic).
 private struct Keys {
-    private var list: [String] = []
-    private var set: Set<String>?
+    private var first: (String?, String?, String?, String?) = (nil, nil, nil, nil)
+    private var rest: Set<String> = []
 
     /// Adds `key`; `false` when it was there already.
     mutating func insert(_ key: String) -> Bool {
-        if set != nil { return set!.insert(key).inserted }
-        if list.contains(key) { return false }
-        list.append(key)
-        if list.count > 16 { set = Set(list) }
-        return true
+        if first.0 == nil {
+            first.0 = key
+            return true
+        }
+        if first.0 == key { return false }
+        if first.1 == nil {
+            first.1 = key
+            return true
+        }
+        if first.1 == key { return false }
+        if first.2 == nil {
+            first.2 = key
+            return true
+        }
+        if first.2 == key { return false }
+        if first.3 == nil {
+            first.3 = key
+            return true
+        }
+        if first.3 == key { return false }
+        return rest.insert(key).inserted
     }
 }

@@ -311,15 +311,18 @@ public struct TrajectoryRules: Hashable, Sendable {
             Easing.easeInOut,
             Easing.minimumJerk,
             { 1 - (1 - $0) * (1 - $0) },
-            { 1 - pow(1 - $0, 3) },
-            { 1 - pow(1 - $0, 4) },
+            { 1 - (1 - $0) * (1 - $0) * (1 - $0) },
+            { 1 - (1 - $0) * (1 - $0) * ((1 - $0) * (1 - $0)) },
             { (1 - cos(.pi * $0)) / 2 },
             { sin(.pi / 2 * $0) },
-            { $0 < 0.5 ? 4 * $0 * $0 * $0 : 1 - pow(-2 * $0 + 2, 3) / 2 },
+            { $0 < 0.5 ? 4 * $0 * $0 * $0 : 1 - (2 - 2 * $0) * (2 - 2 * $0) * (2 - 2 * $0) / 2 },
         ]
         return curves.map { curve in
-            (samples.reduce(0) { $0 + pow($1.p - curve($1.u), 2) } / Double(samples.count))
-                .squareRoot()
+            let squares = samples.reduce(0) { sum, sample in
+                let residual = sample.p - curve(sample.u)
+                return sum + residual * residual
+            }
+            return (squares / Double(samples.count)).squareRoot()
         }.min()
     }
 
