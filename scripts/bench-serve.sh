@@ -96,10 +96,17 @@ results="$work/results"
 # result KEY FILE: one field of a RESULT line.
 result() { sed -n "s/^RESULT .*\\b$1=\\([^ ]*\\).*/\\1/p" "$2"; }
 
+# The Redis records after a phase: how many keys, and the largest client record (the one an
+# answer reads and writes back whole).
 redis_state_size() {
     if [[ -n "$redis_port" ]]; then
-        echo "    redis state: $(($(redis-cli -p "$redis_port" strlen tactile:state) / 1024)) KiB" \
-            "(moved whole by every operation on the verifier)"
+        local largest=0 name size
+        while read -r name; do
+            size=$(redis-cli -p "$redis_port" strlen "$name")
+            ((size > largest)) && largest=$size
+        done < <(redis-cli -p "$redis_port" --scan --pattern 'tactile:client:*')
+        echo "    redis: $(redis-cli -p "$redis_port" dbsize) keys; the largest client record" \
+            "$largest bytes"
     fi
 }
 

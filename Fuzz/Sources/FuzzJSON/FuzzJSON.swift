@@ -1,7 +1,8 @@
 // JSON as the service reads it (request bodies, token claims): TactileCore's reader against
 // Foundation's JSONDecoder. Whatever this reader accepts, Foundation must accept with the
 // same value (this reader is stricter, never laxer), and what it writes must read back as
-// the same value. Also the answer body and token claims built on it. A trap or a
+// the same value; the streaming scanner must accept exactly what the reader accepts, with
+// the same values. Also the answer body and token claims built on it. A trap or a
 // disagreement is a finding.
 
 import Foundation
@@ -54,7 +55,17 @@ enum Reference: Decodable, Equatable {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-    guard let value = try? JSONValue.parse(bytes) else { return 0 }
+    let parsed = try? JSONValue.parse(bytes)
+    // The scanner, following the text or skipping it, accepts exactly what the reader does.
+    let scanned = try? JSONScanner.scan(bytes) { scanner throws(JSONError) in
+        try rebuild(&scanner)
+    }
+    guard scanned == parsed else { fatalError("the scanner and the reader disagree") }
+    let skipped: Void? = try? JSONScanner.scan(bytes) { _ throws(JSONError) in }
+    guard (skipped != nil) == (parsed != nil) else {
+        fatalError("skipping the text accepts what reading it does not, or the reverse")
+    }
+    guard let value = parsed else { return 0 }
     let written = value.serialized()
     guard (try? JSONValue.parse(written)) == value else {
         fatalError("what the writer wrote does not read back as the same value")
@@ -72,6 +83,31 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         else { fatalError("accepted a text Foundation refuses, and not only for a number") }
     }
     return 0
+}
+
+/// Any value read through the scanner's calls alone.
+func rebuild(_ scanner: inout JSONScanner) throws(JSONError) -> JSONValue {
+    switch scanner.next {
+    case .null:
+        _ = try scanner.null()
+        return .null
+    case .bool: return .bool(try scanner.bool())
+    case .number: return .number(try scanner.number())
+    case .string: return .string(try scanner.string())
+    case .array:
+        var elements: [JSONValue] = []
+        try scanner.elements { scanner throws(JSONError) in
+            elements.append(try rebuild(&scanner))
+        }
+        return .array(elements)
+    case .object:
+        var members: [String: JSONValue] = [:]
+        try scanner.members { scanner, key throws(JSONError) in
+            members[key] = try rebuild(&scanner)
+        }
+        return .object(members)
+    case nil: return try scanner.value()
+    }
 }
 
 func depth(_ value: JSONValue) -> Int {

@@ -66,9 +66,10 @@ enum PuzzleServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let server: HTTPServer
         do {
-            // A worker waiting on Redis holds its thread: give it more of them than cores.
+            // A worker waiting on Redis holds its thread: give it many more of them than cores
+            // (up to one per connection of a busy page), so the cores stay busy meanwhile.
             let cores = ProcessInfo.processInfo.activeProcessorCount
-            let threads = backend is RedisBackend ? 4 * cores : cores
+            let threads = backend is RedisBackend ? 16 * cores : cores
             server = try HTTPServer(
                 configuration: .init(host: host, port: port, threads: threads)
             ) {
