@@ -84,6 +84,32 @@ import Testing
         #expect(chunked.hasPrefix("HTTP/1.1 413"), "\(chunked)")
     }
 
+    /// Headers of the size browsers send pass; headers past the connection's memory are
+    /// answered 431, and a body larger than that memory still arrives whole (it is copied
+    /// out as it comes, so several requests on one connection each get the memory afresh).
+    @Test func headersAreBoundedBodiesAreNot() throws {
+        let server = try echoServer(configuration())
+        defer { server.stop() }
+        let cookie = String(repeating: "c", count: 16 << 10)
+        let body = String(repeating: "b", count: 200_000)
+        let request =
+            "POST / HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nContent-Length: 200000\r\n\r\n\(body)"
+        let twice = exchange(
+            server.port,
+            Array(
+                (request
+                    + request.replacingOccurrences(
+                        of: "Host: x", with: "Host: x\r\nConnection: close"))
+                    .utf8))
+        #expect(twice.components(separatedBy: "HTTP/1.1 200").count == 3, "\(twice.prefix(300))")
+        #expect(twice.contains("n=200000"))
+        let huge = String(repeating: "h", count: HTTPServer.connectionMemory)
+        let refused = exchange(
+            server.port,
+            Array("GET / HTTP/1.1\r\nHost: x\r\nCookie: \(huge)\r\nConnection: close\r\n\r\n".utf8))
+        #expect(refused.hasPrefix("HTTP/1.1 431"), "\(refused.prefix(200))")
+    }
+
     @Test func aSlowClientIsCutOff() throws {
         let server = try echoServer(configuration { $0.timeoutSeconds = 1 })
         defer { server.stop() }
