@@ -55,57 +55,68 @@ struct JSONReader {
 
     private mutating func object(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= maximumDepth else { throw fail("nested deeper than \(maximumDepth)") }
-        offset += 1  // {
         var members = [String: JSONValue](minimumCapacity: 4)  // most objects are small
-        skipWhiteSpace()
-        if current == UInt8(ascii: "}") {
-            offset += 1
-            return .object(members)
-        }
-        while true {
-            skipWhiteSpace()
-            guard current == UInt8(ascii: "\"") else { throw fail("expected a key") }
-            let keyOffset = offset
-            let key = try string()
-            skipWhiteSpace()
-            guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            offset += 1
-            skipWhiteSpace()
+        if open(closing: UInt8(ascii: "}")) { return .object(members) }
+        repeat {
+            let (key, keyOffset) = try key()
             let member = try value(depth: depth)
             guard members.updateValue(member, forKey: key) == nil else {
                 throw JSONError(offset: keyOffset, reason: "duplicate key")
             }
-            skipWhiteSpace()
-            switch current {
-            case UInt8(ascii: ","): offset += 1
-            case UInt8(ascii: "}"):
-                offset += 1
-                return .object(members)
-            default: throw fail("expected ',' or '}'")
-            }
-        }
+        } while try !close(UInt8(ascii: "}"))
+        return .object(members)
     }
 
     private mutating func array(depth: Int) throws(JSONError) -> JSONValue {
         guard depth <= maximumDepth else { throw fail("nested deeper than \(maximumDepth)") }
-        offset += 1  // [
         var elements: [JSONValue] = []
-        skipWhiteSpace()
-        if current == UInt8(ascii: "]") {
-            offset += 1
-            return .array(elements)
-        }
-        while true {
-            skipWhiteSpace()
+        if open(closing: UInt8(ascii: "]")) { return .array(elements) }
+        repeat {
             elements.append(try value(depth: depth))
+        } while try !close(UInt8(ascii: "]"))
+        return .array(elements)
+    }
+
+    // MARK: - Between members and elements
+
+    /// Steps past the opening bracket and white space; `true` (and past the closing one too)
+    /// when the object or array is empty.
+    mutating func open(closing: UInt8) -> Bool {
+        offset += 1
+        skipWhiteSpace()
+        guard current == closing else { return false }
+        offset += 1
+        return true
+    }
+
+    /// Reads a member's key and its colon, with the white space around them: the key and
+    /// where it starts.
+    mutating func key() throws(JSONError) -> (key: String, offset: Int) {
+        guard current == UInt8(ascii: "\"") else { throw fail("expected a key") }
+        let keyOffset = offset
+        let key = try string()
+        skipWhiteSpace()
+        guard current == UInt8(ascii: ":") else { throw fail("expected ':'") }
+        offset += 1
+        skipWhiteSpace()
+        return (key, keyOffset)
+    }
+
+    /// After a member or element: `false` past a comma and white space (another comes),
+    /// `true` past `closing` (the last came).
+    mutating func close(_ closing: UInt8) throws(JSONError) -> Bool {
+        skipWhiteSpace()
+        switch current {
+        case UInt8(ascii: ","):
+            offset += 1
             skipWhiteSpace()
-            switch current {
-            case UInt8(ascii: ","): offset += 1
-            case UInt8(ascii: "]"):
-                offset += 1
-                return .array(elements)
-            default: throw fail("expected ',' or ']'")
-            }
+            return false
+        case closing:
+            offset += 1
+            return true
+        default:
+            throw fail(
+                closing == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
         }
     }
 

@@ -129,20 +129,10 @@ public struct JSONScanner: ~Copyable {
         guard reader.current == UInt8(ascii: "{") else { throw reader.fail("expected an object") }
         var keys = Keys()
         try nested(closing: UInt8(ascii: "}")) { scanner throws(JSONError) in
-            guard scanner.reader.current == UInt8(ascii: "\"") else {
-                throw scanner.reader.fail("expected a key")
-            }
-            let keyOffset = scanner.reader.offset
-            let key = try scanner.reader.string()
+            let (key, keyOffset) = try scanner.reader.key()
             guard keys.insert(key) else {
                 throw JSONError(offset: keyOffset, reason: "duplicate key")
             }
-            scanner.reader.skipWhiteSpace()
-            guard scanner.reader.current == UInt8(ascii: ":") else {
-                throw scanner.reader.fail("expected ':'")
-            }
-            scanner.reader.offset += 1
-            scanner.reader.skipWhiteSpace()
             let start = scanner.reader.offset
             try member(&scanner, key)
             if scanner.reader.offset == start { try scanner.skip() }
@@ -173,26 +163,10 @@ public struct JSONScanner: ~Copyable {
         }
         depth += 1
         defer { depth -= 1 }
-        reader.offset += 1
-        reader.skipWhiteSpace()
-        if reader.current == closing {
-            reader.offset += 1
-            return
-        }
-        while true {
-            reader.skipWhiteSpace()
+        if reader.open(closing: closing) { return }
+        repeat {
             try item(&self)
-            reader.skipWhiteSpace()
-            switch reader.current {
-            case UInt8(ascii: ","): reader.offset += 1
-            case closing:
-                reader.offset += 1
-                return
-            default:
-                throw reader.fail(
-                    closing == UInt8(ascii: "}") ? "expected ',' or '}'" : "expected ',' or ']'")
-            }
-        }
+        } while try !reader.close(closing)
     }
 }
 
@@ -200,31 +174,18 @@ public struct JSONScanner: ~Copyable {
 /// members, and short keys are stored in the strings themselves, so these allocate
 /// nothing), the rest in a set (so no object makes the check quadratic).
 private struct Keys {
-    private var first: (String?, String?, String?, String?) = (nil, nil, nil, nil)
+    private var first = InlineArray<4, String?>(repeating: nil)
+    private var count = 0
     private var rest: Set<String> = []
 
     /// Adds `key`; `false` when it was there already.
     mutating func insert(_ key: String) -> Bool {
-        if first.0 == nil {
-            first.0 = key
+        for index in 0..<min(count, 4) where first[index] == key { return false }
+        guard count >= 4 else {
+            first[count] = key
+            count += 1
             return true
         }
-        if first.0 == key { return false }
-        if first.1 == nil {
-            first.1 = key
-            return true
-        }
-        if first.1 == key { return false }
-        if first.2 == nil {
-            first.2 = key
-            return true
-        }
-        if first.2 == key { return false }
-        if first.3 == nil {
-            first.3 = key
-            return true
-        }
-        if first.3 == key { return false }
         return rest.insert(key).inserted
     }
 }
