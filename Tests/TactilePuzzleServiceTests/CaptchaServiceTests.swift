@@ -392,6 +392,20 @@ import Testing
         #expect(CaptchaService.milliseconds(2.5) == "2500.0")
     }
 
+    /// The default clock counts whole milliseconds, so the times records and tokens keep
+    /// are written in at most 13 digits, and read back exactly.
+    @Test func theDefaultClockCountsMilliseconds() throws {
+        for _ in 0..<200 {
+            let before = Date().timeIntervalSince1970
+            let now = CaptchaService.millisecondClock()
+            let after = Date().timeIntervalSince1970
+            #expect(now >= before - 0.001 && now <= after + 0.001)
+            let text = String(decoding: JSONValue(now).serialized(), as: UTF8.self)
+            #expect(text.filter(\.isNumber).count <= 13, "\(text)")
+            #expect(try JSONValue.parse(Array(text.utf8)).number == now)
+        }
+    }
+
     @Test func unknownPathsAndMethodsAndHealth() {
         let service = service
         #expect(service.handle(HTTPRequest(method: "GET", path: "/nope")).status == 404)

@@ -152,6 +152,9 @@ import Testing
             "track": track.map { ["x": $0.x, "y": $0.y, "t": $0.time * 1000] },
         ]
         let passed = json(post(b, "/v1/challenges/\(id)/answer", answer))
+        // The step that took the puzzle dropped its images, for every instance.
+        let after = a.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/background"))
+        #expect(after.status == 404)
         return try #require(passed["token"] as? String, "\(passed)")
     }
 

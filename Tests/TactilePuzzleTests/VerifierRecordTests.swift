@@ -12,25 +12,27 @@ import Testing
     /// Records by name, driven the way the Redis store drives them: plan, read (and take),
     /// open, act, write back.
     struct RecordStore {
-        let key = VerifierSeal.makeKey()
+        let keys: VerifierRecords.Keys
         var policy = VerifierPolicy()
         var records: [String: (bytes: [UInt8], expiresAt: Double)] = [:]
+
+        init() throws { keys = try VerifierRecords.Keys(sealed: VerifierSeal.makeKey()) }
 
         mutating func run<R>(
             _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
         ) throws -> R {
-            let plan = try VerifierRecords.plan(for: scope, key: key)
+            let plan = VerifierRecords.plan(for: scope, keys: keys)
             var found: [String: [UInt8]] = [:]
             for name in plan.reads + plan.takes {
                 if let record = records[name], record.expiresAt > now { found[name] = record.bytes }
             }
             for name in plan.takes { records[name] = nil }
             let opened = try VerifierRecords.open(
-                key: key, scope: scope, records: found, policy: policy)
+                keys: keys, scope: scope, records: found, policy: policy)
             var verifier = opened
             let result = try body(&verifier)
             for change in try VerifierRecords.changes(
-                from: opened, to: verifier, key: key, now: now)
+                from: opened, to: verifier, keys: keys, now: now)
             {
                 switch change {
                 case .put(let name, let bytes, let expiresAt): records[name] = (bytes, expiresAt)
@@ -76,7 +78,7 @@ import Testing
     }
 
     @Test func recordsGiveTheSameOutcomesAsTheWholeState() throws {
-        var store = RecordStore()
+        var store = try RecordStore()
         var whole = makeVerifier()
         let puzzle = try makePuzzle(seed: 5)
         let wrong = Point(x: puzzle.holePosition.x + 60, y: puzzle.holePosition.y)
@@ -143,7 +145,7 @@ import Testing
     }
 
     @Test func everyRecordExpiresWhenNothingCanNeedIt() throws {
-        var store = RecordStore()
+        var store = try RecordStore()
         let puzzle = try makePuzzle(seed: 6)
         guard
             case .success(let challenge) = try register(
@@ -173,7 +175,7 @@ import Testing
     }
 
     @Test func aDamagedOrMovedRecordFailsClosed() throws {
-        var store = RecordStore()
+        var store = try RecordStore()
         let puzzle = try makePuzzle(seed: 7)
         let wrong = Point(x: puzzle.holePosition.x + 60, y: puzzle.holePosition.y)
         for now in [10.0, 11, 12, 13] {
@@ -187,8 +189,8 @@ import Testing
         }
         _ = try register(&store, puzzle, client: "b", now: 14)
         let names = store.records.keys.sorted()
-        let clientA = try VerifierRecords.plan(for: .issuing(client: "a"), key: store.key).reads[0]
-        let clientB = try VerifierRecords.plan(for: .issuing(client: "b"), key: store.key).reads[0]
+        let clientA = VerifierRecords.plan(for: .issuing(client: "a"), keys: store.keys).reads[0]
+        let clientB = VerifierRecords.plan(for: .issuing(client: "b"), keys: store.keys).reads[0]
         // Every bit of a's record (a client one failure short of a lockout), flipped.
         let original = try #require(store.records[clientA])
         for index in original.bytes.indices {
@@ -207,9 +209,9 @@ import Testing
             _ = try register(&moved, puzzle, client: "a", now: 15)
         }
         // Sealed under another key: refused too.
-        var rekeyed = RecordStore()
+        var rekeyed = try RecordStore()
         rekeyed.records = store.records
-        let other = try VerifierRecords.plan(for: .issuing(client: "a"), key: rekeyed.key).reads[0]
+        let other = VerifierRecords.plan(for: .issuing(client: "a"), keys: rekeyed.keys).reads[0]
         rekeyed.records[other] = original
         #expect(throws: VerifierStoreError.self) {
             _ = try register(&rekeyed, puzzle, client: "a", now: 15)

@@ -14,9 +14,9 @@ import TactilePuzzleVerifier
 /// (`SET NX`). An operation locks only its client or its token
 /// (`SET tactile:lock:<name> <random> NX PX 5000`), reads its records (a checked puzzle
 /// with `GETDEL`, so only one check of it can ever run), and writes back what changed in
-/// one pipeline with the lock's release (a Lua compare-and-delete): three round trips, and
+/// one script with the lock's release (a Lua compare-and-delete): two round trips, and
 /// operations on other clients never wait. Images live under `tactile:image:<id>` with the
-/// challenge's lifetime as their TTL.
+/// challenge's lifetime as their TTL; the step that takes a checked puzzle drops its images.
 ///
 /// Connections are pooled, one per concurrent request. When Redis does not answer, every
 /// operation throws (the service answers 503 and `/healthz` fails, so nothing passes); the
@@ -39,8 +39,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     private let lock = NSLock()
     /// Idle connections, guarded by `lock`.
     private var idle: [UnsafeMutablePointer<redisContext>] = []
-    /// The sealed secret as last read, guarded by `lock`.
-    private var cachedKey: [UInt8]?
+    /// The sealed secret as last read, and the keys it holds, guarded by `lock`.
+    private var cachedKey: (sealed: [UInt8], keys: VerifierRecords.Keys)?
     /// How long a record's lock lasts if its holder never releases it, in seconds; an
     /// operation that takes longer writes nothing and fails.
     var lockLease = 5.0
@@ -209,20 +209,24 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     // MARK: - The verifier
 
     static let keyName = "tactile:key"
-    /// KEYS: the lock (or "" for none), the key, the records to read, then those to take;
-    /// ARGV: holder, lease in ms, how many records are read (not taken), whether to lock.
-    /// Nil when the lock is held by another; else the key and every record (false: none).
+    /// KEYS: the lock (or "" for none), the key, the records to read, those to take, then
+    /// keys to drop; ARGV: holder, lease in ms, how many records are read, how many taken,
+    /// whether to lock. Nil when the lock is held by another (and nothing is dropped); else
+    /// the key and every record read or taken (false: none).
     static let lockAndRead = """
-        if ARGV[4] == '1' then
+        if ARGV[5] == '1' then
           if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
         end
         local out = {redis.call('GET', KEYS[2])}
-        local reads = tonumber(ARGV[3])
+        local reads = 2 + tonumber(ARGV[3])
+        local takes = reads + tonumber(ARGV[4])
         for i = 3, #KEYS do
-          if i - 2 <= reads then
+          if i <= reads then
             out[#out + 1] = redis.call('GET', KEYS[i])
-          else
+          elseif i <= takes then
             out[#out + 1] = redis.call('GETDEL', KEYS[i])
+          else
+            redis.call('UNLINK', KEYS[i])
           end
         end
         return out
@@ -243,7 +247,9 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
 
     /// The sealed secret: as this instance first read it, or (on a new server) made by
     /// whichever instance sets it first.
-    private func key(on context: UnsafeMutablePointer<redisContext>) throws -> [UInt8] {
+    private func key(on context: UnsafeMutablePointer<redisContext>) throws -> (
+        sealed: [UInt8], keys: VerifierRecords.Keys
+    ) {
         lock.lock()
         let cached = cachedKey
         lock.unlock()
@@ -260,18 +266,21 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         _ = try VerifierSeal.open(
             key: key, state: try VerifierSeal.emptyState(key: key), policy: policy,
             names: (key: "Redis \(Self.keyName)", state: "a fresh state"))
+        let opened = (sealed: key, keys: try VerifierRecords.Keys(sealed: key))
         lock.lock()
-        cachedKey = key
+        cachedKey = opened
         lock.unlock()
-        return key
+        return opened
     }
 
     public func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
         try withConnection { context in
-            let key = try key(on: context)
-            guard let result = try run(scope, now: now, key: key, on: context, body) else {
+            let (key, keys) = try key(on: context)
+            guard
+                let result = try run(scope, now: now, key: key, keys: keys, on: context, body)
+            else {
                 throw Self.keyLost
             }
             return result
@@ -285,22 +294,25 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         "Redis lost or replaced \(keyName) while this instance was using it (restarted without persistence, flushed, or evicted?): refusing to start afresh, which would forget every limit and lockout. Run Redis with persistence (appendonly yes) and maxmemory-policy noeviction; restart the instances to start afresh on purpose"
     )
 
-    /// One operation under `key`; `nil` when Redis holds another key (or none).
+    /// One operation under `key` (whose keys are `keys`); `nil` when Redis holds another key
+    /// (or none).
     private func run<R>(
-        _ scope: VerifierScope, now: Double, key: [UInt8],
+        _ scope: VerifierScope, now: Double, key: [UInt8], keys: VerifierRecords.Keys,
         on context: UnsafeMutablePointer<redisContext>, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R? {
-        let plan = try VerifierRecords.plan(for: scope, key: key)
+        let plan = VerifierRecords.plan(for: scope, keys: keys)
         let holder = Hex.encode(Sodium.randomBytes(16))
         let lockName = plan.lock.map { "tactile:lock:" + $0 }
         let names = plan.reads + plan.takes
+        // A checked puzzle's images, dropped in the step that takes the puzzle.
+        let drops = scope.checkedPuzzle.map { ["tactile:image:" + $0] } ?? []
         // One round trip: take the lock and, only if it was free, read the records (taking
-        // those the plan takes). Busy: wait up to two seconds; a lock expires by itself
-        // after its lease.
-        let readKeys = [lockName ?? "", Self.keyName] + names.map { "tactile:" + $0 }
+        // those the plan takes, dropping the images). Busy: wait up to two seconds; a lock
+        // expires by itself after its lease.
+        let readKeys = [lockName ?? "", Self.keyName] + names.map { "tactile:" + $0 } + drops
         let readArguments = [
             holder, String(Int(lockLease * 1000)), String(plan.reads.count),
-            lockName == nil ? "0" : "1",
+            String(plan.takes.count), lockName == nil ? "0" : "1",
         ]
         var read: [Reply]?
         for attempt in 0..<400 {
@@ -332,11 +344,12 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         for (name, value) in zip(names, values) { records[name] = Self.bytes(value) }
 
         let opened = try VerifierRecords.open(
-            key: key, scope: scope, records: records, policy: policy)
+            keys: keys, scope: scope, records: records, policy: policy)
         var verifier = opened
         verifier.policy = policy
         let result = try body(&verifier)
-        let changes = try VerifierRecords.changes(from: opened, to: verifier, key: key, now: now)
+        let changes = try VerifierRecords.changes(
+            from: opened, to: verifier, keys: keys, now: now)
         guard let lockName else {
             // Only reading operations go without a lock, and they change nothing.
             guard changes.isEmpty else {
@@ -417,7 +430,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         else { return false }
         guard replies[0] == .status("PONG") else { return false }
         guard let known else { return true }
-        return replies[1] == .string(known)
+        return replies[1] == .string(known.sealed)
     }
 
     // MARK: - Images
@@ -436,10 +449,6 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                         + [Array(String(seconds).utf8)]
                 ], on: context)
         }
-    }
-
-    public func removeImages(id: String) throws {
-        _ = try withConnection { try run(["UNLINK", "tactile:image:\(id)"], on: $0) }
     }
 
     public func images(id: String, now: Double) throws -> ChallengeImages? {

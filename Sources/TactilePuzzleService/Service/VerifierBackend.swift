@@ -26,7 +26,9 @@ public protocol VerifierBackend: Sendable {
     ///
     /// `body` must stay within `scope`: a backend that keeps records apart (Redis) gives it
     /// a verifier holding only the scope's records. `now` is the time `body` acts at (seconds
-    /// since 1970); records it keeps live on from then.
+    /// since 1970); records it keeps live on from then. A check
+    /// (``VerifierScope/checkedPuzzle``) also forgets its puzzle's images: checked once,
+    /// whatever the outcome, they are of no more use.
     func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R
@@ -36,8 +38,6 @@ public protocol VerifierBackend: Sendable {
     func putImages(_ images: ChallengeImages, id: String, until: Double, now: Double) throws
     /// A challenge's images, or `nil` when unknown or expired.
     func images(id: String, now: Double) throws -> ChallengeImages?
-    /// Forgets a challenge's images once it was answered.
-    func removeImages(id: String) throws
     /// Counts one event against `name` in the fixed window of `window` seconds that holds
     /// `now`: the count so far in that window, this one included, and when the window ends.
     func increment(_ name: String, window: Double, now: Double) throws -> (
@@ -68,7 +68,10 @@ extension LocalCaches {
         imageCache.put(id: id, images: images, until: until)
     }
 
-    public func removeImages(id: String) throws { imageCache.remove(id: id) }
+    /// Forgets the images of the puzzle a check is about.
+    func forgetImages(of scope: VerifierScope) {
+        if let id = scope.checkedPuzzle { imageCache.remove(id: id) }
+    }
 
     public func images(id: String, now: Double) throws -> ChallengeImages? {
         imageCache.get(id: id, now: now)
@@ -91,6 +94,7 @@ public final class MemoryBackend: LocalCaches, @unchecked Sendable {
     public func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
+        defer { forgetImages(of: scope) }
         lock.lock()
         defer { lock.unlock() }
         return try body(&verifier)
@@ -117,7 +121,8 @@ public struct DirectoryBackend: LocalCaches {
     public func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
-        try store.withVerifier(policy: policy) { verifier in
+        defer { forgetImages(of: scope) }
+        return try store.withVerifier(policy: policy) { verifier in
             verifier.policy = policy
             return try body(&verifier)
         }

@@ -47,14 +47,35 @@ public struct PuzzleVerifier: Sendable {
         key: [UInt8], policy: VerifierPolicy, state: VerifierState,
         random: some RandomNumberGenerator & Sendable = SecureRandom()
     ) {
-        guard key.count == TokenSigner.keyLength,
-            let signer = TokenSigner(key: Self.derive(key, purpose: "token"))
-        else { return nil }
-        self.signer = signer
-        clientKey = Self.derive(key, purpose: "client")
+        guard let keys = DerivedKeys(secret: key) else { return nil }
+        self.init(keys: keys, policy: policy, state: state, random: random)
+    }
+
+    init(
+        keys: DerivedKeys, policy: VerifierPolicy, state: VerifierState,
+        random: some RandomNumberGenerator & Sendable = SecureRandom()
+    ) {
+        signer = keys.signer
+        clientKey = keys.client
         self.policy = policy
         self.state = state
         self.random = random
+    }
+
+    /// The keys a verifier derives from its secret, derived once for a store that opens a
+    /// verifier for every operation.
+    struct DerivedKeys: Sendable {
+        let signer: TokenSigner
+        let client: [UInt8]
+
+        /// `nil` when the secret is not 32 bytes.
+        init?(secret: [UInt8]) {
+            guard secret.count == TokenSigner.keyLength,
+                let signer = TokenSigner(key: PuzzleVerifier.derive(secret, purpose: "token"))
+            else { return nil }
+            self.signer = signer
+            client = PuzzleVerifier.derive(secret, purpose: "client")
+        }
     }
 
     /// A key for one purpose, derived from the secret with HMAC-SHA-256 so that no two

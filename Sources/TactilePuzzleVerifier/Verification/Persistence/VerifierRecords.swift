@@ -38,6 +38,28 @@ public enum VerifierRecords {
 
     static let magic = "TPZREC1"
 
+    /// What a sealed key (``VerifierSeal/makeKey()``) holds, opened and with every key derived
+    /// from it, once: a store that opens a verifier for every operation keeps it rather than
+    /// derive five HMAC keys each time.
+    public struct Keys: Sendable {
+        let names: Names
+        let mac: [UInt8]
+        let verifier: PuzzleVerifier.DerivedKeys
+
+        /// Opens a sealed key.
+        ///
+        /// - Throws: ``VerifierStoreError`` when the key is damaged.
+        public init(sealed key: [UInt8]) throws(VerifierStoreError) {
+            let secret = try VerifierSeal.secret(of: key, name: "the key")
+            guard let verifier = PuzzleVerifier.DerivedKeys(secret: secret) else {
+                throw VerifierStoreError("the key does not hold a 32-byte secret")
+            }
+            names = Names(secret: secret)
+            mac = PuzzleVerifier.derive(secret, purpose: "record")
+            self.verifier = verifier
+        }
+    }
+
     /// How long a client's record outlives its last request: long enough to remember its
     /// failures, never shorter than its rate-limit window or its lockout.
     static func clientRetention(_ policy: VerifierPolicy) -> Double {
@@ -48,11 +70,9 @@ public enum VerifierRecords {
     ///
     /// - Parameters:
     ///   - scope: What the operation is about.
-    ///   - key: The sealed key (``VerifierSeal/makeKey()``).
-    public static func plan(for scope: VerifierScope, key: [UInt8]) throws(VerifierStoreError)
-        -> Plan
-    {
-        let names = Names(secret: try VerifierSeal.secret(of: key, name: "the key"))
+    ///   - keys: The store's keys.
+    public static func plan(for scope: VerifierScope, keys: Keys) -> Plan {
+        let names = keys.names
         switch scope.subject {
         case .issuing(let client):
             let record = names.client(client)
@@ -89,21 +109,20 @@ public enum VerifierRecords {
     /// A verifier that holds the records read for `scope` (and nothing else).
     ///
     /// - Parameters:
-    ///   - key: The sealed key.
-    ///   - scope: The operation's scope, as given to ``plan(for:key:)``.
+    ///   - keys: The store's keys.
+    ///   - scope: The operation's scope, as given to ``plan(for:keys:)``.
     ///   - records: The records the plan named that exist, by name.
     ///   - policy: The limits the verifier applies.
     /// - Throws: ``VerifierStoreError`` when a record is damaged, sealed under another key or
     ///   another name, or holds values no verifier writes.
     public static func open(
-        key: [UInt8], scope: VerifierScope, records: [String: [UInt8]], policy: VerifierPolicy
+        keys: Keys, scope: VerifierScope, records: [String: [UInt8]], policy: VerifierPolicy
     ) throws(VerifierStoreError) -> PuzzleVerifier {
-        let secret = try VerifierSeal.secret(of: key, name: "the key")
-        let names = Names(secret: secret)
+        let names = keys.names
         var state = VerifierState()
         func load<T: RecordJSON>(_ type: T.Type, _ name: String) throws(VerifierStoreError) -> T? {
             guard let bytes = records[name] else { return nil }
-            return try unseal(type, bytes, name: name, secret: secret)
+            return try unseal(type, bytes, name: name, mac: keys.mac)
         }
         func loadPuzzle(_ id: String) throws(VerifierStoreError) {
             guard Hex.isHex(id, count: 32),
@@ -140,24 +159,20 @@ public enum VerifierRecords {
         if let problem = state.implausibility() {
             throw VerifierStoreError("a record holds values no verifier writes: \(problem)")
         }
-        guard let verifier = PuzzleVerifier(key: secret, policy: policy, state: state) else {
-            throw VerifierStoreError("the key does not hold a 32-byte secret")
-        }
-        return verifier
+        return PuzzleVerifier(keys: keys.verifier, policy: policy, state: state)
     }
 
     /// What an operation changed: the records to save and remove.
     ///
     /// - Parameters:
-    ///   - opened: The verifier as ``open(key:scope:records:policy:)`` returned it.
+    ///   - opened: The verifier as ``open(keys:scope:records:policy:)`` returned it.
     ///   - verifier: The same verifier after the operation.
-    ///   - key: The sealed key.
+    ///   - keys: The store's keys.
     ///   - now: The time of the operation, seconds since 1970.
     public static func changes(
-        from opened: PuzzleVerifier, to verifier: PuzzleVerifier, key: [UInt8], now: Double
+        from opened: PuzzleVerifier, to verifier: PuzzleVerifier, keys: Keys, now: Double
     ) throws(VerifierStoreError) -> [Change] {
-        let secret = try VerifierSeal.secret(of: key, name: "the key")
-        let names = Names(secret: secret)
+        let names = keys.names
         let before = opened.state
         let after = verifier.state
         var changes: [Change] = []
@@ -165,7 +180,7 @@ public enum VerifierRecords {
         {
             changes.append(
                 .put(
-                    name: name, bytes: try seal(value, name: name, secret: secret), expiresAt: until
+                    name: name, bytes: try seal(value, name: name, mac: keys.mac), expiresAt: until
                 ))
         }
         for (client, record) in after.clients where before.clients[client] != record {
@@ -202,7 +217,7 @@ public enum VerifierRecords {
     }
 
     /// Record names; clients and idempotency keys appear only as keyed digests.
-    struct Names {
+    struct Names: Sendable {
         let key: [UInt8]
 
         init(secret: [UInt8]) { key = PuzzleVerifier.derive(secret, purpose: "record-name") }
@@ -217,24 +232,21 @@ public enum VerifierRecords {
         func verification(_ remembered: String) -> String { "verification:" + digest(remembered) }
     }
 
-    private static func macKey(_ secret: [UInt8]) -> [UInt8] {
-        PuzzleVerifier.derive(secret, purpose: "record")
-    }
-
-    static func seal(_ value: some RecordJSON, name: String, secret: [UInt8])
+    static func seal(_ value: some RecordJSON, name: String, mac: [UInt8])
         throws(VerifierStoreError) -> [UInt8]
     {
-        seal(body: value.json.serialized(), name: name, secret: secret)
+        seal(body: value.json.serialized(), name: name, mac: mac)
     }
 
-    /// JSON `body` behind the header `TPZREC1 <mac>`, the MAC over the name and the body.
-    static func seal(body: [UInt8], name: String, secret: [UInt8]) -> [UInt8] {
-        let tag = Sodium.hmacSHA256(Array(name.utf8) + [10] + body, key: macKey(secret))
+    /// JSON `body` behind the header `TPZREC1 <mac>`, the MAC (under `mac`) over the name and
+    /// the body.
+    static func seal(body: [UInt8], name: String, mac: [UInt8]) -> [UInt8] {
+        let tag = Sodium.hmacSHA256(Array(name.utf8) + [10] + body, key: mac)
         return Array("\(magic) \(Hex.encode(tag))\n".utf8) + body
     }
 
     static func unseal<T: RecordJSON>(
-        _ type: T.Type, _ bytes: [UInt8], name: String, secret: [UInt8]
+        _ type: T.Type, _ bytes: [UInt8], name: String, mac: [UInt8]
     ) throws(VerifierStoreError) -> T {
         let headerLength = magic.utf8.count + 1 + 64 + 1
         guard bytes.count > headerLength,
@@ -246,7 +258,7 @@ public enum VerifierRecords {
         let body = Array(bytes[headerLength...])
         guard
             Sodium.verifyHMACSHA256(
-                tag, message: Array(name.utf8) + [10] + body, key: macKey(secret))
+                tag, message: Array(name.utf8) + [10] + body, key: mac)
         else {
             throw VerifierStoreError(
                 "\(name) failed its authentication check (altered, damaged, moved, or sealed under another key)"

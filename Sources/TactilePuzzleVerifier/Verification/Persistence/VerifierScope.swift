@@ -19,6 +19,13 @@ public struct VerifierScope: Hashable, Sendable {
 
     let subject: Subject
 
+    /// The puzzle a check is about, `nil` for every other operation: a check consumes its
+    /// puzzle whatever the outcome, so a store can drop what it keeps for it (the images).
+    public var checkedPuzzle: String? {
+        if case .checking(let id, _) = subject { return id }
+        return nil
+    }
+
     /// Issuing a puzzle to a client: ``PuzzleVerifier/register(_:client:site:now:)``.
     public static func issuing(client: String) -> VerifierScope {
         VerifierScope(subject: .issuing(client: client))
