@@ -1,7 +1,8 @@
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
 import Testing
+
+@testable import TactilePuzzleVerifier
 
 /// Decoys are holes of the piece's own shape and size, on its row, treated like the real
 /// hole: neither their outline nor their look rules them out.
@@ -16,6 +17,64 @@ import Testing
                 #expect(decoy.frame.size == puzzle.holeFrame.size)
                 #expect(decoy.frame.minY == puzzle.holePosition.y)
                 #expect(!decoy.frame.intersects(puzzle.holeFrame))
+            }
+        }
+    }
+
+    /// The block sums a decoy's place is judged by, summed once, give what summing every
+    /// pixel of both shapes anew gives: for shapes partly outside the picture and places
+    /// partly outside it too.
+    @Test func blockDifferencesMatchAPixelByPixelSum() throws {
+        var random = SeededRandom(seed: 5)
+        let (width, height) = (120, 90)
+        let pixels = (0..<(width * height * 4)).map { _ in UInt8.random(in: 0...255, using: &random)
+        }
+        let picture = try #require(Bitmap(width: width, height: height, pixels: pixels))
+        func reference(_ mask: ShapeMask, to origin: Point) -> Double {
+            let (dx, dy) = (Int(origin.x) - mask.originX, Int(origin.y) - mask.originY)
+            var (total, blocks) = (0, 0)
+            for v in stride(from: 0, to: mask.height - 3, by: 4) {
+                for u in stride(from: 0, to: mask.width - 3, by: 4) {
+                    let corners = [v * mask.width + u, (v + 3) * mask.width + u + 3]
+                    guard corners.allSatisfy({ mask.counts[$0] == ShapeMask.samplesPerPixel })
+                    else { continue }
+                    let (x, y) = (mask.originX + u, mask.originY + v)
+                    let inside = { (x: Int, y: Int) in
+                        x >= 0 && y >= 0 && x + 4 <= width && y + 4 <= height
+                    }
+                    guard inside(x, y), inside(x + dx, y + dy) else { continue }
+                    for c in 0..<3 {
+                        var difference = 0
+                        for j in 0..<4 {
+                            for i in 0..<4 {
+                                difference += Int(pixels[((y + j) * width + x + i) * 4 + c])
+                                difference -= Int(
+                                    pixels[((y + dy + j) * width + x + dx + i) * 4 + c])
+                            }
+                        }
+                        total += abs(difference)
+                    }
+                    blocks += 1
+                }
+            }
+            return blocks > 0 ? Double(total) / Double(blocks * 48) : 0
+        }
+        for shape in [PuzzleShape.classic(), .circle, .square] {
+            for _ in 0..<40 {
+                let frame = Rect(
+                    x: Double(Int.random(in: -20...100, using: &random)),
+                    y: Double(Int.random(in: -20...70, using: &random)),
+                    width: 36, height: 36)
+                let mask = ShapeMask(path: shape.path(in: frame), within: frame)
+                let blocks = HoleBlocks(picture, mask: mask)
+                for _ in 0..<10 {
+                    let origin = Point(
+                        x: Double(Int.random(in: -30...110, using: &random)),
+                        y: Double(Int.random(in: -30...80, using: &random)))
+                    #expect(
+                        blocks.difference(picture, to: origin) == reference(mask, to: origin),
+                        "\(shape) \(frame) \(origin)")
+                }
             }
         }
     }
