@@ -7,6 +7,38 @@ import Testing
 /// The piece is exactly the picture inside the shape; the hole is darkened exactly there.
 /// The truth is the shape's own `Path.contains` at the mask's sample points.
 @Suite struct PuzzleCuttingTests {
+    /// Every built-in shape — each of the 81 jigsaw edge combinations, the circle, the
+    /// square — covers enough of its piece's square at every side a puzzle can have, measured
+    /// on its mask: why `PuzzleOptions.validate` measures only custom outlines.
+    @Test func builtInShapesAlwaysCoverEnough() {
+        let edges = JigsawEdges.Edge.allCases
+        var shapes: [PuzzleShape] = [.circle, .square]
+        for top in edges {
+            for right in edges {
+                for bottom in edges {
+                    for left in edges {
+                        shapes.append(
+                            .classic(
+                                JigsawEdges(top: top, right: right, bottom: bottom, left: left)))
+                    }
+                }
+            }
+        }
+        for side in Array(16...48) + [61, 96, 128, 181, 256, 512] {
+            let frame = Rect(x: 0, y: 0, width: Double(side), height: Double(side))
+            for shape in shapes {
+                let coverage = ShapeMask(path: shape.path(in: frame), within: frame)
+                    .coverage(ofBoxWidth: side, height: side)
+                #expect(coverage >= PuzzleOptions.minimumShapeCoverage + 0.1, "\(shape) at \(side)")
+            }
+        }
+        // Below the smallest side, and for custom outlines, the mask is still measured.
+        #expect(throws: PuzzleGenerationError.self) {
+            try PuzzleOptions.validate(
+                .custom(Path(rect: Rect(x: 0, y: 0, width: 100, height: 1))), side: 64)
+        }
+    }
+
     /// The sample points of a pixel, as the mask places them.
     func samples(x: Int, y: Int) -> [Point] {
         let n = ShapeMask.samplesPerAxis
