@@ -102,8 +102,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// The bytes as each kind of record, sealed as the store seals them, so that opening gets
 /// past the seal to the decoding and the plausibility checks.
-private let recordKey = VerifierSeal.makeKey()
-private let recordSecret = try! VerifierSeal.secret(of: recordKey, name: "the key")
+private let recordKeys = try! VerifierRecords.Keys(sealed: VerifierSeal.makeKey())
 
 private func fuzzRecords(_ body: [UInt8]) {
     let id = String(repeating: "ab", count: 16)
@@ -114,19 +113,19 @@ private func fuzzRecords(_ body: [UInt8]) {
         .redeeming(token: text, idempotencyKey: "k"), .inspecting(client: "fuzz"),
     ]
     for scope in scopes {
-        guard let plan = try? VerifierRecords.plan(for: scope, key: recordKey) else { continue }
+        let plan = VerifierRecords.plan(for: scope, keys: recordKeys)
         var records: [String: [UInt8]] = [:]
         for name in plan.reads + plan.takes {
-            records[name] = VerifierRecords.seal(body: body, name: name, secret: recordSecret)
+            records[name] = VerifierRecords.seal(body: body, name: name, mac: recordKeys.mac)
         }
         if let opened = try? VerifierRecords.open(
-            key: recordKey, scope: scope, records: records, policy: policy)
+            keys: recordKeys, scope: scope, records: records, policy: policy)
         {
             var verifier = opened
             _ = verifier.pendingPuzzle(id: id)
             _ = verifier.limit(for: "fuzz", now: now)
             _ = try? verifier.register(puzzle, client: "fuzz", now: now)
-            _ = try? VerifierRecords.changes(from: opened, to: verifier, key: recordKey, now: now)
+            _ = try? VerifierRecords.changes(from: opened, to: verifier, keys: recordKeys, now: now)
         }
     }
 }
