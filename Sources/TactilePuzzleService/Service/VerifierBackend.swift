@@ -27,7 +27,7 @@ public protocol VerifierBackend: Sendable {
     /// `body` must stay within `scope`: a backend that keeps records apart (Redis) gives it
     /// a verifier holding only the scope's records. `now` is the time `body` acts at (seconds
     /// since 1970); records it keeps live on from then. A check
-    /// (``VerifierScope/checkedPuzzle``) also forgets its puzzle's images: checked once,
+    /// (`VerifierScope.checkedPuzzle`) also forgets its puzzle's images: checked once,
     /// whatever the outcome, they are of no more use.
     func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
