@@ -12,19 +12,32 @@
 // libmicrohttpd's start, daemon-info and connection-info calls take variable arguments,
 // which Swift cannot call; these wrappers pass a fixed set.
 
-/// Starts a daemon on `address` (IPv4 or IPv6) with an epoll thread pool, a connection
-/// limit overall and per client address, a per-connection idle timeout and memory limit.
+/// Starts a daemon on `address` (IPv4 or IPv6) with `threads` epoll threads that allow
+/// suspending connections, a connection limit overall and per client address, a
+/// per-connection idle timeout and memory limit.
 static inline struct MHD_Daemon *tactile_mhd_start(
     const struct sockaddr *address, int is_ipv6, MHD_AccessHandlerCallback handler,
     void *handler_context, MHD_RequestCompletedCallback completed, void *completed_context,
     unsigned int threads, unsigned int connection_limit, unsigned int per_ip_limit,
     unsigned int timeout_seconds, size_t memory_limit) {
-    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
+    unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (is_ipv6) flags |= MHD_USE_IPv6;
+    // A pool of one is no pool: libmicrohttpd warns about the option then.
+    if (threads > 1) {
+        return MHD_start_daemon(
+            flags, 0, NULL, NULL, handler, handler_context,
+            MHD_OPTION_SOCK_ADDR, address,
+            MHD_OPTION_THREAD_POOL_SIZE, threads,
+            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
+            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
+            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+            MHD_OPTION_END);
+    }
     return MHD_start_daemon(
         flags, 0, NULL, NULL, handler, handler_context,
         MHD_OPTION_SOCK_ADDR, address,
-        MHD_OPTION_THREAD_POOL_SIZE, threads,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,

@@ -1,14 +1,20 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
-/// An HTTP/1.1 server on libmicrohttpd: a pool of threads on epoll, with limits that keep one
-/// client or a flood of them from taking it over.
+/// An HTTP/1.1 server on libmicrohttpd: threads on epoll move the bytes (one for every four
+/// cores), a pool of worker threads runs the handler, with limits that keep one client or a
+/// flood of them from taking it over.
 ///
 /// Each request is read whole (up to ``Configuration/maximumBodyBytes``; a larger declared
-/// or sent body is answered 413) and handed to the handler on one of the pool's threads, so
-/// the handler must be safe to call concurrently. Connections idle longer than the timeout
-/// are closed (a slow client cannot hold a thread), and there are limits on connections
-/// overall and per client address. Keep-alive is libmicrohttpd's default.
+/// or sent body is answered 413) and queued for the workers, first come first served: the
+/// first worker free takes the request that has waited longest, whichever connection it
+/// came on. (Handing each worker connections of its own instead would leave a core idle
+/// while another has a queue, and answers on some connections far slower than on others.)
+/// The handler must be safe to call concurrently. Connections idle longer than the timeout
+/// are closed (a slow client cannot hold a worker: only a whole request reaches one), and
+/// there are limits on connections overall and per client address. Keep-alive is
+/// libmicrohttpd's default.
 public final class HTTPServer: @unchecked Sendable {
     /// Where and how the server listens.
     public struct Configuration: Sendable {
@@ -16,7 +22,8 @@ public final class HTTPServer: @unchecked Sendable {
         public var host: String
         /// The port; 0 picks a free one (see ``HTTPServer/port``).
         public var port: Int
-        /// Threads in the pool; by default one per core.
+        /// Worker threads that run the handler; by default one per core. A handler that
+        /// waits (on a database, say) wants more.
         public var threads: Int
         /// The most connections at once.
         public var connectionLimit: Int
@@ -56,6 +63,9 @@ public final class HTTPServer: @unchecked Sendable {
 
     private var daemon: OpaquePointer?
     fileprivate let handler: Handler
+    fileprivate let workers: WorkQueue
+    /// Requests handed to the workers whose answers are not yet sent.
+    fileprivate let unsent = Atomic<Int>(0)
     fileprivate let configuration: Configuration
     /// The port the server listens on.
     public private(set) var port: Int = 0
@@ -65,8 +75,6 @@ public final class HTTPServer: @unchecked Sendable {
     /// - Throws: ``StartError`` for an address that is not a literal, a port out of range,
     ///   or one that cannot be bound (in use, not permitted).
     public init(configuration: Configuration, handler: @escaping Handler) throws(StartError) {
-        self.configuration = configuration
-        self.handler = handler
         guard (0...65535).contains(configuration.port) else {
             throw StartError(description: "port \(configuration.port) is outside 0…65535")
         }
@@ -96,18 +104,22 @@ public final class HTTPServer: @unchecked Sendable {
                     description: "\(configuration.host) is not an IPv4 or IPv6 address")
             }
         }
+        self.configuration = configuration
+        self.handler = handler
+        workers = WorkQueue(threads: configuration.threads, name: "http-worker")
         let context = Unmanaged.passUnretained(self).toOpaque()
         daemon = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 tactile_mhd_start(
-                    address, isIPv6 ? 1 : 0, accessHandler, context, completionHandler, nil,
-                    UInt32(max(1, configuration.threads)),
+                    address, isIPv6 ? 1 : 0, accessHandler, context, completionHandler, context,
+                    UInt32(Self.networkThreads),
                     UInt32(max(1, configuration.connectionLimit)),
                     UInt32(max(1, configuration.connectionsPerAddress)),
                     UInt32(max(1, configuration.timeoutSeconds)), Self.connectionMemory)
             }
         }
         guard let daemon else {
+            workers.close()
             throw StartError(
                 description:
                     "cannot listen on \(configuration.host):\(configuration.port) (in use, or not permitted)"
@@ -116,25 +128,47 @@ public final class HTTPServer: @unchecked Sendable {
         port = Int(tactile_mhd_port(daemon))
     }
 
+    /// Threads moving bytes: reading a request and sending an answer is a small part of the
+    /// work of one.
+    static let networkThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 4)
+
     /// Each connection's memory in libmicrohttpd: its headers and read buffer (bodies are
     /// copied out as they arrive). libmicrohttpd clears it for every request on a
     /// connection, so it is kept to what a request's headers need (browsers send a few KiB).
     static let connectionMemory = 64 << 10
 
-    /// Stops accepting, finishes the requests under way, and closes every connection.
+    /// Finishes the requests under way, stops accepting, and closes every connection.
     public func stop() {
         guard let daemon else { return }
         self.daemon = nil
+        // Requests that arrive meanwhile are answered on the network thread; none is left
+        // suspended, which libmicrohttpd does not allow when it stops.
+        workers.close()
+        // The network thread sends what the workers answered (a client that does not read
+        // its answer gets two seconds).
+        let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
+        while unsent.load(ordering: .acquiring) > 0, DispatchTime.now().uptimeNanoseconds < deadline
+        {
+            usleep(1000)
+        }
         MHD_stop_daemon(daemon)
     }
 
     deinit { stop() }
 }
 
+/// A connection handle that a worker may hold: libmicrohttpd allows queueing a response on a
+/// suspended connection, and resuming it, from any thread.
+private struct SuspendedConnection: @unchecked Sendable {
+    let connection: OpaquePointer?
+}
+
 /// What is kept for one request between libmicrohttpd's calls: the body so far.
 private final class RequestBody {
     var bytes: [UInt8] = []
     var isTooLarge = false
+    /// Whether the request has gone to a worker.
+    var isDispatched = false
 }
 
 /// Collects a connection's headers or query arguments.
@@ -217,6 +251,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if body.isTooLarge {
         return send(.text(413, "the request body is larger than \(limit) bytes"), on: connection)
     }
+    // Called again after a worker's answer could not be queued: give up on the connection.
+    guard !body.isDispatched else { return MHD_Result.NO }
     var address = [CChar](repeating: 0, count: 64)
     tactile_mhd_client_address(connection, &address, address.count)
     let request = HTTPRequest(
@@ -227,11 +263,35 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         body: body.bytes,
         clientAddress: String(
             decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    return send(server.handler(request), on: connection)
+    guard server.workers.reserve() else {
+        // Stopping: answer here rather than leave the connection waiting.
+        return send(server.handler(request), on: connection)
+    }
+    body.isDispatched = true
+    server.unsent.add(1, ordering: .relaxed)
+    // The connection waits, off the network thread's list, until a worker has queued the
+    // answer; the worker then resumes it and the network thread sends it.
+    MHD_suspend_connection(connection)
+    let suspended = SuspendedConnection(connection: connection)
+    let handler = server.handler
+    server.workers.enqueue {
+        // Should nothing be queued (out of memory), the handler is called again on resuming
+        // and closes the connection.
+        _ = send(handler(request), on: suspended.connection)
+        MHD_resume_connection(suspended.connection)
+    }
+    return MHD_Result.YES
 }
 
-private let completionHandler: MHD_RequestCompletedCallback = { _, _, requestContext, _ in
+private let completionHandler: MHD_RequestCompletedCallback = {
+    context, _, requestContext, _ in
     guard let requestContext, let stored = requestContext.pointee else { return }
-    Unmanaged<RequestBody>.fromOpaque(stored).release()
+    let body = Unmanaged<RequestBody>.fromOpaque(stored)
+    if body.takeUnretainedValue().isDispatched, let context {
+        // Sent, or the connection is gone: either way nothing more is owed.
+        Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().unsent.subtract(
+            1, ordering: .releasing)
+    }
+    body.release()
     requestContext.pointee = nil
 }

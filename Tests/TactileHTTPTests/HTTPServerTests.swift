@@ -42,6 +42,22 @@ import Testing
         }
     }
 
+    /// Runs `work` on a thread of its own (blocking socket calls would hold up the test
+    /// runner's shared threads); the function returned waits for its result.
+    func inBackground(_ work: @escaping @Sendable () -> String) -> () -> String {
+        final class Box: @unchecked Sendable { var value = "" }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            box.value = work()
+            done.signal()
+        }.start()
+        return {
+            done.wait()
+            return box.value
+        }
+    }
+
     func configuration(_ edit: (inout HTTPServer.Configuration) -> Void = { _ in })
         -> HTTPServer.Configuration
     {
@@ -138,6 +154,112 @@ import Testing
             return ok
         }
         #expect(answers == 64)
+    }
+
+    /// A kept-alive connection: one request at a time, each answer read to its end.
+    final class Connection: @unchecked Sendable {
+        let socket: Int32
+        var buffered: [UInt8] = []
+
+        init?(port: Int) {
+            socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(
+                socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            guard connected == 0 else { return nil }
+        }
+
+        deinit { close(socket) }
+
+        /// GETs `path` and returns the answer's body ("" when none came).
+        func get(_ path: String) -> String {
+            let request = Array("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let text = String(decoding: buffered, as: UTF8.self)
+                if let end = text.range(of: "\r\n\r\n"),
+                    let line = text[..<end.lowerBound].split(separator: "\r\n").first(where: {
+                        $0.lowercased().hasPrefix("content-length:")
+                    }),
+                    let length = Int(line.dropFirst(15).trimmingCharacters(in: .whitespaces))
+                {
+                    let head = text[..<end.upperBound].utf8.count
+                    if buffered.count >= head + length {
+                        let body = String(decoding: buffered[head..<(head + length)], as: UTF8.self)
+                        buffered.removeFirst(head + length)
+                        return body
+                    }
+                }
+                let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                if n <= 0 { return "" }
+                buffered += chunk[0..<n]
+            }
+        }
+    }
+
+    /// A free worker takes the next request whatever connection it came on: while one worker
+    /// is held by a slow request, requests on every other kept-alive connection are answered
+    /// by the other. (With connections tied to threads, those sharing the slow one's thread
+    /// would wait behind it.)
+    @Test func aSlowRequestHoldsOneWorkerNotItsNeighbours() throws {
+        let server = try HTTPServer(configuration: configuration { $0.threads = 2 }) { request in
+            if request.path == "/slow" { usleep(1_500_000) }
+            return .text(200, request.path)
+        }
+        defer { server.stop() }
+        let connections = (0..<9).compactMap { _ in Connection(port: server.port) }
+        try #require(connections.count == 9)
+        for (index, connection) in connections.enumerated() {
+            #expect(connection.get("/hello\(index)") == "/hello\(index)")
+        }
+        let slow = inBackground { connections[0].get("/slow") }
+        usleep(200_000)
+        let start = Date()
+        for round in 0..<3 {
+            for (index, connection) in connections.enumerated().dropFirst() {
+                #expect(connection.get("/fast\(round)-\(index)") == "/fast\(round)-\(index)")
+            }
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(elapsed < 1.0, "24 fast requests took \(elapsed) s beside a slow one")
+        #expect(slow() == "/slow")
+    }
+
+    /// Stopping answers the requests under way, those running and those queued, before it
+    /// closes their connections.
+    @Test func stoppingFinishesRequestsUnderWay() throws {
+        let server = try HTTPServer(configuration: configuration { $0.threads = 1 }) { request in
+            usleep(300_000)
+            return .text(200, "done \(request.path)")
+        }
+        let port = server.port
+        let answers = (0..<3).map { index in
+            inBackground {
+                self.exchange(
+                    port,
+                    Array("GET /\(index) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            }
+        }
+        // All three are in: one running, two queued behind it.
+        usleep(150_000)
+        let start = Date()
+        server.stop()
+        let waited = Date().timeIntervalSince(start)
+        #expect(waited > 0.5, "stop returned after \(waited) s, before the queued requests ran")
+        for (index, answer) in answers.enumerated() {
+            let text = answer()
+            #expect(text.hasPrefix("HTTP/1.1 200") && text.hasSuffix("done /\(index)"), "\(text)")
+        }
     }
 
     @Test func badAddressesAreNamed() {

@@ -66,10 +66,11 @@ enum PuzzleServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let server: HTTPServer
         do {
-            // A worker waiting on Redis holds its thread: give it many more of them than cores
-            // (up to one per connection of a busy page), so the cores stay busy meanwhile.
+            // A worker waiting on Redis holds its thread: give it a few more of them than
+            // cores, so the cores stay busy meanwhile (Redis itself and the network thread
+            // take some). Many more only makes workers on puzzles crowd each other out.
             let cores = ProcessInfo.processInfo.activeProcessorCount
-            let threads = backend is RedisBackend ? 16 * cores : cores
+            let threads = backend is RedisBackend ? 4 * cores : cores
             server = try HTTPServer(
                 configuration: .init(host: host, port: port, threads: threads)
             ) {

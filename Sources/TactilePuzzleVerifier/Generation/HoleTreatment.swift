@@ -181,7 +181,7 @@ public struct HoleTreatment: Hashable, Sendable {
             let scale = shading / Double(max(region.width, region.height)) * 2
             light = (Float(cos(angle) * scale), Float(sin(angle) * scale))
         }
-        let weights = self.weights(counts: counts, width: region.width, height: region.height)
+        let weights = cachedWeights(counts: counts, width: region.width, height: region.height)
         let blurred =
             blurRadius > 0
             ? Self.boxBlurred(
@@ -325,6 +325,19 @@ public struct HoleTreatment: Hashable, Sendable {
         }
         return out
     }
+
+    /// ``weights(counts:width:height:)``, kept for the masks seen last (``RecentResults``):
+    /// the outline's distances are worked out once rather than for every hole.
+    func cachedWeights(counts: [UInt8], width: Int, height: Int) -> [Float] {
+        Self.recentWeights.value(
+            for: MaskKey(counts: counts, width: width, height: height, extra: self)
+        ) {
+            weights(counts: counts, width: width, height: height)
+        }
+    }
+
+    /// Weights for the masks seen last: about 120 KB each for a 96-pixel piece.
+    static let recentWeights = RecentResults<MaskKey<HoleTreatment>, [Float]>(limit: 32)
 
     /// For each pixel of the region, two weights, interleaved: its presence in the hole
     /// (its coverage without a rim; with one, rising from 0 at ``rimWidth`` outside the

@@ -54,6 +54,10 @@ public struct PieceTreatment: Hashable, Sendable {
         edgeWidth == 0 && brightness == 1...1 && colorJitter == 0 && offset == 0 && noise == 0
     }
 
+    /// The outline distances of the pieces seen last (``RecentResults``): about 40 KB each
+    /// for a 96-pixel piece.
+    static let recentDistances = RecentResults<MaskKey<Int>, [Float]>(limit: 32)
+
     /// Draws the piece over its cut: `piece` holds the picture's pixels with alpha the
     /// coverage, `counts` the shape's sample counts for each of its pixels.
     func apply(
@@ -69,11 +73,15 @@ public struct PieceTreatment: Hashable, Sendable {
         }
         var grain = SeededRandom(seed: random.next())
         let span = UInt64(2 * noise + 1)
+        let (w, h) = (piece.width, piece.height)
         let distance =
             edgeWidth > 0
-            ? OutlineDistance.signed(
-                counts: counts, width: piece.width, height: piece.height,
-                full: ShapeMask.samplesPerPixel) : []
+            ? Self.recentDistances.value(
+                for: MaskKey(counts: counts, width: w, height: h, extra: 0)
+            ) {
+                OutlineDistance.signed(
+                    counts: counts, width: w, height: h, full: ShapeMask.samplesPerPixel)
+            } : []
         let edge = Float(edgeLevel)
         let width = Float(edgeWidth)
         let n = piece.width * piece.height
