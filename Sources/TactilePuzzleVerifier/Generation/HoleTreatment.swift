@@ -402,21 +402,23 @@ public struct HoleTreatment: Hashable, Sendable {
         let rows = height / size + 2
         let grid = (0..<(columns * rows)).map { _ in draw() }
         let cell = Double(size)
+        // Each column's grid cell and place in it, the same for every row.
+        let cellColumns = (0..<width).map { u in Int(Double(u) / cell) }
+        let fractions = (0..<width).map { u in Double(u) / cell - Double(cellColumns[u]) }
         return [Double](unsafeUninitializedCapacity: width * height) { field, count in
             grid.withUnsafeBufferPointer { grid in
                 for v in 0..<height {
                     let gy = Double(v) / cell
                     let j = Int(gy)
                     let fy = gy - Double(j)
+                    let top = grid.baseAddress! + j * columns
+                    let bottom = top + columns
                     for u in 0..<width {
-                        let gx = Double(u) / cell
-                        let i = Int(gx)
-                        let fx = gx - Double(i)
-                        let top = grid[j * columns + i] * (1 - fx) + grid[j * columns + i + 1] * fx
-                        let bottom =
-                            grid[(j + 1) * columns + i] * (1 - fx)
-                            + grid[(j + 1) * columns + i + 1] * fx
-                        field[v * width + u] = top * (1 - fy) + bottom * fy
+                        let i = cellColumns[u]
+                        let fx = fractions[u]
+                        let upper = top[i] * (1 - fx) + top[i + 1] * fx
+                        let lower = bottom[i] * (1 - fx) + bottom[i + 1] * fx
+                        field[v * width + u] = upper * (1 - fy) + lower * fy
                     }
                 }
             }
