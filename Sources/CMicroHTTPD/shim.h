@@ -22,22 +22,16 @@ static inline struct MHD_Daemon *tactile_mhd_start(
     unsigned int timeout_seconds, size_t memory_limit) {
     unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (is_ipv6) flags |= MHD_USE_IPv6;
-    // A pool of one is no pool: libmicrohttpd warns about the option then.
-    if (threads > 1) {
-        return MHD_start_daemon(
-            flags, 0, NULL, NULL, handler, handler_context,
-            MHD_OPTION_SOCK_ADDR, address,
-            MHD_OPTION_THREAD_POOL_SIZE, threads,
-            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
-            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
-            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
-            MHD_OPTION_END);
-    }
+    // A pool of one is no pool: libmicrohttpd warns about the option then, so it is left
+    // out (the array ends early).
+    struct MHD_OptionItem pool[] = {
+        {threads > 1 ? MHD_OPTION_THREAD_POOL_SIZE : MHD_OPTION_END, threads, NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
     return MHD_start_daemon(
         flags, 0, NULL, NULL, handler, handler_context,
         MHD_OPTION_SOCK_ADDR, address,
+        MHD_OPTION_ARRAY, pool,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,

@@ -9,20 +9,8 @@ import Testing
     /// Sends raw bytes to the server and returns everything it answers until it closes or
     /// `seconds` pass.
     func exchange(_ port: Int, _ request: [UInt8], wait seconds: Double = 5) -> String {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard let socket = Self.connect(to: port, timeout: seconds) else { return "" }
         defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return "" }
-        var timeout = timeval(tv_sec: Int(seconds), tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
         var answer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -32,6 +20,28 @@ import Testing
             answer += chunk[0..<n]
         }
         return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// A socket connected to the server on loopback, its reads timing out after `timeout`
+    /// seconds; `nil` when it cannot connect.
+    static func connect(to port: Int, timeout: Double) -> Int32? {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            close(socket)
+            return nil
+        }
+        var wait = timeval(tv_sec: Int(timeout), tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        return socket
     }
 
     func echoServer(_ configuration: HTTPServer.Configuration) throws -> HTTPServer {
@@ -162,20 +172,8 @@ import Testing
         var buffered: [UInt8] = []
 
         init?(port: Int) {
-            socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(
-                socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            guard connected == 0 else { return nil }
+            guard let socket = HTTPServerTests.connect(to: port, timeout: 10) else { return nil }
+            self.socket = socket
         }
 
         deinit { close(socket) }
