@@ -13,11 +13,15 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The peer's address (IPv4 or IPv6 text); a proxy's when behind one.
     public var clientAddress: String
+    /// When the server had the whole request, before it waited for a worker: a handler that
+    /// times from here counts that wait, which is what a client sees of a busy server.
+    public var received: ContinuousClock.Instant
 
     /// Creates a request (for tests and for handlers calling handlers).
     public init(
         method: String, path: String, query: [String: String] = [:],
-        headers: [String: String] = [:], body: [UInt8] = [], clientAddress: String = "127.0.0.1"
+        headers: [String: String] = [:], body: [UInt8] = [], clientAddress: String = "127.0.0.1",
+        received: ContinuousClock.Instant = .now
     ) {
         self.method = method
         self.path = path
@@ -25,6 +29,7 @@ public struct HTTPRequest: Sendable {
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { $1 }
         self.body = body
         self.clientAddress = clientAddress
+        self.received = received
     }
 
     /// A header's value, by name in any case.

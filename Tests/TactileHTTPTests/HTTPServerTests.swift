@@ -233,6 +233,34 @@ import Testing
         #expect(slow() == "/slow")
     }
 
+    /// A request's `received` is when it came in whole, not when a worker took it: with one
+    /// worker busy for 0.4 s, a request sent meanwhile shows the wait.
+    @Test func aRequestKnowsWhenItCameInNotWhenAWorkerTookIt() throws {
+        let server = try HTTPServer(configuration: configuration { $0.threads = 1 }) { request in
+            let waited = ContinuousClock.now - request.received
+            if request.path == "/slow" { usleep(400_000) }
+            let (seconds, attoseconds) = waited.components
+            return .text(200, String(Double(seconds) + Double(attoseconds) * 1e-18))
+        }
+        defer { server.stop() }
+        let port = server.port
+        let get = { (path: String) in
+            self.inBackground {
+                self.exchange(
+                    port,
+                    Array("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+            }
+        }
+        let slow = get("/slow")
+        usleep(100_000)
+        let queued = get("/queued")
+        let waits = [slow(), queued()].map {
+            Double($0.components(separatedBy: "\r\n\r\n").last ?? "") ?? -1
+        }
+        #expect(waits[0] >= 0 && waits[0] < 0.1, "the first waited \(waits[0]) s")
+        #expect(waits[1] > 0.2 && waits[1] < 1.5, "the queued one waited \(waits[1]) s")
+    }
+
     /// Stopping answers the requests under way, those running and those queued, before it
     /// closes their connections.
     @Test func stoppingFinishesRequestsUnderWay() throws {

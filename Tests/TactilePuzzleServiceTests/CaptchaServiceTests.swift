@@ -161,6 +161,83 @@ import Testing
         #expect(metrics.contains("tactile_challenges_issued_total 1"))
     }
 
+    /// The metrics' lines, as a set, and one histogram's cumulative counts by bound.
+    func metricLines(_ service: CaptchaService) -> [String] {
+        String(
+            decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body,
+            as: UTF8.self
+        ).split(separator: "\n").map(String.init)
+    }
+
+    func buckets(_ lines: [String], _ series: String) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for line in lines where line.hasPrefix(series + "_bucket{") {
+            guard let bound = line.split(separator: "le=\"").last?.prefix(while: { $0 != "\"" }),
+                let count = line.split(separator: " ").last.flatMap({ Int($0) })
+            else { continue }
+            counts[String(bound)] = count
+        }
+        return counts
+    }
+
+    @Test func madeUpPathsShareOneSeriesAndWriteNothingOfTheirOwnToTheLog() {
+        let service = service
+        // One made-up path and one look at the metrics first: both have their series then.
+        _ = service.handle(HTTPRequest(method: "GET", path: "/nothing-here"))
+        _ = metricLines(service)
+        let before = metricLines(service).count
+        // libmicrohttpd hands over the path decoded: %0A arrives as a line break.
+        let forged = "2026-01-01T00:00:00Z 203.0.113.9 POST /v1/siteverify 200 1.0 ms"
+        let paths =
+            (0..<300).map { "/made-up-\($0)" } + ["/x\n\(forged)", "/v1/challenges/a/b/c/d", "/v1"]
+        for path in paths {
+            let response = service.handle(HTTPRequest(method: "GET", path: path))
+            #expect(response.status == 404, "\(path)")
+        }
+        let lines = metricLines(service)
+        // The counts went up; no line was added.
+        #expect(lines.count == before, "\(lines.count - before) lines added")
+        let others = lines.first {
+            $0.hasPrefix(#"tactile_http_request_duration_seconds_count{endpoint="other"}"#)
+        }
+        #expect(others?.hasSuffix(" \(paths.count + 1)") == true, "\(others ?? "none")")
+        #expect(
+            !log.text.contains("made-up") && !log.text.contains(forged), "\(log.text.suffix(300))")
+        #expect(log.lines.allSatisfy { !$0.contains("\n") })
+        // Real endpoints keep their names, ids replaced.
+        let id = String(repeating: "ab", count: 16)
+        _ = service.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/piece"))
+        #expect(
+            log.lines.last?.contains(" GET /v1/challenges/{id}/piece 404 ") == true,
+            "\(log.lines.last ?? "")")
+        #expect(!log.text.contains(id))
+    }
+
+    @Test func requestTimeCountsTheWaitForAWorker() {
+        let service = service
+        // Read whole 0.3 s ago, answered now: it waited 0.3 s for a worker.
+        _ = service.handle(
+            HTTPRequest(method: "GET", path: "/healthz", received: .now - .milliseconds(300)))
+        _ = service.handle(HTTPRequest(method: "GET", path: "/healthz"))
+        let lines = metricLines(service)
+        let durations = buckets(
+            lines.filter { $0.contains(#"endpoint="/healthz""#) },
+            "tactile_http_request_duration_seconds")
+        let waits = buckets(lines, "tactile_http_request_wait_seconds")
+        for (name, counts) in [("duration", durations), ("wait", waits)] {
+            // One of the two at most 0.1 s, both at most 0.5 s, one above 0.25 s.
+            #expect(counts["0.1"] == 1, "\(name): \(counts)")
+            #expect(counts["0.25"] == 1, "\(name): \(counts)")
+            #expect(counts["0.5"] == 2, "\(name): \(counts)")
+            #expect(counts["+Inf"] == 2, "\(name): \(counts)")
+        }
+        #expect(lines.contains("# TYPE tactile_http_request_wait_seconds histogram"))
+        #expect(log.lines.first?.hasSuffix(" ms") == true)
+        let logged = log.lines.first.flatMap { $0.split(separator: " ").dropLast().last }
+            .flatMap { Double($0) }
+        #expect((logged ?? 0) >= 300, "\(log.lines.first ?? "")")
+    }
+
     @Test func challengesComeOnlyForTheSitesOwnPages() {
         let service = service
         #expect(post(service, "/v1/challenges", ["sitekey": "nope-nope-nope"]).status == 400)

@@ -73,6 +73,11 @@ public final class CaptchaService: @unchecked Sendable {
         sitesByKey = Dictionary(configuration.sites.map { ($0.sitekey, $0) }) { first, _ in first }
     }
 
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+
     /// The time now, in seconds since 1970, to the nearest millisecond.
     @Sendable public static func millisecondClock() -> Double {
         (Date().timeIntervalSince1970 * 1000).rounded() / 1000
@@ -81,12 +86,18 @@ public final class CaptchaService: @unchecked Sendable {
     // MARK: - Routing
 
     /// Answers one request.
+    ///
+    /// Its time, in the log and the metrics, runs from when the server had the whole request
+    /// (`HTTPRequest.received`), so it includes any wait for a free worker.
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let start = Date()
+        let start = ContinuousClock.now
         let response = route(request)
-        let seconds = Date().timeIntervalSince(start)
+        let end = ContinuousClock.now
+        let seconds = Self.seconds(end - request.received)
         let endpoint = Self.endpoint(of: request.path)
-        metrics.observe(endpoint: endpoint, status: response.status, seconds: seconds)
+        metrics.observe(
+            endpoint: endpoint, status: response.status, seconds: seconds,
+            waited: Self.seconds(max(.zero, start - request.received)))
         log(
             "\(Self.timestamp(clock())) \(client(of: request)) \(request.method) \(endpoint) \(response.status) \(Self.milliseconds(seconds)) ms"
         )
@@ -153,11 +164,14 @@ public final class CaptchaService: @unchecked Sendable {
         path.utf8.split(separator: UInt8(ascii: "/")).map { String(Substring($0)) }
     }
 
-    /// The path with ids replaced, for logs and metrics.
+    /// The endpoint a path names, its id replaced, for logs and metrics; `other` for a path
+    /// that names none, so that made-up paths neither add series to the metrics without end
+    /// nor write what they like into the log.
     static func endpoint(of path: String) -> String {
         var parts = segments(of: path)
-        if parts.count >= 3, parts[0] == "v1", parts[1] == "challenges" { parts[2] = "{id}" }
-        if parts.count >= 3, parts[0] == "test" { parts[2] = "{id}" }
+        if parts.count == 3, parts[0] == "test", parts[1] == "answer" { return "/test/answer/{id}" }
+        guard isRoute(parts) else { return "other" }
+        if parts.count == 4 { parts[2] = "{id}" }
         return "/" + parts.joined(separator: "/")
     }
 

@@ -1,14 +1,45 @@
 import Foundation
 
-/// Counters and a latency histogram in the Prometheus text format.
+/// Counters and latency histograms in the Prometheus text format.
 final class ServiceMetrics: @unchecked Sendable {
     private let lock = NSLock()
     private var counters: [String: Double] = [:]
-    private var buckets: [String: [Int]] = [:]
-    private var sums: [String: Double] = [:]
-    private var counts: [String: Int] = [:]
+    /// Time in the service, by endpoint.
+    private var durations: [String: Histogram] = [:]
+    /// Time waiting for a worker, over every endpoint.
+    private var waits = Histogram()
     /// Latency bucket bounds in seconds.
     static let bounds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
+
+    /// Counts of observations at or under each bound, their sum and their number.
+    private struct Histogram {
+        var buckets = [Int](repeating: 0, count: ServiceMetrics.bounds.count)
+        var sum = 0.0
+        var count = 0
+
+        mutating func add(_ seconds: Double) {
+            // In place: no copy of the bucket array per request.
+            buckets.withUnsafeMutableBufferPointer {
+                for (index, bound) in ServiceMetrics.bounds.enumerated() where seconds <= bound {
+                    $0[index] += 1
+                }
+            }
+            sum += seconds
+            count += 1
+        }
+
+        func lines(_ name: String, labels: String) -> [String] {
+            let prefix = labels.isEmpty ? "" : labels + ","
+            let braces = labels.isEmpty ? "" : "{\(labels)}"
+            var lines = zip(ServiceMetrics.bounds, buckets).map { bound, count in
+                "\(name)_bucket{\(prefix)le=\"\(bound)\"} \(count)"
+            }
+            lines.append("\(name)_bucket{\(prefix)le=\"+Inf\"} \(count)")
+            lines.append("\(name)_sum\(braces) \(sum)")
+            lines.append("\(name)_count\(braces) \(count)")
+            return lines
+        }
+    }
 
     /// Adds one to a counter, with an optional label.
     func count(_ name: String, label: (String, String)? = nil) {
@@ -18,20 +49,14 @@ final class ServiceMetrics: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Records a request's status and duration.
-    func observe(endpoint: String, status: Int, seconds: Double) {
+    /// Records a request's status, its time in the service from when it was read whole, and
+    /// how much of that time it waited for a worker.
+    func observe(endpoint: String, status: Int, seconds: Double, waited: Double) {
         count("tactile_http_requests_total", label: ("status", String(status)))
         lock.lock()
         defer { lock.unlock() }
-        // In place: no copy of the bucket array per request.
-        buckets[endpoint, default: [Int](repeating: 0, count: Self.bounds.count)]
-            .withUnsafeMutableBufferPointer {
-                for (index, bound) in Self.bounds.enumerated() where seconds <= bound {
-                    $0[index] += 1
-                }
-            }
-        sums[endpoint, default: 0] += seconds
-        self.counts[endpoint, default: 0] += 1
+        durations[endpoint, default: Histogram()].add(seconds)
+        waits.add(waited)
     }
 
     /// Everything, in the text exposition format.
@@ -45,21 +70,21 @@ final class ServiceMetrics: @unchecked Sendable {
             if typed.insert(name).inserted { lines.append("# TYPE \(name) counter") }
             lines.append("\(key) \(Int(counters[key]!))")
         }
-        lines.append("# TYPE tactile_http_request_duration_seconds histogram")
-        for endpoint in buckets.keys.sorted() {
-            let label = "endpoint=\"\(Self.escape(endpoint))\""
-            for (index, bound) in Self.bounds.enumerated() {
-                lines.append(
-                    "tactile_http_request_duration_seconds_bucket{\(label),le=\"\(bound)\"} \(buckets[endpoint]![index])"
-                )
-            }
-            lines.append(
-                "tactile_http_request_duration_seconds_bucket{\(label),le=\"+Inf\"} \(counts[endpoint]!)"
-            )
-            lines.append("tactile_http_request_duration_seconds_sum{\(label)} \(sums[endpoint]!)")
-            lines.append(
-                "tactile_http_request_duration_seconds_count{\(label)} \(counts[endpoint]!)")
+        let duration = "tactile_http_request_duration_seconds"
+        lines.append(
+            "# HELP \(duration) Time from having a request whole to its answer, waiting for a worker included."
+        )
+        lines.append("# TYPE \(duration) histogram")
+        for endpoint in durations.keys.sorted() {
+            lines += durations[endpoint]!.lines(
+                duration, labels: "endpoint=\"\(Self.escape(endpoint))\"")
         }
+        let wait = "tactile_http_request_wait_seconds"
+        lines.append(
+            "# HELP \(wait) Time a request waited for a free worker: high when the service is saturated."
+        )
+        lines.append("# TYPE \(wait) histogram")
+        lines += waits.lines(wait, labels: "")
         return lines.joined(separator: "\n") + "\n"
     }
 
