@@ -21,7 +21,8 @@
 #                  (bench_prep.py, not timed). The service keeps at most 10,000 puzzles
 #                  pending, so a round has at most 9,000 answers; rounds repeat until the
 #                  phase has run N seconds.
-# Latencies are per request, as wrk sees them; the service's own histogram (/metrics) is
+# Latencies are per request, as wrk sees them; the service's own histograms (/metrics: from
+# having a request whole to its answer, and the part of that spent waiting for a worker) are
 # shown per endpoint below each phase. Takes a few minutes with the defaults: preparing
 # answers is the slow part.
 set -euo pipefail

@@ -49,6 +49,9 @@ def snapshot(url, path):
 
 
 BUCKET = re.compile(r'^tactile_http_request_duration_seconds_bucket\{endpoint="([^"]*)",le="([^"]+)"\} (\d+)$')
+# The wait for a worker, over every endpoint: shown as the endpoint "(waiting for a worker)".
+WAIT = re.compile(r'^tactile_http_request_wait_seconds_bucket\{le="([^"]+)"\} (\d+)$')
+WAITING = "(waiting for a worker)"
 
 
 def buckets(path):
@@ -59,6 +62,10 @@ def buckets(path):
             if match:
                 endpoint, bound, count = match.groups()
                 table[endpoint][math.inf if bound == "+Inf" else float(bound)] = int(count)
+            match = WAIT.match(line.strip())
+            if match:
+                bound, count = match.groups()
+                table[WAITING][math.inf if bound == "+Inf" else float(bound)] = int(count)
     return table
 
 
@@ -76,7 +83,8 @@ def server_latency(paths):
             if counts[bound] >= share * n:
                 return "> 2500 ms" if bound == math.inf else f"≤ {bound * 1000:g} ms"
 
-    for endpoint in sorted(total):
+    # The endpoints by name, then the wait that is part of each one's time.
+    for endpoint in sorted(total, key=lambda name: (name == WAITING, name)):
         counts = total[endpoint]
         if counts[math.inf] == 0 or endpoint in ("/healthz", "/metrics"):
             continue
