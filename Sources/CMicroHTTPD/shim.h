@@ -3,8 +3,10 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -12,14 +14,34 @@
 // libmicrohttpd's start, daemon-info and connection-info calls take variable arguments,
 // which Swift cannot call; these wrappers pass a fixed set.
 
+/// Where libmicrohttpd's own messages go: a function and its context.
+struct tactile_mhd_logger {
+    void (*log)(void *context, const char *message);
+    void *context;
+};
+
+/// Formats one of libmicrohttpd's messages (at most 511 bytes, without its line break) and
+/// hands it to the logger in `context`.
+static inline void tactile_mhd_log(void *context, const char *format, va_list arguments) {
+    const struct tactile_mhd_logger *logger = context;
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    size_t length = strlen(message);
+    while (length > 0 && (message[length - 1] == '\n' || message[length - 1] == '\r')) {
+        message[--length] = 0;
+    }
+    logger->log(logger->context, message);
+}
+
 /// Starts a daemon on `address` (IPv4 or IPv6) with `threads` epoll threads that allow
 /// suspending connections, a connection limit overall and per client address, a
-/// per-connection idle timeout and memory limit.
+/// per-connection idle timeout and memory limit; its messages go to `logger`, which must
+/// outlive it.
 static inline struct MHD_Daemon *tactile_mhd_start(
     const struct sockaddr *address, int is_ipv6, MHD_AccessHandlerCallback handler,
     void *handler_context, MHD_RequestCompletedCallback completed, void *completed_context,
     unsigned int threads, unsigned int connection_limit, unsigned int per_ip_limit,
-    unsigned int timeout_seconds, size_t memory_limit) {
+    unsigned int timeout_seconds, size_t memory_limit, const struct tactile_mhd_logger *logger) {
     unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (is_ipv6) flags |= MHD_USE_IPv6;
     // A pool of one is no pool: libmicrohttpd warns about the option then, so it is left
@@ -30,6 +52,8 @@ static inline struct MHD_Daemon *tactile_mhd_start(
     };
     return MHD_start_daemon(
         flags, 0, NULL, NULL, handler, handler_context,
+        // First, so that every message goes to it.
+        MHD_OPTION_EXTERNAL_LOGGER, tactile_mhd_log, (void *)logger,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_ARRAY, pool,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,

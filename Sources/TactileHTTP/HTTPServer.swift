@@ -33,6 +33,10 @@ public final class HTTPServer: @unchecked Sendable {
         public var timeoutSeconds: Int
         /// The largest request body accepted.
         public var maximumBodyBytes: Int
+        /// Where libmicrohttpd's own messages go (a request it refused itself, a connection
+        /// over the limit), one line each, control characters made spaces; by default to
+        /// standard error.
+        public var messages: @Sendable (String) -> Void
 
         /// Creates a configuration; by default 127.0.0.1:8080, a thread per core, 1,024
         /// connections (64 per address), 10 s idle timeout, 1 MiB bodies.
@@ -40,7 +44,8 @@ public final class HTTPServer: @unchecked Sendable {
             host: String = "127.0.0.1", port: Int = 8080,
             threads: Int = ProcessInfo.processInfo.activeProcessorCount,
             connectionLimit: Int = 1024, connectionsPerAddress: Int = 64,
-            timeoutSeconds: Int = 10, maximumBodyBytes: Int = 1 << 20
+            timeoutSeconds: Int = 10, maximumBodyBytes: Int = 1 << 20,
+            messages: @escaping @Sendable (String) -> Void = HTTPServer.standardErrorMessages
         ) {
             self.host = host
             self.port = port
@@ -49,7 +54,13 @@ public final class HTTPServer: @unchecked Sendable {
             self.connectionsPerAddress = connectionsPerAddress
             self.timeoutSeconds = timeoutSeconds
             self.maximumBodyBytes = maximumBodyBytes
+            self.messages = messages
         }
+    }
+
+    /// Writes a libmicrohttpd message to standard error, named as such.
+    @Sendable public static func standardErrorMessages(_ message: String) {
+        FileHandle.standardError.write(Data("libmicrohttpd: \(message)\n".utf8))
     }
 
     /// Why the server could not start.
@@ -67,6 +78,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests handed to the workers whose answers are not yet sent.
     fileprivate let unsent = Atomic<Int>(0)
     fileprivate let configuration: Configuration
+    /// libmicrohttpd's messages' way to ``Configuration/messages``, alive as long as the server.
+    private let logger: UnsafeMutablePointer<tactile_mhd_logger>
     /// The port the server listens on.
     public private(set) var port: Int = 0
 
@@ -107,7 +120,9 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         workers = WorkQueue(threads: configuration.threads, name: "http-worker")
+        logger = .allocate(capacity: 1)
         let context = Unmanaged.passUnretained(self).toOpaque()
+        logger.initialize(to: tactile_mhd_logger(log: messageHandler, context: context))
         daemon = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
                 tactile_mhd_start(
@@ -115,7 +130,7 @@ public final class HTTPServer: @unchecked Sendable {
                     UInt32(Self.networkThreads),
                     UInt32(max(1, configuration.connectionLimit)),
                     UInt32(max(1, configuration.connectionsPerAddress)),
-                    UInt32(max(1, configuration.timeoutSeconds)), Self.connectionMemory)
+                    UInt32(max(1, configuration.timeoutSeconds)), Self.connectionMemory, logger)
             }
         }
         guard let daemon else {
@@ -154,7 +169,10 @@ public final class HTTPServer: @unchecked Sendable {
         MHD_stop_daemon(daemon)
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        logger.deallocate()
+    }
 }
 
 /// A connection handle that a worker may hold: libmicrohttpd allows queueing a response on a
@@ -282,6 +300,18 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     return MHD_Result.YES
 }
+
+private let messageHandler:
+    @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) ->
+        Void = { context, message in
+            guard let context, let message else { return }
+            let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+            // One line, whatever a client sent that ended up in it.
+            let bytes = UnsafeBufferPointer(start: message, count: strlen(message)).map {
+                $0 >= 0 && $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : UInt8(bitPattern: $0)
+            }
+            server.configuration.messages(String(decoding: bytes, as: UTF8.self))
+        }
 
 private let completionHandler: MHD_RequestCompletedCallback = {
     context, _, requestContext, _ in

@@ -114,7 +114,8 @@ import Testing
     /// answered 431, and a body larger than that memory still arrives whole (it is copied
     /// out as it comes, so several requests on one connection each get the memory afresh).
     @Test func headersAreBoundedBodiesAreNot() throws {
-        let server = try echoServer(configuration())
+        let messages = Lines()
+        let server = try echoServer(configuration { $0.messages = { messages.append($0) } })
         defer { server.stop() }
         let cookie = String(repeating: "c", count: 16 << 10)
         let body = String(repeating: "b", count: 200_000)
@@ -134,6 +135,27 @@ import Testing
             server.port,
             Array("GET / HTTP/1.1\r\nHost: x\r\nCookie: \(huge)\r\nConnection: close\r\n\r\n".utf8))
         #expect(refused.hasPrefix("HTTP/1.1 431"), "\(refused.prefix(200))")
+        // libmicrohttpd says why it refused, as one line to the server's messages (not to
+        // standard error), naming the status but nothing the client sent.
+        let said = messages.all
+        #expect(said.contains { $0.contains("431") }, "\(said)")
+        #expect(said.allSatisfy { !$0.contains("\n") && !$0.contains("hhhh") }, "\(said)")
+    }
+
+    /// Lines collected from any thread.
+    final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [String] = []
+        func append(_ line: String) {
+            lock.lock()
+            lines.append(line)
+            lock.unlock()
+        }
+        var all: [String] {
+            lock.lock()
+            defer { lock.unlock() }
+            return lines
+        }
     }
 
     @Test func aSlowClientIsCutOff() throws {

@@ -213,6 +213,20 @@ import Testing
         #expect(!log.text.contains(id))
     }
 
+    @Test func theServersOwnMessagesAreTimedAndBounded() {
+        let service = CaptchaService(
+            configuration: .init(sites: [site]), backend: backend,
+            log: { [log] in log.append($0) }, clock: { 1_767_225_600.25 })
+        service.logServerMessage("Error processing request (HTTP response code is 431)")
+        service.logServerMessage(String(repeating: "m", count: 5000))
+        #expect(
+            log.lines.first
+                == "2026-01-01T00:00:00Z server: Error processing request (HTTP response code is 431)",
+            "\(log.lines)")
+        #expect(
+            log.lines.last == "2026-01-01T00:00:00Z server: " + String(repeating: "m", count: 300))
+    }
+
     @Test func requestTimeCountsTheWaitForAWorker() {
         let service = service
         // Read whole 0.3 s ago, answered now: it waited 0.3 s for a worker.

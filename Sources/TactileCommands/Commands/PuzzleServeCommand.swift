@@ -72,7 +72,9 @@ enum PuzzleServeCommand {
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let threads = backend is RedisBackend ? 4 * cores : cores
             server = try HTTPServer(
-                configuration: .init(host: host, port: port, threads: threads)
+                configuration: .init(
+                    host: host, port: port, threads: threads,
+                    messages: { service.logServerMessage($0) })
             ) {
                 service.handle($0)
             }

@@ -104,6 +104,12 @@ public final class CaptchaService: @unchecked Sendable {
         return response
     }
 
+    /// Logs a message of the HTTP server's own (a request it refused before any handler
+    /// saw it), timed and named like the request lines, at most 300 characters.
+    public func logServerMessage(_ message: String) {
+        log("\(Self.timestamp(clock())) server: \(message.prefix(300))")
+    }
+
     func route(_ request: HTTPRequest) -> HTTPResponse {
         let p = Self.segments(of: request.path)
         let method = request.method
