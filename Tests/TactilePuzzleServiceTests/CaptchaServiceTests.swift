@@ -214,9 +214,11 @@ import Testing
     }
 
     @Test func theServersOwnMessagesAreTimedAndBounded() {
+        final class Clock: @unchecked Sendable { var now = 1_767_225_600.25 }
+        let clock = Clock()
         let service = CaptchaService(
             configuration: .init(sites: [site]), backend: backend,
-            log: { [log] in log.append($0) }, clock: { 1_767_225_600.25 })
+            log: { [log] in log.append($0) }, clock: { clock.now })
         service.logServerMessage("Error processing request (HTTP response code is 431)")
         service.logServerMessage(String(repeating: "m", count: 5000))
         #expect(
@@ -225,6 +227,21 @@ import Testing
             "\(log.lines)")
         #expect(
             log.lines.last == "2026-01-01T00:00:00Z server: " + String(repeating: "m", count: 300))
+        // A flood: 1,000 in one second, then one more a second later.
+        for index in 0..<1000 { service.logServerMessage("refused \(index)") }
+        #expect(log.lines.count == 10, "\(log.lines.count) lines in the first second")
+        #expect(log.lines.last == "2026-01-01T00:00:00Z server: refused 7")
+        clock.now += 1
+        service.logServerMessage("refused again")
+        #expect(
+            log.lines.last
+                == "2026-01-01T00:00:01Z server: refused again (992 more held back before this one)",
+            "\(log.lines.last ?? "")")
+        service.logServerMessage("and again")
+        #expect(log.lines.last == "2026-01-01T00:00:01Z server: and again")
+        let metrics = metricLines(service)
+        #expect(metrics.contains(#"tactile_server_messages_total{logged="no"} 992"#), "\(metrics)")
+        #expect(metrics.contains(#"tactile_server_messages_total{logged="yes"} 12"#))
     }
 
     @Test func requestTimeCountsTheWaitForAWorker() {

@@ -47,6 +47,7 @@ public final class CaptchaService: @unchecked Sendable {
     let configuration: Configuration
     let backend: any VerifierBackend
     let metrics = ServiceMetrics()
+    let serverMessages = MessageBudget(perSecond: 10)
     let log: @Sendable (String) -> Void
     let clock: @Sendable () -> Double
     let sitesByKey: [String: ServiceSite]
@@ -105,9 +106,19 @@ public final class CaptchaService: @unchecked Sendable {
     }
 
     /// Logs a message of the HTTP server's own (a request it refused before any handler
-    /// saw it), timed and named like the request lines, at most 300 characters.
+    /// saw it, a connection over the limit), timed and named like the request lines, at most
+    /// 300 characters. At most 10 a second are written, so a flood of refused connections
+    /// cannot flood the log; the next one written says how many were held back, and
+    /// `/metrics` counts them (`tactile_server_messages_total`).
     public func logServerMessage(_ message: String) {
-        log("\(Self.timestamp(clock())) server: \(message.prefix(300))")
+        let now = clock()
+        guard let heldBack = serverMessages.take(now: now) else {
+            metrics.count("tactile_server_messages_total", label: ("logged", "no"))
+            return
+        }
+        metrics.count("tactile_server_messages_total", label: ("logged", "yes"))
+        let note = heldBack > 0 ? " (\(heldBack) more held back before this one)" : ""
+        log("\(Self.timestamp(now)) server: \(message.prefix(300))\(note)")
     }
 
     func route(_ request: HTTPRequest) -> HTTPResponse {

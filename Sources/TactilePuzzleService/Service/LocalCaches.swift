@@ -105,3 +105,33 @@ public final class WindowCounters: @unchecked Sendable {
         return (entry.count, Double(index + 1) * window)
     }
 }
+
+/// At most so many of something a second, by whole seconds of the clock given, and how many
+/// were refused since the last one let through.
+final class MessageBudget: @unchecked Sendable {
+    private let lock = NSLock()
+    private let perSecond: Int
+    private var second = -Double.infinity
+    private var taken = 0
+    private var refused = 0
+
+    init(perSecond: Int) { self.perSecond = perSecond }
+
+    /// `nil` when this second's budget is spent; else how many were refused before this one.
+    func take(now: Double) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        let current = now.rounded(.down)
+        if current != second {
+            second = current
+            taken = 0
+        }
+        guard taken < perSecond else {
+            refused += 1
+            return nil
+        }
+        taken += 1
+        defer { refused = 0 }
+        return refused
+    }
+}
