@@ -74,6 +74,7 @@ public final class CaptchaService: @unchecked Sendable {
         sitesByKey = Dictionary(configuration.sites.map { ($0.sitekey, $0) }) { first, _ in first }
     }
 
+    /// A duration in seconds.
     static func seconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
         return Double(seconds) + Double(attoseconds) * 1e-18
@@ -93,8 +94,7 @@ public final class CaptchaService: @unchecked Sendable {
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         let start = ContinuousClock.now
         let response = route(request)
-        let end = ContinuousClock.now
-        let seconds = Self.seconds(end - request.received)
+        let seconds = Self.seconds(.now - request.received)
         let endpoint = Self.endpoint(of: request.path)
         metrics.observe(
             endpoint: endpoint, status: response.status, seconds: seconds,

@@ -106,31 +106,25 @@ public final class WindowCounters: @unchecked Sendable {
     }
 }
 
-/// At most so many of something a second, by whole seconds of the clock given, and how many
-/// were refused since the last one let through.
+/// At most so many of something a second (a ``WindowCounters`` window of one second), and
+/// how many were refused since the last one let through.
 final class MessageBudget: @unchecked Sendable {
-    private let lock = NSLock()
     private let perSecond: Int
-    private var second = -Double.infinity
-    private var taken = 0
+    private let counters = WindowCounters()
+    private let lock = NSLock()
     private var refused = 0
 
     init(perSecond: Int) { self.perSecond = perSecond }
 
     /// `nil` when this second's budget is spent; else how many were refused before this one.
     func take(now: Double) -> Int? {
+        let (count, _) = counters.increment("taken", window: 1, now: now)
         lock.lock()
         defer { lock.unlock() }
-        let current = now.rounded(.down)
-        if current != second {
-            second = current
-            taken = 0
-        }
-        guard taken < perSecond else {
+        guard count <= perSecond else {
             refused += 1
             return nil
         }
-        taken += 1
         defer { refused = 0 }
         return refused
     }
