@@ -152,8 +152,9 @@ import Testing
             "track": track.map { ["x": $0.x, "y": $0.y, "t": $0.time * 1000] },
         ]
         let passed = json(post(b, "/v1/challenges/\(id)/answer", answer))
-        // The step that took the puzzle dropped its images, for every instance.
-        let after = a.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/background"))
+        // The step that took the puzzle dropped its images from Redis and from the checking
+        // instance (the maker may keep its own copy until it expires).
+        let after = b.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/background"))
         #expect(after.status == 404)
         return try #require(passed["token"] as? String, "\(passed)")
     }
@@ -253,6 +254,55 @@ import Testing
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// How many times Redis has run `command` since it started (`INFO commandstats`).
+    func calls(_ redis: RedisServer, _ command: String) throws -> Int {
+        let prefix = "cmdstat_\(command):calls="
+        // INFO ends its lines with CR LF, which a split on "\n" leaves whole.
+        let lines = try redisCLI(redis, "--raw", "INFO", "commandstats").joined(separator: "\n")
+            .components(separatedBy: .newlines)
+        guard let line = lines.first(where: { $0.hasPrefix(prefix) }) else { return 0 }
+        return Int(line.dropFirst(prefix.count).prefix { $0.isNumber }) ?? -1
+    }
+
+    @Test func theInstanceThatMadeAChallengeServesItsImagesWithoutAskingRedis() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, _) = try instance(redis)
+        let (b, _) = try instance(redis)
+        let challenge = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
+        let id = try #require(challenge["id"] as? String)
+        func fetch(_ service: CaptchaService) -> [HTTPResponse] {
+            ["background", "piece"].map {
+                service.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/\($0)"))
+            }
+        }
+        let before = try calls(redis, "get")
+        let own = fetch(a)
+        #expect(try calls(redis, "get") == before)
+        let other = fetch(b)
+        #expect(try calls(redis, "get") == before + 2)
+        #expect(own.map(\.status) == [200, 200])
+        #expect(own.map(\.body) == other.map(\.body))
+        #expect(own[0].body.count > 1000 && own[1].body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    @Test func scriptsGoByDigestAndAreLoadedAgainWhenRedisForgetsThem() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        _ = try passOnTheOther(a, a, backendA, seed: 7)
+        #expect(try calls(redis, "eval") == 0)
+        #expect(try calls(redis, "evalsha") > 0)
+        // Redis forgets every script (as after a restart with persistence): the next
+        // operations load them again and work.
+        #expect(try redisCLI(redis, "--raw", "SCRIPT", "FLUSH") == ["OK"])
+        let loads = try calls(redis, "script|load")
+        let token = try passOnTheOther(a, a, backendA, seed: 8)
+        #expect(try calls(redis, "script|load") > loads)
+        let verified = json(post(a, "/v1/siteverify", ["secret": site.secret, "response": token]))
+        #expect(verified["success"] as? Bool == true, "\(verified)")
     }
 
     @Test func everyRecordHasATimeToLiveAndADamagedOneFailsClosed() throws {

@@ -15,8 +15,11 @@ import TactilePuzzleVerifier
 /// (`SET tactile:lock:<name> <random> NX PX 5000`), reads its records (a checked puzzle
 /// with `GETDEL`, so only one check of it can ever run), and writes back what changed in
 /// one script with the lock's release (a Lua compare-and-delete): two round trips, and
-/// operations on other clients never wait. Images live under `tactile:image:<id>` with the
-/// challenge's lifetime as their TTL; the step that takes a checked puzzle drops its images.
+/// operations on other clients never wait. Scripts are called by digest (`EVALSHA`).
+/// Images live under `tactile:image:<id>` with the challenge's lifetime as their TTL, and
+/// in a small cache of the instance that made them, which serves them without asking
+/// Redis; the step that takes a checked puzzle drops them from Redis and from the
+/// checking instance's cache.
 ///
 /// Connections are pooled, one per concurrent request. When Redis does not answer, every
 /// operation throws (the service answers 503 and `/healthz` fails, so nothing passes); the
@@ -41,6 +44,14 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     private var idle: [UnsafeMutablePointer<redisContext>] = []
     /// The sealed secret as last read, and the keys it holds, guarded by `lock`.
     private var cachedKey: (sealed: [UInt8], keys: VerifierRecords.Keys)?
+    /// The SHA-1 digests Redis gave the scripts (`SCRIPT LOAD`), by script, guarded by
+    /// `lock`: a call then sends 40 hex digits rather than the script.
+    private var scriptDigests: [String: [UInt8]] = [:]
+    /// The images of the challenges this instance made, kept here too: a browser fetches
+    /// them right after asking for the challenge, mostly from the same instance, which then
+    /// answers without a round trip to Redis. Only a shortcut, so a small budget; Redis
+    /// keeps them for every instance.
+    let localImages = ImageCache(budget: 64 << 20)
     /// How long a record's lock lasts if its holder never releases it, in seconds; an
     /// operation that takes longer writes nothing and fails.
     var lockLease = 5.0
@@ -149,10 +160,11 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     }
 
     /// Sends the commands in one pipeline and reads every reply; an error reply is thrown
-    /// after all replies are read.
-    private func run(_ commands: [[[UInt8]]], on context: UnsafeMutablePointer<redisContext>)
-        throws(Failure) -> [Reply]
-    {
+    /// after all replies are read, unless `errors` lets the caller look at it.
+    private func run(
+        _ commands: [[[UInt8]]], on context: UnsafeMutablePointer<redisContext>,
+        errors: Bool = false
+    ) throws(Failure) -> [Reply] {
         for arguments in commands {
             let status = arguments.withCStrings { argv, lengths in
                 redisAppendCommandArgv(context, Int32(arguments.count), argv, lengths)
@@ -171,7 +183,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             replies.append(Self.copy(raw.assumingMemoryBound(to: redisReply.self)))
             freeReplyObject(raw)
         }
-        for case .error(let message) in replies {
+        for case .error(let message) in replies where !errors {
             throw Failure(description: "Redis at \(host):\(port) answered: \(message)")
         }
         return replies
@@ -181,6 +193,45 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         throws(Failure) -> [Reply]
     {
         try run(words.map { $0.map { Array($0.utf8) } }, on: context)
+    }
+
+    /// Runs a Lua script by its digest (`EVALSHA`), loading it first when this instance has
+    /// not yet, or when Redis has forgotten it (it restarted, or its scripts were flushed).
+    private func evaluate(
+        _ script: String, keys: [[UInt8]], arguments: [[UInt8]],
+        on context: UnsafeMutablePointer<redisContext>
+    ) throws(Failure) -> Reply {
+        let tail = [Array(String(keys.count).utf8)] + keys + arguments
+        lock.lock()
+        let known = scriptDigests[script]
+        lock.unlock()
+        if let known {
+            let reply = try run(
+                [[Array("EVALSHA".utf8), known] + tail], on: context, errors: true)[0]
+            switch reply {
+            case .error(let message) where message.hasPrefix("NOSCRIPT"):
+                break  // forgotten: loaded again below
+            case .error(let message):
+                throw Failure(description: "Redis at \(host):\(port) answered: \(message)")
+            default:
+                return reply
+            }
+        }
+        guard case .string(let digest) = try run(["SCRIPT", "LOAD", script], on: context)[0]
+        else { throw Failure(description: "Redis answered SCRIPT LOAD with something else") }
+        lock.lock()
+        scriptDigests[script] = digest
+        lock.unlock()
+        return try run([[Array("EVALSHA".utf8), digest] + tail], on: context)[0]
+    }
+
+    private func evaluate(
+        _ script: String, keys: [String], arguments: [String],
+        on context: UnsafeMutablePointer<redisContext>
+    ) throws(Failure) -> Reply {
+        try evaluate(
+            script, keys: keys.map { Array($0.utf8) }, arguments: arguments.map { Array($0.utf8) },
+            on: context)
     }
 
     private func connect() throws(Failure) -> UnsafeMutablePointer<redisContext> {
@@ -276,7 +327,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     public func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
-        try withConnection { context in
+        defer { if let id = scope.checkedPuzzle { localImages.remove(id: id) } }
+        return try withConnection { context in
             let (key, keys) = try key(on: context)
             guard
                 let result = try run(scope, now: now, key: key, keys: keys, on: context, body)
@@ -316,10 +368,9 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         ]
         var read: [Reply]?
         for attempt in 0..<400 {
-            let reply = try run(
-                ["EVAL", Self.lockAndRead, String(readKeys.count)] + readKeys + readArguments,
-                on: context)
-            if case .array(let values) = reply[0] {
+            let reply = try evaluate(
+                Self.lockAndRead, keys: readKeys, arguments: readArguments, on: context)
+            if case .array(let values) = reply {
                 read = values
                 break
             }
@@ -332,7 +383,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         var released = false
         defer {
             if let lockName, !released {
-                _ = try? run(["EVAL", Self.release, "1", lockName, holder], on: context)
+                _ = try? evaluate(
+                    Self.release, keys: [lockName], arguments: [holder], on: context)
             }
         }
         guard read.count == names.count + 1 else {
@@ -373,13 +425,9 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 arguments += [Array("del".utf8), [], []]
             }
         }
-        let reply = try run(
-            [
-                [Array("EVAL".utf8), Array(Self.commit.utf8), Array(String(keys.count).utf8)]
-                    + keys + arguments
-            ], on: context)
+        let reply = try evaluate(Self.commit, keys: keys, arguments: arguments, on: context)
         released = true
-        guard reply == [.integer(1)] else {
+        guard reply == .integer(1) else {
             throw Failure(
                 description:
                     "the operation outlived its lock on \(lockName); nothing was written")
@@ -411,10 +459,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let key = "tactile:count:\(name):\(index)"
         let milliseconds = String(max(1, Int(((ends - now) * 1000).rounded(.up))))
         // Counted and given its TTL in one step, so no counter outlives its window.
-        let replies = try withConnection {
-            try run(["EVAL", Self.count, "1", key, milliseconds], on: $0)
+        let reply = try withConnection {
+            try evaluate(Self.count, keys: [key], arguments: [milliseconds], on: $0)
         }
-        guard case .integer(let count) = replies[0] else {
+        guard case .integer(let count) = reply else {
             throw Failure(description: "Redis answered a count with something else")
         }
         return (count, ends)
@@ -449,9 +497,15 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                         + [Array(String(seconds).utf8)]
                 ], on: context)
         }
+        localImages.removeExpired(now: now)
+        localImages.put(id: id, images: images, until: until)
     }
 
+    /// A challenge's images: this instance's own copy if it made them (another instance
+    /// that checked the puzzle since cannot take that copy away, but it shows nothing the
+    /// browser did not have), else Redis's.
     public func images(id: String, now: Double) throws -> ChallengeImages? {
+        if let own = localImages.get(id: id, now: now) { return own }
         let replies = try withConnection { try run(["GET", "tactile:image:\(id)"], on: $0) }
         guard let value = Self.bytes(replies[0]) else { return nil }
         // type \n length \n background piece
