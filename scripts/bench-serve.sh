@@ -122,9 +122,9 @@ run_wrk() { # run_wrk OUT SECONDS SCRIPT ARGS...
     fi
 }
 
-for store in "${stores[@]}"; do
-    echo "== $store store"
-    store_option=memory
+# start_store STORE: its service (and, for redis, a Redis of its own), fresh.
+start_store() {
+    local store=$1 store_option=memory
     if [[ $store == redis ]]; then
         start_redis
         store_option="redis://127.0.0.1:$redis_port"
@@ -132,8 +132,11 @@ for store in "${stores[@]}"; do
     start_serve "serve-$store" --store "$store_option" --sites "$work/sites.json" \
         --trusted-proxy 127.0.0.1 --reveal-answers-for-tests yes
     echo "   serve $serve_url (pid $serve_pid, log $work/serve-$store.log while it runs)"
+}
 
-    # a. challenges
+# The challenges phase of STORE.
+phase_challenges() {
+    local store=$1 line
     python3 "$here/bench_report.py" snapshot "$serve_url" "$work/$store-a0.metrics"
     run_wrk "$work/$store-challenges.txt" "$seconds" "$here/bench_challenges.lua" \
         "$sitekey" $((connections / threads))
@@ -146,7 +149,12 @@ for store in "${stores[@]}"; do
     python3 "$here/bench_report.py" server-latency "$work/$store-a0.metrics" "$work/$store-a1.metrics"
     redis_state_size
 
-    # b. answer+verify, in rounds of prepared answers
+}
+
+# The answer+verify phase of STORE.
+phase_answers() {
+    local store=$1 line timed round count answers prepared remaining took pairs passed answered
+    local -a rounds snapshots
     timed=0
     round=0
     rounds=()
@@ -196,7 +204,17 @@ for store in "${stores[@]}"; do
         grep -ao 'not-passed: .*' "$work/serve-$store.log" | sed 's/[0-9.-]*)$/…)/' |
             sort | uniq -c | sort -rn | head -5 >&2 || true
     fi
-    stop_started
+}
+
+# The stores take turns phase by phase, so that each ratio compares runs minutes apart at
+# most, on a machine whose speed drifts.
+for phase in challenges answers; do
+    for store in "${stores[@]}"; do
+        echo "== $store store, $phase"
+        start_store "$store"
+        "phase_$phase" "$store"
+        stop_started
+    done
 done
 
 python3 "$here/bench_report.py" table "$results"

@@ -237,10 +237,15 @@ public final class CaptchaService: @unchecked Sendable {
             log("\(Self.timestamp(clock())) error: cannot make a puzzle: \(error)")
             return Self.error(500, "internal-error")
         }
+        let files = PuzzleImageEncoder().encode(puzzle)
+        let images = ChallengeImages(
+            background: files.background, backgroundType: files.format.mediaType,
+            piece: files.piece)
         let now = clock()
         let registered: Result<PuzzleChallenge, IssueRefusal>
         do {
-            registered = try backend.withVerifier(.issuing(client: client), now: now) { verifier in
+            registered = try backend.register(client: client, now: now, images: images) {
+                verifier in
                 verifier.policy = policy
                 do throws(IssueRefusal) {
                     return .success(
@@ -261,16 +266,6 @@ public final class CaptchaService: @unchecked Sendable {
             return rateLimited(until: refusal.until, now: now, origin: request)
         case .success(let challenge):
             metrics.count("tactile_challenges_issued_total")
-            let files = PuzzleImageEncoder().encode(puzzle)
-            do {
-                try backend.putImages(
-                    ChallengeImages(
-                        background: files.background, backgroundType: files.format.mediaType,
-                        piece: files.piece),
-                    id: challenge.id, until: challenge.expiresAt, now: now)
-            } catch {
-                return storeUnavailable(error)
-            }
             var fields: [String: JSONValue] = [
                 "id": JSONValue(challenge.id), "axis": JSONValue(challenge.axis.rawValue),
                 "imageWidth": JSONValue(challenge.imageWidth),

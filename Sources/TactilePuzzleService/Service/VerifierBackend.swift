@@ -36,6 +36,12 @@ public protocol VerifierBackend: Sendable {
     func isHealthy() -> Bool
     /// Keeps a challenge's images until `until` (seconds since 1970; it is `now`).
     func putImages(_ images: ChallengeImages, id: String, until: Double, now: Double) throws
+    /// Runs `body` (which registers a challenge, or is refused) in `.issuing(client:)` and, if
+    /// it registered one, keeps `images` as that challenge's until it expires.
+    func register(
+        client: String, now: Double, images: ChallengeImages,
+        _ body: (inout PuzzleVerifier) throws -> Result<PuzzleChallenge, IssueRefusal>
+    ) throws -> Result<PuzzleChallenge, IssueRefusal>
     /// A challenge's images, or `nil` when unknown or expired.
     func images(id: String, now: Double) throws -> ChallengeImages?
     /// Counts one event against `name` in the fixed window of `window` seconds that holds
@@ -43,6 +49,20 @@ public protocol VerifierBackend: Sendable {
     func increment(_ name: String, window: Double, now: Double) throws -> (
         count: Int, windowEnds: Double
     )
+}
+
+extension VerifierBackend {
+    /// Registers, then keeps the images: two steps.
+    public func register(
+        client: String, now: Double, images: ChallengeImages,
+        _ body: (inout PuzzleVerifier) throws -> Result<PuzzleChallenge, IssueRefusal>
+    ) throws -> Result<PuzzleChallenge, IssueRefusal> {
+        let result = try withVerifier(.issuing(client: client), now: now, body)
+        if case .success(let challenge) = result {
+            try putImages(images, id: challenge.id, until: challenge.expiresAt, now: now)
+        }
+        return result
+    }
 }
 
 /// Images and counters kept in this process (for the backends whose verifier is local to
