@@ -4,7 +4,9 @@
 # it a steady mix of challenges, image fetches, answers and siteverify calls, 1 % of them
 # malformed, for N minutes at R requests a second, sampling the service's RSS every 10 s.
 #
-# Usage: scripts/soak-serve.sh [--minutes N] [--rate R] [--warmup S]
+# Usage: scripts/soak-serve.sh [--store memory|redis] [--minutes N] [--rate R] [--warmup S]
+#   --store    the store (default memory; redis starts a redis-server of its own, nothing
+#              saved, and judges the service's RSS, not Redis's)
 #   --minutes  how long (default 10; --minutes 1 is a smoke test)
 #   --rate     requests a second (default 100)
 #   --warmup   seconds before the RSS is judged (default: a minute, or a quarter of runs
@@ -32,8 +34,17 @@ tactile=${TACTILE:-$root/.build/release/tactile}
 minutes=10
 rate=100
 warmup=""
+store=memory
 while (($# > 0)); do
     case "$1" in
+        --store)
+            [[ $# -ge 2 && ("$2" == memory || "$2" == redis) ]] || {
+                echo "soak-serve.sh: --store must be memory or redis" >&2
+                exit 2
+            }
+            store=$2
+            shift 2
+            ;;
         --minutes)
             [[ $# -ge 2 && "$2" =~ ^[1-9][0-9]*$ ]] || {
                 echo "soak-serve.sh: --minutes must be a whole number of minutes, 1 or more" >&2
@@ -74,6 +85,10 @@ if [[ ! -x "$tactile" ]]; then
     exit 2
 fi
 command -v python3 >/dev/null || { echo "soak-serve.sh: python3 is missing" >&2; exit 2; }
+if [[ $store == redis ]] && ! command -v redis-server >/dev/null; then
+    echo "soak-serve.sh: redis-server is missing (scripts/setup.sh --with-bench installs it)" >&2
+    exit 2
+fi
 
 work=$(mktemp -d -t tactile-soak-serve.XXXXXX)
 # shellcheck source=SCRIPTDIR/../benchmarks/service/serve_helpers.sh
@@ -93,9 +108,14 @@ if ((warmup + 20 > seconds)); then
     exit 2
 fi
 
-start_serve serve --store memory --sites "$work/sites.json" --trusted-proxy 127.0.0.1 \
+store_option=memory
+if [[ $store == redis ]]; then
+    start_redis
+    store_option="redis://127.0.0.1:$redis_port"
+fi
+start_serve serve --store "$store_option" --sites "$work/sites.json" --trusted-proxy 127.0.0.1 \
     --reveal-answers-for-tests yes
-echo "soak: $minutes min at $rate requests/s against $serve_url (pid $serve_pid), warm-up $warmup s"
+echo "soak: $minutes min at $rate requests/s against $serve_url (pid $serve_pid, $store store), warm-up $warmup s"
 status=0
 python3 "$here/soak_client.py" --base "$serve_url" --sitekey "$sitekey" --secret "$secret" \
     --pid "$serve_pid" --seconds "$seconds" --rate "$rate" --warmup "$warmup" || status=$?
