@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Load benchmark of `tactile puzzle serve` with wrk: starts its own service on a free loopback
-# port (with a Redis of its own for the redis store), drives it from 32 connections as 32
-# clients, and prints a table of rates and latencies.
+# Load benchmark of `tactile puzzle serve` with wrk: starts a fresh service (and, for the redis
+# store, a Redis of its own) on a free loopback port for each store and phase, the stores
+# taking turns, drives it from 32 connections as 32 clients, and prints a table of rates and
+# latencies.
 #
 # Usage: scripts/bench-serve.sh [--store memory|redis] [--seconds N]
 #   --store    the store to measure (default: memory, then redis, and their ratio)
@@ -30,16 +31,15 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 here="$root/benchmarks/service"
 tactile=${TACTILE:-$root/.build/release/tactile}
+# shellcheck source=SCRIPTDIR/../benchmarks/service/serve_helpers.sh
+source "$here/serve_helpers.sh"
 
 stores=()
 seconds=10
 while (($# > 0)); do
     case "$1" in
         --store)
-            [[ $# -ge 2 && ("$2" == memory || "$2" == redis) ]] || {
-                echo "bench-serve.sh: --store must be memory or redis" >&2
-                exit 2
-            }
+            check_store bench-serve.sh "${@:2:1}"
             stores+=("$2")
             shift 2
             ;;
@@ -67,18 +67,10 @@ if [[ ! -x "$tactile" ]]; then
     echo "bench-serve.sh: no $tactile; build with: swift build -c release --product tactile" >&2
     exit 2
 fi
-needed=(wrk python3)
-[[ " ${stores[*]} " == *" redis "* ]] && needed+=(redis-server redis-cli)
-for tool in "${needed[@]}"; do
-    command -v "$tool" >/dev/null || {
-        echo "bench-serve.sh: $tool is missing (scripts/setup.sh --with-bench installs it)" >&2
-        exit 2
-    }
-done
+need_tools bench-serve.sh wrk python3
+[[ " ${stores[*]} " != *" redis "* ]] || need_tools bench-serve.sh redis-server redis-cli
 
 work=$(mktemp -d -t tactile-bench-serve.XXXXXX)
-# shellcheck source=SCRIPTDIR/../benchmarks/service/serve_helpers.sh
-source "$here/serve_helpers.sh"
 trap 'stop_started; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
@@ -122,18 +114,6 @@ run_wrk() { # run_wrk OUT SECONDS SCRIPT ARGS...
     fi
 }
 
-# start_store STORE: its service (and, for redis, a Redis of its own), fresh.
-start_store() {
-    local store=$1 store_option=memory
-    if [[ $store == redis ]]; then
-        start_redis
-        store_option="redis://127.0.0.1:$redis_port"
-    fi
-    start_serve "serve-$store" --store "$store_option" --sites "$work/sites.json" \
-        --trusted-proxy 127.0.0.1 --reveal-answers-for-tests yes
-    echo "   serve $serve_url (pid $serve_pid, log $work/serve-$store.log while it runs)"
-}
-
 # The challenges phase of STORE.
 phase_challenges() {
     local store=$1 line
@@ -148,7 +128,6 @@ phase_challenges() {
         "statuses $(result statuses "$work/$store-challenges.txt")"
     python3 "$here/bench_report.py" server-latency "$work/$store-a0.metrics" "$work/$store-a1.metrics"
     redis_state_size
-
 }
 
 # The answer+verify phase of STORE.
@@ -211,7 +190,9 @@ phase_answers() {
 for phase in challenges answers; do
     for store in "${stores[@]}"; do
         echo "== $store store, $phase"
-        start_store "$store"
+        start_store "$store" "serve-$store" --sites "$work/sites.json" \
+            --trusted-proxy 127.0.0.1 --reveal-answers-for-tests yes
+        echo "   serve $serve_url (pid $serve_pid, log $work/serve-$store.log while it runs)"
         "phase_$phase" "$store"
         stop_started
     done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Soak test of `tactile puzzle serve`: starts its own service (memory store, a site with the
-# default per-client limits, answers revealed for the test) on a free loopback port and sends
+# Soak test of `tactile puzzle serve`: starts its own service (memory or Redis store, a site with
+# the default per-client limits, answers revealed for the test) on a free loopback port and sends
 # it a steady mix of challenges, image fetches, answers and siteverify calls, 1 % of them
 # malformed, for N minutes at R requests a second, sampling the service's RSS every 10 s.
 #
@@ -30,6 +30,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 here="$root/benchmarks/service"
 tactile=${TACTILE:-$root/.build/release/tactile}
+# shellcheck source=SCRIPTDIR/../benchmarks/service/serve_helpers.sh
+source "$here/serve_helpers.sh"
 
 minutes=10
 rate=100
@@ -38,10 +40,7 @@ store=memory
 while (($# > 0)); do
     case "$1" in
         --store)
-            [[ $# -ge 2 && ("$2" == memory || "$2" == redis) ]] || {
-                echo "soak-serve.sh: --store must be memory or redis" >&2
-                exit 2
-            }
+            check_store soak-serve.sh "${@:2:1}"
             store=$2
             shift 2
             ;;
@@ -84,15 +83,10 @@ if [[ ! -x "$tactile" ]]; then
     echo "soak-serve.sh: no $tactile; build with: swift build -c release --product tactile" >&2
     exit 2
 fi
-command -v python3 >/dev/null || { echo "soak-serve.sh: python3 is missing" >&2; exit 2; }
-if [[ $store == redis ]] && ! command -v redis-server >/dev/null; then
-    echo "soak-serve.sh: redis-server is missing (scripts/setup.sh --with-bench installs it)" >&2
-    exit 2
-fi
+need_tools soak-serve.sh python3
+[[ $store != redis ]] || need_tools soak-serve.sh redis-server redis-cli
 
 work=$(mktemp -d -t tactile-soak-serve.XXXXXX)
-# shellcheck source=SCRIPTDIR/../benchmarks/service/serve_helpers.sh
-source "$here/serve_helpers.sh"
 trap 'stop_started; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
@@ -108,12 +102,7 @@ if ((warmup + 20 > seconds)); then
     exit 2
 fi
 
-store_option=memory
-if [[ $store == redis ]]; then
-    start_redis
-    store_option="redis://127.0.0.1:$redis_port"
-fi
-start_serve serve --store "$store_option" --sites "$work/sites.json" --trusted-proxy 127.0.0.1 \
+start_store "$store" serve --sites "$work/sites.json" --trusted-proxy 127.0.0.1 \
     --reveal-answers-for-tests yes
 echo "soak: $minutes min at $rate requests/s against $serve_url (pid $serve_pid, $store store), warm-up $warmup s"
 status=0

@@ -60,6 +60,39 @@ start_redis() {
     return 1
 }
 
+# start_store STORE NAME ARGS...: `tactile puzzle serve --store STORE ARGS...` (start_serve
+# NAME), for redis with a redis-server of its own (start_redis) first.
+start_store() {
+    local store=$1 name=$2 store_option=memory
+    shift 2
+    if [[ $store == redis ]]; then
+        start_redis
+        store_option="redis://127.0.0.1:$redis_port"
+    fi
+    start_serve "$name" --store "$store_option" "$@"
+}
+
+# need_tools SCRIPT TOOL...: exits 2, naming the first missing tool, unless every TOOL is on
+# the PATH.
+need_tools() {
+    local script=$1 tool
+    shift
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null || {
+            echo "$script: $tool is missing (scripts/setup.sh --with-bench installs it)" >&2
+            exit 2
+        }
+    done
+}
+
+# check_store SCRIPT VALUE...: exits 2 unless VALUE names a store (memory or redis).
+check_store() {
+    [[ $# -ge 2 && ("$2" == memory || "$2" == redis) ]] || {
+        echo "$1: --store must be memory or redis${2+, got \"$2\"}" >&2
+        exit 2
+    }
+}
+
 # stop_pid PID: SIGTERM, up to 5 s to finish, then SIGKILL.
 stop_pid() {
     local pid=$1 _
@@ -80,6 +113,7 @@ stop_serve() {
 stop_redis() {
     if [[ -n "$redis_pid" ]]; then stop_pid "$redis_pid"; fi
     redis_pid=""
+    redis_port=""
 }
 
 stop_started() {
