@@ -448,16 +448,19 @@ import Testing
                 background: [UInt8](repeating: 1, count: size), backgroundType: "image/jpeg",
                 piece: [])
         }
-        for k in 0..<5 { cache.put(id: "\(k)", images: images(300), until: 100 + Double(k)) }
+        for k in 0..<5 {
+            cache.put(id: "\(k)", images: images(300), until: 100 + Double(k), now: 0)
+        }
         // 1,500 bytes asked for, 1,000 allowed: the two oldest went.
         #expect(cache.size == 900)
         #expect(cache.get(id: "0", now: 0) == nil && cache.get(id: "1", now: 0) == nil)
         #expect(cache.get(id: "2", now: 0) != nil)
-        cache.removeExpired(now: 103.5)
-        #expect(cache.size == 300)
-        #expect(cache.get(id: "4", now: 0) != nil)
+        // A put at 103.5 first forgets "2" and "3" (expired at 102 and 103), keeps "4".
+        cache.put(id: "5", images: images(100), until: 200, now: 103.5)
+        #expect(cache.size == 400)
+        #expect(cache.get(id: "3", now: 0) == nil && cache.get(id: "4", now: 0) != nil)
         cache.remove(id: "4")
-        #expect(cache.size == 0)
+        #expect(cache.size == 100)
     }
 
     @Test func forwardedAddressesAreBelievedOnlyFromTrustedProxies() {

@@ -127,18 +127,18 @@ import Testing
         (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
     }
 
-    /// A challenge made on `a`, its images fetched and answered on `b`; the token.
-    func passOnTheOther(
-        _ a: CaptchaService, _ b: CaptchaService, _ backend: RedisBackend, seed: UInt64
-    )
-        throws -> String
+    /// `GET /v1/challenges/{id}/{file}` (file: background or piece).
+    func image(_ service: CaptchaService, _ id: String, _ file: String = "background")
+        -> HTTPResponse
     {
-        let challenge = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
+        service.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/\(file)"))
+    }
+
+    /// A person's drag onto the hole of `challenge`, as the body of its answer.
+    func humanAnswer(
+        to challenge: [String: Any], _ backend: RedisBackend, seed: UInt64
+    ) throws -> [String: Any] {
         let id = try #require(challenge["id"] as? String)
-        let image = b.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/background"))
-        #expect(image.status == 200)
-        #expect(
-            image.headers.contains { $0.name == "Content-Type" && $0.value.hasPrefix("image/") })
         let hole = try #require(
             try backend.withVerifier(.peeking(puzzle: id), now: Date().timeIntervalSince1970) {
                 $0.testingAnswer(id: id)
@@ -147,15 +147,31 @@ import Testing
         var random = SeededRandom(seed: seed)
         let track = HumanDrag.track(
             from: start, to: Point(x: hole.x, y: start.y), axis: .horizontal, using: &random)
-        let answer: [String: Any] = [
+        return [
             "x": track.last!.x, "y": start.y,
             "track": track.map { ["x": $0.x, "y": $0.y, "t": $0.time * 1000] },
         ]
+    }
+
+    /// A challenge made on `a`, its images fetched and answered on `b`; the token.
+    func passOnTheOther(
+        _ a: CaptchaService, _ b: CaptchaService, _ backend: RedisBackend, seed: UInt64
+    )
+        throws -> String
+    {
+        let challenge = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
+        let id = try #require(challenge["id"] as? String)
+        let background = image(b, id)
+        #expect(background.status == 200)
+        #expect(
+            background.headers.contains {
+                $0.name == "Content-Type" && $0.value.hasPrefix("image/")
+            })
+        let answer = try humanAnswer(to: challenge, backend, seed: seed)
         let passed = json(post(b, "/v1/challenges/\(id)/answer", answer))
         // The step that took the puzzle dropped its images from Redis and from the checking
         // instance (the maker may keep its own copy until it expires).
-        let after = b.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/background"))
-        #expect(after.status == 404)
+        #expect(image(b, id).status == 404)
         return try #require(passed["token"] as? String, "\(passed)")
     }
 
@@ -204,15 +220,20 @@ import Testing
         defer { redis.stop() }
         let (a, backendA) = try instance(redis)
         #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 200)
-        // A pass made before the outage, not yet verified.
+        // A pass made before the outage, not yet verified, and a challenge not yet answered.
         let before = try passOnTheOther(a, a, backendA, seed: 5)
+        let pending = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
+        let pendingID = try #require(pending["id"] as? String)
+        let pendingAnswer = try humanAnswer(to: pending, backendA, seed: 9)
         redis.stop()
         #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 503)
         #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
         // An image asked for while Redis is away must not leave the connection locked.
-        let id = String(repeating: "ab", count: 16)
-        #expect(
-            a.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/piece")).status == 503)
+        #expect(image(a, String(repeating: "ab", count: 16), "piece").status == 503)
+        // An answer that cannot reach Redis checks nothing: the maker keeps serving the images,
+        // and the puzzle can be answered once Redis is back.
+        #expect(post(a, "/v1/challenges/\(pendingID)/answer", pendingAnswer).status == 503)
+        #expect(image(a, pendingID).status == 200)
         let verify = json(post(a, "/v1/siteverify", ["secret": site.secret, "response": before]))
         #expect(verify["error-codes"] as? [String] == ["internal-error"])
         try redis.start()
@@ -221,6 +242,9 @@ import Testing
         let resumed = json(post(a, "/v1/siteverify", ["secret": site.secret, "response": before]))
         #expect(resumed["success"] as? Bool == true, "\(resumed)")
         #expect(a.handle(HTTPRequest(method: "GET", path: "/healthz")).status == 200)
+        let late = json(post(a, "/v1/challenges/\(pendingID)/answer", pendingAnswer))
+        #expect(late["success"] as? Bool == true, "\(late)")
+        #expect(image(a, pendingID).status == 404)
         let token = try passOnTheOther(a, a, backendA, seed: 3)
         #expect(token.hasPrefix("pt2."))
     }
@@ -243,7 +267,8 @@ import Testing
         #expect(post(a, "/v1/challenges", ["sitekey": site.sitekey]).status == 503)
     }
 
-    /// Runs `redis-cli` against the test server; its output lines.
+    /// Runs `redis-cli` against the test server; its output lines (without the CR that some
+    /// replies, such as INFO's, end their lines with).
     func redisCLI(_ redis: RedisServer, _ arguments: String...) throws -> [String] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
@@ -253,15 +278,15 @@ import Testing
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+        // A CR LF is one Character, a newline like LF.
+        return String(decoding: output, as: UTF8.self).split(whereSeparator: \.isNewline).map(
+            String.init)
     }
 
     /// How many times Redis has run `command` since it started (`INFO commandstats`).
     func calls(_ redis: RedisServer, _ command: String) throws -> Int {
         let prefix = "cmdstat_\(command):calls="
-        // INFO ends its lines with CR LF, which a split on "\n" leaves whole.
-        let lines = try redisCLI(redis, "--raw", "INFO", "commandstats").joined(separator: "\n")
-            .components(separatedBy: .newlines)
+        let lines = try redisCLI(redis, "--raw", "INFO", "commandstats")
         guard let line = lines.first(where: { $0.hasPrefix(prefix) }) else { return 0 }
         return Int(line.dropFirst(prefix.count).prefix { $0.isNumber }) ?? -1
     }
@@ -274,9 +299,7 @@ import Testing
         let challenge = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
         let id = try #require(challenge["id"] as? String)
         func fetch(_ service: CaptchaService) -> [HTTPResponse] {
-            ["background", "piece"].map {
-                service.handle(HTTPRequest(method: "GET", path: "/v1/challenges/\(id)/\($0)"))
-            }
+            ["background", "piece"].map { image(service, id, $0) }
         }
         let before = try calls(redis, "get")
         let own = fetch(a)

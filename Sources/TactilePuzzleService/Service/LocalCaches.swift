@@ -19,9 +19,12 @@ public final class ImageCache: @unchecked Sendable {
     /// at about 30 KB a challenge, two minutes of 70 challenges a second).
     public init(budget: Int = 256 << 20) { self.budget = budget }
 
-    func put(id: String, images: ChallengeImages, until: Double) {
+    /// Keeps a challenge's images until `until`, first forgetting those expired by `now`
+    /// (seconds since 1970).
+    func put(id: String, images: ChallengeImages, until: Double, now: Double) {
         lock.lock()
         defer { lock.unlock() }
+        removeExpired(now: now)
         let size = images.background.count + images.piece.count
         if let old = entries[id] { bytes -= old.bytes }
         entries[id] = Entry(images: images, until: until, bytes: size)
@@ -41,10 +44,8 @@ public final class ImageCache: @unchecked Sendable {
         if let gone = entries.removeValue(forKey: id) { bytes -= gone.bytes }
     }
 
-    /// Forgets the images of challenges that expired by `now`.
-    func removeExpired(now: Double) {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Forgets the images of challenges that expired by `now`; the caller holds `lock`.
+    private func removeExpired(now: Double) {
         var dropped = 0
         for id in order {
             if let entry = entries[id] {
@@ -103,29 +104,5 @@ public final class WindowCounters: @unchecked Sendable {
         }
         entries[name] = entry
         return (entry.count, Double(index + 1) * window)
-    }
-}
-
-/// At most so many of something a second (a ``WindowCounters`` window of one second), and
-/// how many were refused since the last one let through.
-final class MessageBudget: @unchecked Sendable {
-    private let perSecond: Int
-    private let counters = WindowCounters()
-    private let lock = NSLock()
-    private var refused = 0
-
-    init(perSecond: Int) { self.perSecond = perSecond }
-
-    /// `nil` when this second's budget is spent; else how many were refused before this one.
-    func take(now: Double) -> Int? {
-        let (count, _) = counters.increment("taken", window: 1, now: now)
-        lock.lock()
-        defer { lock.unlock() }
-        guard count <= perSecond else {
-            refused += 1
-            return nil
-        }
-        defer { refused = 0 }
-        return refused
     }
 }

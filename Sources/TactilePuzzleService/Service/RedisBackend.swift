@@ -160,10 +160,11 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     }
 
     /// Sends the commands in one pipeline and reads every reply; an error reply is thrown
-    /// after all replies are read, unless `errors` lets the caller look at it.
+    /// after all replies are read, unless `throwsErrorReplies` is off and the caller looks at
+    /// it.
     private func run(
         _ commands: [[[UInt8]]], on context: UnsafeMutablePointer<redisContext>,
-        errors: Bool = false
+        throwsErrorReplies: Bool = true
     ) throws(Failure) -> [Reply] {
         for arguments in commands {
             let status = arguments.withCStrings { argv, lengths in
@@ -183,10 +184,15 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             replies.append(Self.copy(raw.assumingMemoryBound(to: redisReply.self)))
             freeReplyObject(raw)
         }
-        for case .error(let message) in replies where !errors {
-            throw Failure(description: "Redis at \(host):\(port) answered: \(message)")
+        for case .error(let message) in replies where throwsErrorReplies {
+            throw answered(message)
         }
         return replies
+    }
+
+    /// Redis answered `message`, an error.
+    private func answered(_ message: String) -> Failure {
+        Failure(description: "Redis at \(host):\(port) answered: \(message)")
     }
 
     private func run(_ words: [String]..., on context: UnsafeMutablePointer<redisContext>)
@@ -207,18 +213,18 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         lock.unlock()
         if let known {
             let reply = try run(
-                [[Array("EVALSHA".utf8), known] + tail], on: context, errors: true)[0]
+                [[Array("EVALSHA".utf8), known] + tail], on: context, throwsErrorReplies: false)[0]
             switch reply {
             case .error(let message) where message.hasPrefix("NOSCRIPT"):
                 break  // forgotten: loaded again below
             case .error(let message):
-                throw Failure(description: "Redis at \(host):\(port) answered: \(message)")
+                throw answered(message)
             default:
                 return reply
             }
         }
         guard case .string(let digest) = try run(["SCRIPT", "LOAD", script], on: context)[0]
-        else { throw Failure(description: "Redis answered SCRIPT LOAD with something else") }
+        else { throw answered("SCRIPT LOAD with something else than a digest") }
         lock.lock()
         scriptDigests[script] = digest
         lock.unlock()
@@ -327,7 +333,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     public func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
-        try operate(scope, now: now, alongside: { _ in [] }, body)
+        try operate(scope, now: now, body)
     }
 
     /// Registers the challenge and writes its images in the same step as the client's
@@ -343,13 +349,12 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 guard case .success(let challenge) = result else { return [] }
                 return [
                     .put(
-                        name: "image:\(challenge.id)", bytes: Self.record(of: images),
+                        name: Self.imageName(challenge.id), bytes: Self.record(of: images),
                         expiresAt: challenge.expiresAt)
                 ]
             }, body)
         if case .success(let challenge) = result {
-            localImages.removeExpired(now: now)
-            localImages.put(id: challenge.id, images: images, until: challenge.expiresAt)
+            localImages.put(id: challenge.id, images: images, until: challenge.expiresAt, now: now)
         }
         return result
     }
@@ -357,11 +362,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// One operation; `alongside` names more records to write with what it changed.
     private func operate<R>(
         _ scope: VerifierScope, now: Double,
-        alongside: (R) -> [VerifierRecords.Change],
+        alongside: (R) -> [VerifierRecords.Change] = { _ in [] },
         _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
-        defer { if let id = scope.checkedPuzzle { localImages.remove(id: id) } }
-        return try withConnection { context in
+        try withConnection { context in
             let (key, keys) = try key(on: context)
             guard
                 let result = try run(
@@ -394,7 +398,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let lockName = plan.lock.map { "tactile:lock:" + $0 }
         let names = plan.reads + plan.takes
         // A checked puzzle's images, dropped in the step that takes the puzzle.
-        let drops = scope.checkedPuzzle.map { ["tactile:image:" + $0] } ?? []
+        let drops = scope.checkedPuzzle.map { ["tactile:" + Self.imageName($0)] } ?? []
         // One round trip: take the lock and, only if it was free, read the records (taking
         // those the plan takes, dropping the images). Busy: wait up to two seconds; a lock
         // expires by itself after its lease.
@@ -417,6 +421,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             // The connection is sound: the record is busy elsewhere.
             throw VerifierStoreError("a verifier record stayed locked by another process")
         }
+        // Redis took the checked puzzle and dropped its images: so does this instance's cache.
+        // A check that never got here (Redis away, the record busy) keeps them, as the puzzle
+        // may still be answered.
+        if let id = scope.checkedPuzzle { localImages.remove(id: id) }
         var released = false
         defer {
             if let lockName, !released {
@@ -521,21 +529,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
 
     // MARK: - Images
 
-    public func putImages(_ images: ChallengeImages, id: String, until: Double, now: Double)
-        throws
-    {
-        let seconds = max(1, Int((until - now).rounded(.up)))
-        let value = Self.record(of: images)
-        _ = try withConnection { context in
-            try run(
-                [
-                    [Array("SET".utf8), Array("tactile:image:\(id)".utf8), value, Array("EX".utf8)]
-                        + [Array(String(seconds).utf8)]
-                ], on: context)
-        }
-        localImages.removeExpired(now: now)
-        localImages.put(id: id, images: images, until: until)
-    }
+    /// The record (under `tactile:`) that holds a challenge's images.
+    static func imageName(_ id: String) -> String { "image:\(id)" }
 
     /// How images are kept in Redis: `type \n length \n background piece`.
     static func record(of images: ChallengeImages) -> [UInt8] {
@@ -548,7 +543,9 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// browser did not have), else Redis's.
     public func images(id: String, now: Double) throws -> ChallengeImages? {
         if let own = localImages.get(id: id, now: now) { return own }
-        let replies = try withConnection { try run(["GET", "tactile:image:\(id)"], on: $0) }
+        let replies = try withConnection {
+            try run(["GET", "tactile:" + Self.imageName(id)], on: $0)
+        }
         guard let value = Self.bytes(replies[0]) else { return nil }
         // type \n length \n background piece
         guard let first = value.firstIndex(of: 10),

@@ -27,15 +27,15 @@ public protocol VerifierBackend: Sendable {
     /// `body` must stay within `scope`: a backend that keeps records apart (Redis) gives it
     /// a verifier holding only the scope's records. `now` is the time `body` acts at (seconds
     /// since 1970); records it keeps live on from then. A check
-    /// (`VerifierScope.checkedPuzzle`) also forgets its puzzle's images: checked once,
-    /// whatever the outcome, they are of no more use.
+    /// (`VerifierScope.checkedPuzzle`) that ran also forgets its puzzle's images, in the
+    /// shared store and in the checking process: checked once, whatever the outcome, they are
+    /// of no more use. (Another process that made the puzzle may still serve its own copy
+    /// until it expires; it shows nothing the browser did not already have.)
     func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R
     /// Whether the backend answers (for `/healthz`).
     func isHealthy() -> Bool
-    /// Keeps a challenge's images until `until` (seconds since 1970; it is `now`).
-    func putImages(_ images: ChallengeImages, id: String, until: Double, now: Double) throws
     /// Runs `body` (which registers a challenge, or is refused) in `.issuing(client:)` and, if
     /// it registered one, keeps `images` as that challenge's until it expires.
     func register(
@@ -49,20 +49,6 @@ public protocol VerifierBackend: Sendable {
     func increment(_ name: String, window: Double, now: Double) throws -> (
         count: Int, windowEnds: Double
     )
-}
-
-extension VerifierBackend {
-    /// Registers, then keeps the images: two steps.
-    public func register(
-        client: String, now: Double, images: ChallengeImages,
-        _ body: (inout PuzzleVerifier) throws -> Result<PuzzleChallenge, IssueRefusal>
-    ) throws -> Result<PuzzleChallenge, IssueRefusal> {
-        let result = try withVerifier(.issuing(client: client), now: now, body)
-        if case .success(let challenge) = result {
-            try putImages(images, id: challenge.id, until: challenge.expiresAt, now: now)
-        }
-        return result
-    }
 }
 
 /// Images and counters kept in this process (for the backends whose verifier is local to
@@ -81,11 +67,16 @@ extension LocalCaches {
         counters.increment(name, window: window, now: now)
     }
 
-    public func putImages(_ images: ChallengeImages, id: String, until: Double, now: Double)
-        throws
-    {
-        imageCache.removeExpired(now: now)
-        imageCache.put(id: id, images: images, until: until)
+    /// Registers, then keeps the images in this process.
+    public func register(
+        client: String, now: Double, images: ChallengeImages,
+        _ body: (inout PuzzleVerifier) throws -> Result<PuzzleChallenge, IssueRefusal>
+    ) throws -> Result<PuzzleChallenge, IssueRefusal> {
+        let result = try withVerifier(.issuing(client: client), now: now, body)
+        if case .success(let challenge) = result {
+            imageCache.put(id: challenge.id, images: images, until: challenge.expiresAt, now: now)
+        }
+        return result
     }
 
     /// Forgets the images of the puzzle a check is about.
