@@ -311,6 +311,33 @@ import Testing
         #expect(own[0].body.count > 1000 && own[1].body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     }
 
+    @Test func aFirstVerificationTakesOneRoundTripAndRetriesGetTheSameAnswer() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        let (b, _) = try instance(redis)
+        let token = try passOnTheOther(a, a, backendA, seed: 10)
+        func verify(_ service: CaptchaService, key: String?) -> [String: Any] {
+            var fields = ["secret": site.secret, "response": token]
+            fields["idempotency_key"] = key
+            return json(post(service, "/v1/siteverify", fields))
+        }
+        let scripts = try calls(redis, "evalsha")
+        let first = verify(a, key: "retry-1")
+        #expect(first["success"] as? Bool == true, "\(first)")
+        // Nothing was known of the token: one script wrote the redemption and the answer.
+        #expect(try calls(redis, "evalsha") == scripts + 1)
+        // A retry with the same key, on either instance, gets the same answer (under the
+        // lock, as the records now exist); any other is a duplicate.
+        for service in [a, b] {
+            let retried = verify(service, key: "retry-1")
+            #expect(retried["success"] as? Bool == true, "\(retried)")
+            #expect(retried["hostname"] as? String == first["hostname"] as? String)
+        }
+        #expect(verify(b, key: "retry-2")["error-codes"] as? [String] == ["timeout-or-duplicate"])
+        #expect(verify(a, key: nil)["error-codes"] as? [String] == ["timeout-or-duplicate"])
+    }
+
     @Test func scriptsGoByDigestAndAreLoadedAgainWhenRedisForgetsThem() throws {
         let redis = try RedisServer()
         defer { redis.stop() }

@@ -15,7 +15,10 @@ import TactilePuzzleVerifier
 /// (`SET tactile:lock:<name> <random> NX PX 5000`), reads its records (a checked puzzle
 /// with `GETDEL`, so only one check of it can ever run), and writes back what changed in
 /// one script with the lock's release (a Lua compare-and-delete): two round trips, and
-/// operations on other clients never wait. Scripts are called by digest (`EVALSHA`).
+/// operations on other clients never wait. A token's first verification takes one: nothing is
+/// known of it yet, so it runs as if so and writes in one script that first checks that this
+/// is still true (else it runs again under the lock). Scripts are called by digest
+/// (`EVALSHA`).
 /// Images live under `tactile:image:<id>` with the challenge's lifetime as their TTL, and
 /// in a small cache of the instance that made them, which serves them without asking
 /// Redis; the step that takes a checked puzzle drops them from Redis and from the
@@ -397,6 +400,13 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let holder = Hex.encode(Sodium.randomBytes(16))
         let lockName = plan.lock.map { "tactile:lock:" + $0 }
         let names = plan.reads + plan.takes
+        if scope.usuallyFindsNoRecords, let lockName, plan.takes.isEmpty,
+            let result = try runAsIfAbsent(
+                scope, now: now, key: key, keys: keys, lockName: lockName, reads: plan.reads,
+                on: context, alongside: alongside, body)
+        {
+            return result
+        }
         // A checked puzzle's images, dropped in the step that takes the puzzle.
         let drops = scope.checkedPuzzle.map { ["tactile:" + Self.imageName($0)] } ?? []
         // One round trip: take the lock and, only if it was free, read the records (taking
@@ -440,14 +450,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         var records: [String: [UInt8]] = [:]
         for (name, value) in zip(names, values) { records[name] = Self.bytes(value) }
 
-        let opened = try VerifierRecords.open(
-            keys: keys, scope: scope, records: records, policy: policy)
-        var verifier = opened
-        verifier.policy = policy
-        let result = try body(&verifier)
-        let changes =
-            try VerifierRecords.changes(from: opened, to: verifier, keys: keys, now: now)
-            + alongside(result)
+        let (result, changes) = try apply(
+            body, to: records, scope: scope, now: now, keys: keys, alongside: alongside)
         guard let lockName else {
             // Only reading operations go without a lock, and they change nothing.
             guard changes.isEmpty else {
@@ -460,6 +464,87 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         // nothing and fails, rather than undo what the lock's next holder did.
         var keys: [[UInt8]] = [Array(lockName.utf8)]
         var arguments: [[UInt8]] = [Array(holder.utf8)]
+        Self.append(changes, now: now, keys: &keys, arguments: &arguments)
+        let reply = try evaluate(Self.commit, keys: keys, arguments: arguments, on: context)
+        released = true
+        guard reply == .integer(1) else {
+            throw Failure(
+                description:
+                    "the operation outlived its lock on \(lockName); nothing was written")
+        }
+        return result
+    }
+
+    /// Runs `body` on a verifier holding `records` (by name, as read); its result and the
+    /// records to write.
+    private func apply<R>(
+        _ body: (inout PuzzleVerifier) throws -> R, to records: [String: [UInt8]],
+        scope: VerifierScope, now: Double, keys: VerifierRecords.Keys,
+        alongside: (R) -> [VerifierRecords.Change]
+    ) throws -> (R, [VerifierRecords.Change]) {
+        let opened = try VerifierRecords.open(
+            keys: keys, scope: scope, records: records, policy: policy)
+        var verifier = opened
+        verifier.policy = policy
+        let result = try body(&verifier)
+        let changes =
+            try VerifierRecords.changes(from: opened, to: verifier, keys: keys, now: now)
+            + alongside(result)
+        return (result, changes)
+    }
+
+    /// One round trip instead of two, for an operation whose records are usually absent (a
+    /// token verified for the first time): runs `body` on a verifier that holds none of
+    /// `reads`, then writes what it changed in one script, but only if, at that moment, none
+    /// of `reads` exists, nobody holds `lockName` and Redis holds `key`. That is the state
+    /// `body` assumed, so its outcome is what it would have been under the lock. `nil` when
+    /// the state was otherwise (nothing written): the caller runs the operation again, under
+    /// the lock, with what Redis holds.
+    private func runAsIfAbsent<R>(
+        _ scope: VerifierScope, now: Double, key: [UInt8], keys: VerifierRecords.Keys,
+        lockName: String, reads: [String], on context: UnsafeMutablePointer<redisContext>,
+        alongside: (R) -> [VerifierRecords.Change],
+        _ body: (inout PuzzleVerifier) throws -> R
+    ) throws -> R? {
+        let (result, changes) = try apply(
+            body, to: [:], scope: scope, now: now, keys: keys, alongside: alongside)
+        var names: [[UInt8]] = [Array(lockName.utf8), Array(Self.keyName.utf8)]
+        names += reads.map { Array("tactile:\($0)".utf8) }
+        var arguments: [[UInt8]] = [key, Array(String(reads.count).utf8)]
+        Self.append(changes, now: now, keys: &names, arguments: &arguments)
+        let reply = try evaluate(
+            Self.commitIfAbsent, keys: names, arguments: arguments, on: context)
+        return reply == .integer(1) ? result : nil
+    }
+
+    /// KEYS: a lock, the secret's key, ARGV[2] records, then records to write (ARGV in threes
+    /// from ARGV[3], as `commit` takes them); ARGV[1]: the sealed secret. Writes only if
+    /// nobody holds the lock, the secret is ARGV[1] and none of the records exists: 1 if it
+    /// wrote, else 0.
+    static let commitIfAbsent = """
+        if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+        if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+        local n = tonumber(ARGV[2])
+        for i = 3, 2 + n do
+          if redis.call('EXISTS', KEYS[i]) == 1 then return 0 end
+        end
+        for i = 3 + n, #KEYS do
+          local a = 3 * (i - 2 - n)
+          if ARGV[a] == 'set' then
+            redis.call('SET', KEYS[i], ARGV[a + 1], 'PX', ARGV[a + 2])
+          else
+            redis.call('DEL', KEYS[i])
+          end
+        end
+        return 1
+        """
+
+    /// Appends each change as a key (under `tactile:`) and three arguments: "set", the value
+    /// and its time to live in milliseconds from `now`, or "del" and two empty ones.
+    private static func append(
+        _ changes: [VerifierRecords.Change], now: Double, keys: inout [[UInt8]],
+        arguments: inout [[UInt8]]
+    ) {
         for change in changes {
             switch change {
             case .put(let name, let bytes, let expiresAt):
@@ -471,14 +556,6 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 arguments += [Array("del".utf8), [], []]
             }
         }
-        let reply = try evaluate(Self.commit, keys: keys, arguments: arguments, on: context)
-        released = true
-        guard reply == .integer(1) else {
-            throw Failure(
-                description:
-                    "the operation outlived its lock on \(lockName); nothing was written")
-        }
-        return result
     }
 
     /// Writes KEYS[2…] (ARGV in threes after the holder: "set", value, milliseconds, or "del")

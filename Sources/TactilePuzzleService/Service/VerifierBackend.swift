@@ -31,6 +31,10 @@ public protocol VerifierBackend: Sendable {
     /// shared store and in the checking process: checked once, whatever the outcome, they are
     /// of no more use. (Another process that made the puzzle may still serve its own copy
     /// until it expires; it shows nothing the browser did not already have.)
+    ///
+    /// `body` may run more than once (a backend may try an operation first as if its records
+    /// were absent); only the outcome of its last run is kept and returned, so it must not act
+    /// on anything outside the verifier.
     func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R

@@ -26,6 +26,14 @@ public struct VerifierScope: Hashable, Sendable {
         return nil
     }
 
+    /// Whether the operation's records are usually absent — a token is mostly verified once,
+    /// and then nothing about it is known yet — so a store that keeps records apart may first
+    /// run it as if they were, and keep that outcome only if they still are when it writes.
+    public var usuallyFindsNoRecords: Bool {
+        if case .redeeming = subject { return true }
+        return false
+    }
+
     /// Issuing a puzzle to a client: ``PuzzleVerifier/register(_:client:site:now:)``.
     public static func issuing(client: String) -> VerifierScope {
         VerifierScope(subject: .issuing(client: client))
