@@ -397,7 +397,6 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R? {
         let plan = VerifierRecords.plan(for: scope, keys: keys)
-        let holder = Hex.encode(Sodium.randomBytes(16))
         let lockName = plan.lock.map { "tactile:lock:" + $0 }
         let names = plan.reads + plan.takes
         if scope.usuallyFindsNoRecords, let lockName, plan.takes.isEmpty,
@@ -407,6 +406,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         {
             return result
         }
+        let holder = Hex.encode(Sodium.randomBytes(16))
         // A checked puzzle's images, dropped in the step that takes the puzzle.
         let drops = scope.checkedPuzzle.map { ["tactile:" + Self.imageName($0)] } ?? []
         // One round trip: take the lock and, only if it was free, read the records (taking
@@ -528,14 +528,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         for i = 3, 2 + n do
           if redis.call('EXISTS', KEYS[i]) == 1 then return 0 end
         end
-        for i = 3 + n, #KEYS do
-          local a = 3 * (i - 2 - n)
-          if ARGV[a] == 'set' then
-            redis.call('SET', KEYS[i], ARGV[a + 1], 'PX', ARGV[a + 2])
-          else
-            redis.call('DEL', KEYS[i])
-          end
-        end
+        local first, base = 3 + n, 3
+        \(writes)
         return 1
         """
 
@@ -562,16 +556,23 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// and releases KEYS[1], only if ARGV[1] still holds it; 1 if it did, else 0.
     static let commit = """
         if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-        for i = 2, #KEYS do
-          local op = ARGV[3 * i - 4]
-          if op == 'set' then
-            redis.call('SET', KEYS[i], ARGV[3 * i - 3], 'PX', ARGV[3 * i - 2])
+        local first, base = 2, 2
+        \(writes)
+        redis.call('DEL', KEYS[1])
+        return 1
+        """
+
+    /// The writes both commit scripts end with, in Lua: KEYS[first…] in order, each with three
+    /// ARGV from ARGV[base] on ("set", value, milliseconds, or "del"), as `append` made them.
+    static let writes = """
+        for i = first, #KEYS do
+          local a = base + 3 * (i - first)
+          if ARGV[a] == 'set' then
+            redis.call('SET', KEYS[i], ARGV[a + 1], 'PX', ARGV[a + 2])
           else
             redis.call('DEL', KEYS[i])
           end
         end
-        redis.call('DEL', KEYS[1])
-        return 1
         """
 
     public func increment(_ name: String, window: Double, now: Double) throws -> (
