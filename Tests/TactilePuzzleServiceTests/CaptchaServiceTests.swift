@@ -441,7 +441,7 @@ import Testing
         }
     }
 
-    @Test func theImageCacheKeepsToItsBudgetOldestFirstAndDropsTheExpired() {
+    @Test func theCachesKeepToTheirBudgetOldestFirstAndDropTheExpired() {
         let cache = ImageCache(budget: 1000)
         func images(_ size: Int) -> ChallengeImages {
             ChallengeImages(
@@ -449,18 +449,29 @@ import Testing
                 piece: [])
         }
         for k in 0..<5 {
-            cache.put(id: "\(k)", images: images(300), until: 100 + Double(k), now: 0)
+            cache.put("\(k)", images(300), until: 100 + Double(k), now: 0)
         }
         // 1,500 bytes asked for, 1,000 allowed: the two oldest went.
         #expect(cache.size == 900)
-        #expect(cache.get(id: "0", now: 0) == nil && cache.get(id: "1", now: 0) == nil)
-        #expect(cache.get(id: "2", now: 0) != nil)
+        #expect(cache.get("0", now: 0) == nil && cache.get("1", now: 0) == nil)
+        #expect(cache.get("2", now: 0) != nil)
         // A put at 103.5 first forgets "2" and "3" (expired at 102 and 103), keeps "4".
-        cache.put(id: "5", images: images(100), until: 200, now: 103.5)
+        cache.put("5", images(100), until: 200, now: 103.5)
         #expect(cache.size == 400)
-        #expect(cache.get(id: "3", now: 0) == nil && cache.get(id: "4", now: 0) != nil)
-        cache.remove(id: "4")
+        #expect(cache.get("3", now: 0) == nil && cache.get("4", now: 0) != nil)
+        cache.remove("4")
         #expect(cache.size == 100)
+
+        // A name put again counts from its latest put: "a", put again after "b", outlives it.
+        let records = ExpiringCache<[UInt8]>(budget: 1000) { $0.count }
+        for name in ["a", "b", "a", "c", "d"] {
+            records.put(name, [UInt8](repeating: 0, count: 300), until: 100, now: 0)
+        }
+        #expect(records.size == 900)
+        #expect(records.get("a", now: 0) != nil && records.get("b", now: 0) == nil)
+        // Put again and again, it stays one entry.
+        for k in 0..<1000 { records.put("c", [UInt8(k & 0xFF)], until: 100, now: 0) }
+        #expect(records.size == 601 && records.get("c", now: 0) == [UInt8(999 & 0xFF)])
     }
 
     @Test func forwardedAddressesAreBelievedOnlyFromTrustedProxies() {

@@ -175,6 +175,25 @@ import Testing
         return try #require(passed["token"] as? String, "\(passed)")
     }
 
+    /// How many of `times` copies of `request`, sent all at once and spread in turn over
+    /// `services`, were answered `"success":true`.
+    func successes(of request: HTTPRequest, times: Int, on services: [CaptchaService]) async
+        -> Int
+    {
+        await withTaskGroup(of: Bool.self) { group in
+            for k in 0..<times {
+                let service = services[k % services.count]
+                group.addTask {
+                    String(decoding: service.handle(request).body, as: UTF8.self).contains(
+                        #""success":true"#)
+                }
+            }
+            var count = 0
+            for await success in group where success { count += 1 }
+            return count
+        }
+    }
+
     @Test func aChallengeMadeOnOneInstanceIsAnsweredOnTheOther() throws {
         let redis = try RedisServer()
         defer { redis.stop() }
@@ -193,26 +212,10 @@ import Testing
         let (a, backendA) = try instance(redis)
         let (b, _) = try instance(redis)
         let token = try passOnTheOther(a, b, backendA, seed: 2)
-        let secret = site.secret
-        let successes = await withTaskGroup(of: Bool.self) { group in
-            for k in 0..<100 {
-                let service = k % 2 == 0 ? a : b
-                group.addTask {
-                    let response = service.handle(
-                        HTTPRequest(
-                            method: "POST", path: "/v1/siteverify",
-                            headers: ["Content-Type": "application/json"],
-                            body: Array(#"{"secret": "\#(secret)", "response": "\#(token)"}"#.utf8))
-                    )
-                    return String(decoding: response.body, as: UTF8.self).contains(
-                        #""success":true"#)
-                }
-            }
-            var count = 0
-            for await success in group where success { count += 1 }
-            return count
-        }
-        #expect(successes == 1)
+        let verify = HTTPRequest(
+            method: "POST", path: "/v1/siteverify", headers: ["Content-Type": "application/json"],
+            body: Array(#"{"secret": "\#(site.secret)", "response": "\#(token)"}"#.utf8))
+        #expect(await successes(of: verify, times: 100, on: [a, b]) == 1)
     }
 
     @Test func withoutRedisNothingPassesAndItResumesWhenRedisIsBack() throws {
@@ -336,6 +339,87 @@ import Testing
         }
         #expect(verify(b, key: "retry-2")["error-codes"] as? [String] == ["timeout-or-duplicate"])
         #expect(verify(a, key: nil)["error-codes"] as? [String] == ["timeout-or-duplicate"])
+    }
+
+    @Test func theMakerChecksItsOwnPuzzleInOneRoundTripAndOnlyOneOfManyPasses() async throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        let (b, _) = try instance(redis)
+        // A wrote the client and the puzzle last: its check is one script.
+        let first = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
+        let firstID = try #require(first["id"] as? String)
+        let firstAnswer = try humanAnswer(to: first, backendA, seed: 11)
+        let scripts = try calls(redis, "evalsha")
+        let passed = json(post(a, "/v1/challenges/\(firstID)/answer", firstAnswer))
+        #expect(passed["success"] as? Bool == true, "\(passed)")
+        #expect(try calls(redis, "evalsha") == scripts + 1)
+        #expect(image(a, firstID).status == 404)
+        #expect(try redisCLI(redis, "--raw", "EXISTS", "tactile:image:\(firstID)") == ["0"])
+
+        // The same right answer sent 20 times at once, half to the maker (which tries its
+        // copy first) and half to the other instance (which locks): it passes once.
+        let challenge = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
+        let id = try #require(challenge["id"] as? String)
+        let body = try JSONSerialization.data(
+            withJSONObject: try humanAnswer(to: challenge, backendA, seed: 12))
+        let answer = HTTPRequest(
+            method: "POST", path: "/v1/challenges/\(id)/answer",
+            headers: ["Origin": "https://example.com", "Content-Type": "application/json"],
+            body: Array(body), clientAddress: "192.0.2.7")
+        #expect(await successes(of: answer, times: 20, on: [a, b]) == 1)
+    }
+
+    @Test func aCopyOfAClientThatAnotherInstanceChangedSinceIsNotTrusted() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        var policy = VerifierPolicy()
+        policy.failuresBeforeLockout = 2
+        let url = "redis://127.0.0.1:\(redis.port)"
+        let a = try RedisBackend(url: url, policy: policy)
+        let b = try RedisBackend(url: url, policy: policy)
+        let puzzle = try GeneratedPuzzleFixture.make()
+        func issue(_ backend: RedisBackend, _ client: String, at now: Double) throws -> String {
+            try backend.withVerifier(.issuing(client: client), now: now) {
+                try $0.register(puzzle, client: client, now: now).id
+            }
+        }
+        // Far from the hole, no drag: a failure.
+        let wrong = PuzzleAttempt(position: Point(x: 0, y: 0), displayWidth: 320, track: [])
+        func fail(_ backend: RedisBackend, _ id: String, _ client: String, at now: Double) throws
+            -> CheckOutcome
+        {
+            try backend.withVerifier(.checking(puzzle: id, client: client), now: now) {
+                $0.check(id: id, attempt: wrong, client: client, now: now)
+            }
+        }
+        func lockedUntil(_ client: String, at now: Double) throws -> Double? {
+            try a.withVerifier(.inspecting(client: client), now: now) {
+                $0.limit(for: client, now: now)
+            }
+        }
+        let now = Date().timeIntervalSince1970
+        // A issues to "x"; then B issues to "x" and "x" fails there: A's copy of "x" is stale.
+        let mine = try issue(a, "x", at: now)
+        let theirs = try issue(b, "x", at: now + 1)
+        #expect(try fail(b, theirs, "x", at: now + 2).clientVerdict != .passed)
+        #expect(try lockedUntil("x", at: now + 2) == nil)
+        // A's check of its own puzzle refuses its copy (one script), then locks, reads and
+        // writes (two): the second failure in a row counts, and locks "x" out.
+        let scripts = try calls(redis, "evalsha")
+        #expect(try fail(a, mine, "x", at: now + 3).clientVerdict != .passed)
+        #expect(try calls(redis, "evalsha") == scripts + 3)
+        #expect(try lockedUntil("x", at: now + 3) != nil)
+
+        // The same on one instance only: its copy is current, each check is one script, and
+        // the lockout comes at the same failure.
+        for (step, offset) in [(1, 0.0), (2, 2.0)] {
+            let id = try issue(a, "y", at: now + offset)
+            let before = try calls(redis, "evalsha")
+            #expect(try fail(a, id, "y", at: now + offset + 1).clientVerdict != .passed)
+            #expect(try calls(redis, "evalsha") == before + 1)
+            #expect(try (lockedUntil("y", at: now + offset + 1) != nil) == (step == 2))
+        }
     }
 
     @Test func scriptsGoByDigestAndAreLoadedAgainWhenRedisForgetsThem() throws {

@@ -1,56 +1,73 @@
 import Foundation
 
-/// The images of the challenges handed out, until they are answered or expire, bounded in
-/// bytes (the oldest go first when a flood of challenges would pass the budget).
-public final class ImageCache: @unchecked Sendable {
+/// Values kept by name until they expire, bounded in bytes: the oldest go first when more
+/// would pass the budget.
+///
+/// Expired values go when read, and from the oldest on when something is put; one that
+/// expires behind an older, longer-lived one waits until it is read or the budget needs its
+/// room.
+public final class ExpiringCache<Value: Sendable>: @unchecked Sendable {
     private struct Entry {
-        var images: ChallengeImages
+        var value: Value
         var until: Double
         var bytes: Int
+        /// When it was put: `order` may still hold the name from an earlier put.
+        var serial: Int
     }
     private let lock = NSLock()
     private var entries: [String: Entry] = [:]
-    private var order: [String] = []
+    /// Every put, oldest first; one whose serial is not its entry's is stale.
+    private var order: [(name: String, serial: Int)] = []
+    private var serial = 0
     private var bytes = 0
+    private let cost: @Sendable (Value) -> Int
     /// The most bytes kept.
     let budget: Int
 
-    /// Creates an empty cache keeping at most `budget` bytes of images (256 MiB by default:
-    /// at about 30 KB a challenge, two minutes of 70 challenges a second).
-    public init(budget: Int = 256 << 20) { self.budget = budget }
+    /// Creates an empty cache keeping at most `budget` bytes, a value counting `cost` bytes.
+    public init(budget: Int, cost: @escaping @Sendable (Value) -> Int) {
+        self.budget = budget
+        self.cost = cost
+    }
 
-    /// Keeps a challenge's images until `until`, first forgetting those expired by `now`
+    /// Keeps `value` under `name` until `until`, first forgetting what expired by `now`
     /// (seconds since 1970).
-    func put(id: String, images: ChallengeImages, until: Double, now: Double) {
+    func put(_ name: String, _ value: Value, until: Double, now: Double) {
         lock.lock()
         defer { lock.unlock() }
         removeExpired(now: now)
-        let size = images.background.count + images.piece.count
-        if let old = entries[id] { bytes -= old.bytes }
-        entries[id] = Entry(images: images, until: until, bytes: size)
+        let size = cost(value)
+        if let old = entries[name] { bytes -= old.bytes }
+        serial += 1
+        entries[name] = Entry(value: value, until: until, bytes: size, serial: serial)
         bytes += size
-        order.append(id)
-        // Oldest first; they also expire first, as every challenge lives equally long.
+        order.append((name, serial))
         while bytes > budget, !order.isEmpty {
-            if let gone = entries.removeValue(forKey: order.removeFirst()) { bytes -= gone.bytes }
+            let (oldest, put) = order.removeFirst()
+            if entries[oldest]?.serial == put, let gone = entries.removeValue(forKey: oldest) {
+                bytes -= gone.bytes
+            }
         }
-        if order.count > 2 * entries.count + 64 { order = order.filter { entries[$0] != nil } }
+        if order.count > 2 * entries.count + 64 {
+            order = order.filter { entries[$0.name]?.serial == $0.serial }
+        }
     }
 
-    /// Forgets a challenge's images (it was answered: nobody needs them any more).
-    func remove(id: String) {
+    /// Forgets the value under `name`.
+    func remove(_ name: String) {
         lock.lock()
         defer { lock.unlock() }
-        if let gone = entries.removeValue(forKey: id) { bytes -= gone.bytes }
+        if let gone = entries.removeValue(forKey: name) { bytes -= gone.bytes }
     }
 
-    /// Forgets the images of challenges that expired by `now`; the caller holds `lock`.
+    /// Forgets the values that expired by `now`, oldest first, up to the first that has
+    /// not; the caller holds `lock`.
     private func removeExpired(now: Double) {
         var dropped = 0
-        for id in order {
-            if let entry = entries[id] {
+        for (name, put) in order {
+            if let entry = entries[name], entry.serial == put {
                 guard entry.until <= now else { break }
-                entries[id] = nil
+                entries[name] = nil
                 bytes -= entry.bytes
             }
             dropped += 1
@@ -65,16 +82,29 @@ public final class ImageCache: @unchecked Sendable {
         return bytes
     }
 
-    func get(id: String, now: Double) -> ChallengeImages? {
+    /// The value under `name`, unless it expired by `now`.
+    func get(_ name: String, now: Double) -> Value? {
         lock.lock()
         defer { lock.unlock() }
-        guard let entry = entries[id] else { return nil }
+        guard let entry = entries[name] else { return nil }
         guard entry.until > now else {
-            entries[id] = nil
+            entries[name] = nil
             bytes -= entry.bytes
             return nil
         }
-        return entry.images
+        return entry.value
+    }
+}
+
+/// The images of the challenges handed out, by challenge, until they are answered or
+/// expire. Every challenge lives equally long, so the oldest also expire first.
+public typealias ImageCache = ExpiringCache<ChallengeImages>
+
+extension ExpiringCache where Value == ChallengeImages {
+    /// Creates an empty image cache keeping at most `budget` bytes (256 MiB by default: at
+    /// about 30 KB a challenge, two minutes of 70 challenges a second).
+    public convenience init(budget: Int = 256 << 20) {
+        self.init(budget: budget) { $0.background.count + $0.piece.count }
     }
 }
 

@@ -15,10 +15,11 @@ import TactilePuzzleVerifier
 /// (`SET tactile:lock:<name> <random> NX PX 5000`), reads its records (a checked puzzle
 /// with `GETDEL`, so only one check of it can ever run), and writes back what changed in
 /// one script with the lock's release (a Lua compare-and-delete): two round trips, and
-/// operations on other clients never wait. A token's first verification takes one: nothing is
-/// known of it yet, so it runs as if so and writes in one script that first checks that this
-/// is still true (else it runs again under the lock). Scripts are called by digest
-/// (`EVALSHA`).
+/// operations on other clients never wait. Most take one: a token's first verification
+/// (nothing is known of it yet), and an operation on a client and a puzzle whose records
+/// this instance wrote last (it keeps a copy of those) run as if Redis held what they
+/// expect, and write in one script that first checks that it does (else they run again
+/// under the lock). Scripts are called by digest (`EVALSHA`).
 /// Images live under `tactile:image:<id>` with the challenge's lifetime as their TTL, and
 /// in a small cache of the instance that made them, which serves them without asking
 /// Redis; the step that takes a checked puzzle drops them from Redis and from the
@@ -55,8 +56,13 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// answers without a round trip to Redis. Only a shortcut, so a small budget; Redis
     /// keeps them for every instance.
     let localImages = ImageCache(budget: 64 << 20)
-    /// How long a record's lock lasts if its holder never releases it, in seconds; an
-    /// operation that takes longer writes nothing and fails.
+    /// The client and puzzle records this instance wrote last, by name, as it wrote them: an
+    /// operation on them first runs as if Redis still held them and writes only if it does
+    /// (one round trip instead of two). Only a shortcut, so a small budget.
+    let localRecords = ExpiringCache<[UInt8]>(budget: 16 << 20) { $0.count + 64 }
+    /// How long a record's lock lasts if its holder never releases it, in seconds; a locked
+    /// operation that takes longer writes nothing and fails. (One that ran without the lock
+    /// writes only if nothing it read has changed, however long it took.)
     var lockLease = 5.0
 
     /// A Redis operation failed: the server is gone, or answered an error.
@@ -357,7 +363,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 ]
             }, body)
         if case .success(let challenge) = result {
-            localImages.put(id: challenge.id, images: images, until: challenge.expiresAt, now: now)
+            localImages.put(challenge.id, images, until: challenge.expiresAt, now: now)
         }
         return result
     }
@@ -399,16 +405,20 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let plan = VerifierRecords.plan(for: scope, keys: keys)
         let lockName = plan.lock.map { "tactile:lock:" + $0 }
         let names = plan.reads + plan.takes
-        if scope.usuallyFindsNoRecords, let lockName, plan.takes.isEmpty,
-            let result = try runAsIfAbsent(
-                scope, now: now, key: key, keys: keys, lockName: lockName, reads: plan.reads,
-                on: context, alongside: alongside, body)
-        {
-            return result
-        }
-        let holder = Hex.encode(Sodium.randomBytes(16))
         // A checked puzzle's images, dropped in the step that takes the puzzle.
         let drops = scope.checkedPuzzle.map { ["tactile:" + Self.imageName($0)] } ?? []
+        if let lockName, let known = knownRecords(names, scope: scope, takes: plan.takes, now: now)
+        {
+            if let result = try runOptimistically(
+                scope, now: now, key: key, keys: keys, lockName: lockName, names: names,
+                known: known, drops: drops, on: context, alongside: alongside, body)
+            {
+                return result
+            }
+            // Not what this instance last wrote: read them under the lock from now on.
+            for name in names { localRecords.remove(name) }
+        }
+        let holder = Hex.encode(Sodium.randomBytes(16))
         // One round trip: take the lock and, only if it was free, read the records (taking
         // those the plan takes, dropping the images). Busy: wait up to two seconds; a lock
         // expires by itself after its lease.
@@ -434,7 +444,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         // Redis took the checked puzzle and dropped its images: so does this instance's cache.
         // A check that never got here (Redis away, the record busy) keeps them, as the puzzle
         // may still be answered.
-        if let id = scope.checkedPuzzle { localImages.remove(id: id) }
+        if let id = scope.checkedPuzzle { localImages.remove(id) }
         var released = false
         defer {
             if let lockName, !released {
@@ -472,6 +482,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 description:
                     "the operation outlived its lock on \(lockName); nothing was written")
         }
+        remember(changes, now: now)
         return result
     }
 
@@ -493,42 +504,85 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         return (result, changes)
     }
 
-    /// One round trip instead of two, for an operation whose records are usually absent (a
-    /// token verified for the first time): runs `body` on a verifier that holds none of
-    /// `reads`, then writes what it changed in one script, but only if, at that moment, none
-    /// of `reads` exists, nobody holds `lockName` and Redis holds `key`. That is the state
-    /// `body` assumed, so its outcome is what it would have been under the lock. `nil` when
-    /// the state was otherwise (nothing written): the caller runs the operation again, under
-    /// the lock, with what Redis holds.
-    private func runAsIfAbsent<R>(
+    /// What this instance believes the records of `names` hold, for an operation in
+    /// `scope` that takes `takes`: nothing, for a token verified for the first time (of
+    /// which nothing is known yet); what it last wrote, when it wrote every one of them (a
+    /// client and the puzzle it was given, most often by the instance now asked to check
+    /// it); else `nil`, and the operation reads them under the lock.
+    private func knownRecords(
+        _ names: [String], scope: VerifierScope, takes: [String], now: Double
+    ) -> [String: [UInt8]]? {
+        if scope.usuallyFindsNoRecords, takes.isEmpty { return [:] }
+        var known: [String: [UInt8]] = [:]
+        for name in names {
+            guard let bytes = localRecords.get(name, now: now) else { return nil }
+            known[name] = bytes
+        }
+        return known
+    }
+
+    /// Keeps what an operation wrote to the records a later one may find here instead of
+    /// reading them: clients' and puzzles' (a token's are written once and seldom read).
+    private func remember(_ changes: [VerifierRecords.Change], now: Double) {
+        for change in changes {
+            switch change {
+            case .put(let name, let bytes, let expiresAt)
+            where name.hasPrefix("client:") || name.hasPrefix("puzzle:"):
+                localRecords.put(name, bytes, until: expiresAt, now: now)
+            case .put:
+                break
+            case .remove(let name):
+                localRecords.remove(name)
+            }
+        }
+    }
+
+    /// One round trip instead of two, when this instance believes it knows what the records
+    /// of `names` hold (`known`; a name missing from it, that the record is absent): runs
+    /// `body` on a verifier holding `known`, then writes what it changed and drops `drops`
+    /// in one script, but only if, at that moment, every record of `names` holds what
+    /// `known` says, nobody holds `lockName` and Redis holds `key`. That is the state `body`
+    /// assumed, so its outcome is what it would have been under the lock. `nil` when the
+    /// state was otherwise (nothing written or dropped): the caller runs the operation
+    /// again, under the lock, with what Redis holds.
+    private func runOptimistically<R>(
         _ scope: VerifierScope, now: Double, key: [UInt8], keys: VerifierRecords.Keys,
-        lockName: String, reads: [String], on context: UnsafeMutablePointer<redisContext>,
+        lockName: String, names: [String], known: [String: [UInt8]], drops: [String],
+        on context: UnsafeMutablePointer<redisContext>,
         alongside: (R) -> [VerifierRecords.Change],
         _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R? {
         let (result, changes) = try apply(
-            body, to: [:], scope: scope, now: now, keys: keys, alongside: alongside)
-        var names: [[UInt8]] = [Array(lockName.utf8), Array(Self.keyName.utf8)]
-        names += reads.map { Array("tactile:\($0)".utf8) }
-        var arguments: [[UInt8]] = [key, Array(String(reads.count).utf8)]
-        Self.append(changes, now: now, keys: &names, arguments: &arguments)
+            body, to: known, scope: scope, now: now, keys: keys, alongside: alongside)
+        var redisKeys: [[UInt8]] = [Array(lockName.utf8), Array(Self.keyName.utf8)]
+        redisKeys += names.map { Array("tactile:\($0)".utf8) }
+        redisKeys += drops.map { Array($0.utf8) }
+        var arguments: [[UInt8]] =
+            [key] + [names.count, drops.count].map { Array(String($0).utf8) }
+        arguments += names.map { known[$0] ?? [] }
+        Self.append(changes, now: now, keys: &redisKeys, arguments: &arguments)
         let reply = try evaluate(
-            Self.commitIfAbsent, keys: names, arguments: arguments, on: context)
-        return reply == .integer(1) ? result : nil
+            Self.commitIfUnchanged, keys: redisKeys, arguments: arguments, on: context)
+        guard reply == .integer(1) else { return nil }
+        if let id = scope.checkedPuzzle { localImages.remove(id) }
+        remember(changes, now: now)
+        return result
     }
 
-    /// KEYS: a lock, the secret's key, ARGV[2] records, then records to write (ARGV in threes
-    /// from ARGV[3], as `commit` takes them); ARGV[1]: the sealed secret. Writes only if
-    /// nobody holds the lock, the secret is ARGV[1] and none of the records exists: 1 if it
-    /// wrote, else 0.
-    static let commitIfAbsent = """
+    /// KEYS: a lock, the secret's key, ARGV[2] records, ARGV[3] keys to drop, then records to
+    /// write; ARGV: the sealed secret, the two counts, what each of the ARGV[2] records must
+    /// hold ("" for nothing), then the writes in threes, as `commit` takes them. Writes and
+    /// drops only if nobody holds the lock, the secret is ARGV[1] and every record holds what
+    /// it must: 1 if it did, else 0.
+    static let commitIfUnchanged = """
         if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
         if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
-        local n = tonumber(ARGV[2])
-        for i = 3, 2 + n do
-          if redis.call('EXISTS', KEYS[i]) == 1 then return 0 end
+        local n, m = tonumber(ARGV[2]), tonumber(ARGV[3])
+        for i = 1, n do
+          if (redis.call('GET', KEYS[2 + i]) or '') ~= ARGV[3 + i] then return 0 end
         end
-        local first, base = 3 + n, 3
+        for i = 3 + n, 2 + n + m do redis.call('UNLINK', KEYS[i]) end
+        local first, base = 3 + n + m, 4 + n
         \(writes)
         return 1
         """
@@ -620,7 +674,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// that checked the puzzle since cannot take that copy away, but it shows nothing the
     /// browser did not have), else Redis's.
     public func images(id: String, now: Double) throws -> ChallengeImages? {
-        if let own = localImages.get(id: id, now: now) { return own }
+        if let own = localImages.get(id, now: now) { return own }
         let replies = try withConnection {
             try run(["GET", "tactile:" + Self.imageName(id)], on: $0)
         }

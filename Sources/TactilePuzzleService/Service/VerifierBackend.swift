@@ -78,18 +78,18 @@ extension LocalCaches {
     ) throws -> Result<PuzzleChallenge, IssueRefusal> {
         let result = try withVerifier(.issuing(client: client), now: now, body)
         if case .success(let challenge) = result {
-            imageCache.put(id: challenge.id, images: images, until: challenge.expiresAt, now: now)
+            imageCache.put(challenge.id, images, until: challenge.expiresAt, now: now)
         }
         return result
     }
 
     /// Forgets the images of the puzzle a check is about.
     func forgetImages(of scope: VerifierScope) {
-        if let id = scope.checkedPuzzle { imageCache.remove(id: id) }
+        if let id = scope.checkedPuzzle { imageCache.remove(id) }
     }
 
     public func images(id: String, now: Double) throws -> ChallengeImages? {
-        imageCache.get(id: id, now: now)
+        imageCache.get(id, now: now)
     }
 }
 

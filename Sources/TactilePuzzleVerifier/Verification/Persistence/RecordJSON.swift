@@ -7,9 +7,16 @@ import TactilePuzzle
 /// The JSON is what the types' `Codable` conformances write (the same keys, optionals
 /// left out when `nil`, `TokenError` as `{"case": {}}`), so either reads the other's
 /// records; `RecordJSONTests` holds the two to that.
-protocol RecordJSON {
+protocol RecordJSON: Sendable {
     var json: JSONValue { get }
     init?(json: JSONValue)
+    /// Whether a store reads records of this kind back again and again (a client's, a
+    /// puzzle's), so keeps what it sealed and opened lately (`VerifierRecords.Memo`).
+    static var isReadAgain: Bool { get }
+}
+
+extension RecordJSON {
+    static var isReadAgain: Bool { false }
 }
 
 extension JSONValue {
@@ -60,6 +67,8 @@ extension ProofOfWorkChallenge {
 }
 
 extension VerifierState.Pending: RecordJSON {
+    static var isReadAgain: Bool { true }
+
     var json: JSONValue {
         var members: [String: JSONValue] = [
             "id": JSONValue(id), "answerX": JSONValue(answerX), "answerY": JSONValue(answerY),
@@ -92,6 +101,8 @@ extension VerifierState.Pending: RecordJSON {
 }
 
 extension VerifierState.Client: RecordJSON {
+    static var isReadAgain: Bool { true }
+
     var json: JSONValue {
         var members: [String: JSONValue] = [
             "checks": .array(checks.times.map(JSONValue.number)),

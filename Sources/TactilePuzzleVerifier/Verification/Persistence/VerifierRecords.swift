@@ -45,6 +45,8 @@ public enum VerifierRecords {
         let names: Names
         let mac: [UInt8]
         let verifier: PuzzleVerifier.DerivedKeys
+        /// The client and puzzle records sealed or opened under these keys lately.
+        let memo = Memo()
 
         /// Opens a sealed key.
         ///
@@ -122,7 +124,10 @@ public enum VerifierRecords {
         var state = VerifierState()
         func load<T: RecordJSON>(_ type: T.Type, _ name: String) throws(VerifierStoreError) -> T? {
             guard let bytes = records[name] else { return nil }
-            return try unseal(type, bytes, name: name, mac: keys.mac)
+            if let known = keys.memo.value(type, named: name, bytes: bytes) { return known }
+            let value = try unseal(type, bytes, name: name, mac: keys.mac)
+            keys.memo.keep(value, named: name, bytes: bytes)
+            return value
         }
         func loadPuzzle(_ id: String) throws(VerifierStoreError) {
             guard Hex.isHex(id, count: 32),
@@ -178,10 +183,9 @@ public enum VerifierRecords {
         var changes: [Change] = []
         func put(_ value: some RecordJSON, _ name: String, until: Double) throws(VerifierStoreError)
         {
-            changes.append(
-                .put(
-                    name: name, bytes: try seal(value, name: name, mac: keys.mac), expiresAt: until
-                ))
+            let bytes = try seal(value, name: name, mac: keys.mac)
+            keys.memo.keep(value, named: name, bytes: bytes)
+            changes.append(.put(name: name, bytes: bytes, expiresAt: until))
         }
         for (client, record) in after.clients where before.clients[client] != record {
             let until = max(
@@ -211,8 +215,40 @@ public enum VerifierRecords {
 
     // MARK: - Names and seals
 
+    /// Records as last sealed or opened, by name, with what they hold: a record read back
+    /// as the same bytes is then neither authenticated nor decoded again (it would give the
+    /// same value). Only the kinds read again and again — clients and puzzles — and a bounded
+    /// number of them, forgotten all at once when full: a miss only costs the work it would
+    /// have saved.
+    final class Memo: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String: (bytes: [UInt8], value: any Sendable)] = [:]
+        /// The most records kept.
+        static let capacity = 4096
+
+        /// The value sealed as `bytes` under `name`, if it is the one kept.
+        func value<T: RecordJSON>(_ type: T.Type, named name: String, bytes: [UInt8]) -> T? {
+            guard T.isReadAgain else { return nil }
+            lock.lock()
+            defer { lock.unlock() }
+            guard let entry = entries[name], entry.bytes == bytes else { return nil }
+            return entry.value as? T
+        }
+
+        /// Keeps `value`, sealed as `bytes` under `name`.
+        func keep<T: RecordJSON>(_ value: T, named name: String, bytes: [UInt8]) {
+            guard T.isReadAgain else { return }
+            lock.lock()
+            defer { lock.unlock() }
+            if entries[name] == nil, entries.count >= Self.capacity {
+                entries.removeAll(keepingCapacity: true)
+            }
+            entries[name] = (bytes, value)
+        }
+    }
+
     /// A redeemed token's record: when the token would expire.
-    struct RedeemedRecord: Codable, Hashable {
+    struct RedeemedRecord: Codable, Hashable, Sendable {
         var until: Double
     }
 
