@@ -28,6 +28,26 @@ import Testing
                 forged, message: Array("what do ya want for nothing?".utf8), key: key))
     }
 
+    @Test func aKeyMadeReadyOnceGivesTheSameTags() {
+        // RFC 4231 case 2 again, through the prepared key, twice (the key is not used up).
+        let jefe = HMACKey(Array("Jefe".utf8) + [UInt8](repeating: 0, count: 28))
+        let message = Array("what do ya want for nothing?".utf8)
+        for _ in 0..<2 {
+            #expect(
+                hex(jefe.authenticate(message))
+                    == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        }
+        #expect(!jefe.verify(Array(repeating: 0, count: 32), message: message))
+        // Messages of every length across two blocks, under random keys: as the one-shot call.
+        for length in 0...140 {
+            let key = Sodium.randomBytes(32)
+            let message = Sodium.randomBytes(length)
+            let tag = HMACKey(key).authenticate(message)
+            #expect(tag == Sodium.hmacSHA256(message, key: key), "\(length) bytes")
+            #expect(HMACKey(key).verify(tag, message: message))
+        }
+    }
+
     @Test func argon2idIsDeterministicPerSaltAndDiffersAcrossSalts() throws {
         let salt = [UInt8](repeating: 7, count: Sodium.argon2idSaltLength)
         let a = try #require(Sodium.argon2id(Array("1-5-9-6".utf8), salt: salt, cost: .minimum))

@@ -21,7 +21,7 @@ public struct PuzzleVerifier: Sendable {
     /// What is remembered.
     var state: VerifierState
     private let signer: TokenSigner
-    private let clientKey: [UInt8]
+    private let clientKey: HMACKey
     private var random: any RandomNumberGenerator & Sendable
     /// When expired redemptions and remembered verifications were last dropped: at most once
     /// a second (each is a pass over up to ``VerifierPolicy/maximumRedeemed`` entries), and
@@ -66,7 +66,7 @@ public struct PuzzleVerifier: Sendable {
     /// verifier for every operation.
     struct DerivedKeys: Sendable {
         let signer: TokenSigner
-        let client: [UInt8]
+        let client: HMACKey
 
         /// `nil` when the secret is not 32 bytes.
         init?(secret: [UInt8]) {
@@ -74,7 +74,7 @@ public struct PuzzleVerifier: Sendable {
                 let signer = TokenSigner(key: PuzzleVerifier.derive(secret, purpose: "token"))
             else { return nil }
             self.signer = signer
-            client = PuzzleVerifier.derive(secret, purpose: "client")
+            client = HMACKey(PuzzleVerifier.derive(secret, purpose: "client"))
         }
     }
 
@@ -353,13 +353,13 @@ public struct PuzzleVerifier: Sendable {
     /// Who a waiting puzzle was issued to, as it is kept: the client's name under the client
     /// key (HMAC-SHA-256, in full), so stores never hold addresses.
     func owner(_ client: String) -> String {
-        Hex.encode(Sodium.hmacSHA256(Array(client.utf8), key: clientKey))
+        Hex.encode(clientKey.authenticate(Array(client.utf8)))
     }
 
     /// The digest tokens carry instead of the client's name: keyed (HMAC-SHA-256 under a
     /// key derived from the secret), so it cannot be reversed by trying names.
     public func digest(_ client: String) -> String {
-        Hex.encode(Array(Sodium.hmacSHA256(Array(client.utf8), key: clientKey).prefix(8)))
+        Hex.encode(Array(clientKey.authenticate(Array(client.utf8)).prefix(8)))
     }
 
     // MARK: - Bounds

@@ -43,7 +43,7 @@ public enum VerifierRecords {
     /// derive five HMAC keys each time.
     public struct Keys: Sendable {
         let names: Names
-        let mac: [UInt8]
+        let mac: HMACKey
         let verifier: PuzzleVerifier.DerivedKeys
         /// The client and puzzle records sealed or opened under these keys lately.
         let memo = Memo()
@@ -57,7 +57,7 @@ public enum VerifierRecords {
                 throw VerifierStoreError("the key does not hold a 32-byte secret")
             }
             names = Names(secret: secret)
-            mac = PuzzleVerifier.derive(secret, purpose: "record")
+            mac = HMACKey(PuzzleVerifier.derive(secret, purpose: "record"))
             self.verifier = verifier
         }
     }
@@ -254,12 +254,14 @@ public enum VerifierRecords {
 
     /// Record names; clients and idempotency keys appear only as keyed digests.
     struct Names: Sendable {
-        let key: [UInt8]
+        let key: HMACKey
 
-        init(secret: [UInt8]) { key = PuzzleVerifier.derive(secret, purpose: "record-name") }
+        init(secret: [UInt8]) {
+            key = HMACKey(PuzzleVerifier.derive(secret, purpose: "record-name"))
+        }
 
         private func digest(_ text: String) -> String {
-            Hex.encode(Array(Sodium.hmacSHA256(Array(text.utf8), key: key).prefix(16)))
+            Hex.encode(Array(key.authenticate(Array(text.utf8)).prefix(16)))
         }
 
         func client(_ name: String) -> String { "client:" + digest(name) }
@@ -268,7 +270,7 @@ public enum VerifierRecords {
         func verification(_ remembered: String) -> String { "verification:" + digest(remembered) }
     }
 
-    static func seal(_ value: some RecordJSON, name: String, mac: [UInt8])
+    static func seal(_ value: some RecordJSON, name: String, mac: HMACKey)
         throws(VerifierStoreError) -> [UInt8]
     {
         seal(body: value.json.serialized(), name: name, mac: mac)
@@ -276,13 +278,13 @@ public enum VerifierRecords {
 
     /// JSON `body` behind the header `TPZREC1 <mac>`, the MAC (under `mac`) over the name and
     /// the body.
-    static func seal(body: [UInt8], name: String, mac: [UInt8]) -> [UInt8] {
-        let tag = Sodium.hmacSHA256(Array(name.utf8) + [10] + body, key: mac)
+    static func seal(body: [UInt8], name: String, mac: HMACKey) -> [UInt8] {
+        let tag = mac.authenticate(Array(name.utf8) + [10] + body)
         return Array("\(magic) \(Hex.encode(tag))\n".utf8) + body
     }
 
     static func unseal<T: RecordJSON>(
-        _ type: T.Type, _ bytes: [UInt8], name: String, mac: [UInt8]
+        _ type: T.Type, _ bytes: [UInt8], name: String, mac: HMACKey
     ) throws(VerifierStoreError) -> T {
         let headerLength = magic.utf8.count + 1 + 64 + 1
         guard bytes.count > headerLength,
@@ -293,8 +295,7 @@ public enum VerifierRecords {
         else { throw VerifierStoreError("\(name) is damaged: its header is not \(magic) <mac>") }
         let body = Array(bytes[headerLength...])
         guard
-            Sodium.verifyHMACSHA256(
-                tag, message: Array(name.utf8) + [10] + body, key: mac)
+            mac.verify(tag, message: Array(name.utf8) + [10] + body)
         else {
             throw VerifierStoreError(
                 "\(name) failed its authentication check (altered, damaged, moved, or sealed under another key)"

@@ -116,7 +116,7 @@ public enum TokenError: Error, Hashable, Sendable, CustomStringConvertible, Coda
 /// (64 hexadecimal digits) over everything before its dot, compared in constant time. At
 /// most ``maximumLength`` characters.
 public struct TokenSigner: Sendable {
-    private let key: [UInt8]
+    private let key: HMACKey
 
     /// The key length in bytes.
     public static let keyLength = 32
@@ -129,13 +129,13 @@ public struct TokenSigner: Sendable {
     /// Creates a signer; the key must be 32 secret random bytes.
     public init?(key: [UInt8]) {
         guard key.count == Self.keyLength else { return nil }
-        self.key = key
+        self.key = HMACKey(key)
     }
 
     /// A new token for the claims.
     public func sign(_ claims: TokenClaims) -> String {
         let body = "pt2." + Base64URL.encode(claims.json.serialized())
-        return body + "." + Hex.encode(Sodium.hmacSHA256(Array(body.utf8), key: key))
+        return body + "." + Hex.encode(key.authenticate(Array(body.utf8)))
     }
 
     /// The claims of a genuine, unexpired token (without consuming it).
@@ -143,7 +143,7 @@ public struct TokenSigner: Sendable {
         guard let fields = Self.fields(token),
             let tag = Hex.decode(String(decoding: fields.tag, as: UTF8.self)), tag.count == 32
         else { throw .malformed }
-        guard Sodium.verifyHMACSHA256(tag, message: Array(fields.body), key: key) else {
+        guard key.verify(tag, message: Array(fields.body)) else {
             throw .badSignature
         }
         guard let json = Base64URL.decode(digits: fields.claims),
