@@ -1,0 +1,156 @@
+import Foundation
+import TactilePuzzle
+
+/// The numbers the drag model reads from a track: how it is sampled, how it wavers across the
+/// slider, and how its progress along the slider speeds up, pauses, overshoots and settles.
+///
+/// Distances are shares of the travel and times shares of the duration wherever a size or a
+/// speed of the display would otherwise show, so a drag means the same on a phone and on a
+/// wide screen. `scripts/drag-model/features.py` computes the same numbers for training, in the
+/// same order and with the same arithmetic; `DragModelTests` holds the two together.
+struct DragFeatures: Hashable, Sendable {
+    /// The names, in the model's order.
+    static let names = [
+        "log_samples", "log_duration", "median_interval", "interval_variation",
+        "regular_intervals", "long_intervals", "cross_range", "cross_moves", "cross_correlation",
+        "backtrack", "overshoot", "start_speed", "end_speed", "easing_residual", "peak_at",
+        "speed_peaks", "first_step", "largest_step", "still_steps", "lead_in", "settle",
+    ]
+
+    /// The values, in the order of ``names``.
+    var values: [Double]
+
+    /// The features of a track of at least three samples with strictly increasing times
+    /// (`nil` otherwise); positions in any unit, times in seconds.
+    init?(_ track: [PuzzleTrackPoint], axis: PuzzleAxis) {
+        let n = track.count
+        guard n >= 3 else { return nil }
+        let t = track.map(\.time)
+        let rawAlong = track.map { axis == .vertical ? $0.y : $0.x }
+        let across = track.map { axis == .vertical ? $0.x : $0.y }
+        let duration = max(t[n - 1] - t[0], 0.001)
+        let travel = rawAlong[n - 1] - rawAlong[0]
+        let sign = travel >= 0 ? 1.0 : -1.0
+        let span = max(abs(travel), 1)
+        let x = rawAlong.map { ($0 - rawAlong[0]) * sign }
+        let m = n - 1
+        let dt = (0..<m).map { t[$0 + 1] - t[$0] }
+        let dx = (0..<m).map { x[$0 + 1] - x[$0] }
+        let dy = (0..<m).map { across[$0 + 1] - across[$0] }
+        let count = Double(m)
+
+        let median = Self.median(dt)
+        let mean = dt.reduce(0, +) / count
+        let variance = dt.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / count
+        let energy = dy.reduce(0) { $0 + $1 * $1 }
+        var lagged = 0.0
+        for i in 0..<(m - 1) { lagged += dy[i] * dy[i + 1] }
+
+        // Speeds over windows of a fifth of the time, against the fastest such window.
+        let window = duration / 5
+        func speed(from start: Double) -> Double {
+            let ax = Self.interpolate(t, x, at: start)
+            let ay = Self.interpolate(t, across, at: start)
+            let bx = Self.interpolate(t, x, at: start + window)
+            let by = Self.interpolate(t, across, at: start + window)
+            return ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot() / window
+        }
+        let peak = (0...20).map { speed(from: t[0] + (duration - window) * Double($0) / 20) }
+            .max()!
+
+        var residual = 1.0
+        if abs(travel) > 1e-9 {
+            let u = t.map { ($0 - t[0]) / duration }
+            let p = x.map { $0 / abs(travel) }
+            residual = Self.easings.map { easing in
+                var sum = 0.0
+                for i in 0..<n {
+                    let gap = p[i] - easing(u[i])
+                    sum += gap * gap
+                }
+                return (sum / Double(n)).squareRoot()
+            }.min()!
+        }
+
+        var fastest = 0
+        for i in 1..<m where dx[i] / max(dt[i], 0.001) > dx[fastest] / max(dt[fastest], 0.001) {
+            fastest = i
+        }
+
+        // Local maxima of the progress per 50 ms, above a fifth of the largest.
+        let steps = Int(((t[n - 1] - t[0]) / 0.05).rounded(.down))
+        let grid = (0...steps).map { Self.interpolate(t, x, at: t[0] + 0.05 * Double($0)) }
+        let gains = (0..<steps).map { grid[$0 + 1] - grid[$0] }
+        var peaks = 0
+        if gains.count > 2 {
+            let top = gains.max()!
+            for k in 1..<(gains.count - 1)
+            where gains[k] > gains[k - 1] && gains[k] >= gains[k + 1] && gains[k] > 0.2 * top {
+                peaks += 1
+            }
+        }
+
+        let leadIn = x.indices.first { abs(x[$0]) > 0.02 * span }.map { (t[$0] - t[0]) / duration }
+        let settle = x.indices.last { abs(x[$0] - x[n - 1]) > 0.02 * span }
+            .map { (t[n - 1] - t[$0]) / duration }
+
+        values = [
+            log(Double(n)),
+            log(duration),
+            median,
+            variance.squareRoot() / mean,
+            Double(dt.filter { abs($0 - median) < 0.0005 }.count) / count,
+            Double(dt.filter { $0 > 0.05 }.count) / count,
+            (across.max()! - across.min()!) / span,
+            Double(dy.filter { $0 != 0 }.count) / count,
+            energy > 0 ? lagged / energy : 0,
+            dx.reduce(0) { $1 < 0 ? $0 - $1 : $0 } / span,
+            (x.max()! - x[n - 1]) / span,
+            peak > 0 ? speed(from: t[0]) / peak : 1,
+            peak > 0 ? speed(from: t[0] + duration - window) / peak : 1,
+            residual,
+            (t[fastest + 1] - t[0]) / duration,
+            Double(peaks),
+            dx[0] / span,
+            dx.map(abs).max()! / span,
+            Double(dx.filter { $0 == 0 }.count) / count,
+            leadIn ?? 1,
+            settle ?? 1,
+        ]
+    }
+
+    /// The easing curves scripts move along (progress against time, both 0…1).
+    private static let easings: [@Sendable (Double) -> Double] = [
+        { $0 },
+        { $0 * $0 * (3 - 2 * $0) },
+        { $0 * $0 * $0 * (10 - 15 * $0 + 6 * $0 * $0) },
+        { 1 - (1 - $0) * (1 - $0) },
+        { 1 - (1 - $0) * (1 - $0) * (1 - $0) },
+        { 1 - (1 - $0) * (1 - $0) * ((1 - $0) * (1 - $0)) },
+        { (1 - cos(Double.pi * $0)) / 2 },
+        { sin(Double.pi / 2 * $0) },
+        { $0 < 0.5 ? 4 * $0 * $0 * $0 : 1 - (2 - 2 * $0) * (2 - 2 * $0) * (2 - 2 * $0) / 2 },
+    ]
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        let n = sorted.count
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+    }
+
+    /// Linear interpolation of `values` over strictly increasing `times`, clamped at both ends.
+    private static func interpolate(_ times: [Double], _ values: [Double], at time: Double)
+        -> Double
+    {
+        if time <= times[0] { return values[0] }
+        if time >= times[times.count - 1] { return values[values.count - 1] }
+        var low = 0
+        var high = times.count - 1
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if times[middle] <= time { low = middle } else { high = middle }
+        }
+        let fraction = (time - times[low]) / (times[high] - times[low])
+        return values[low] + (values[high] - values[low]) * fraction
+    }
+}
