@@ -28,6 +28,9 @@ public final class CaptchaService: @unchecked Sendable {
         /// Adds `/test/answer/{id}`, which gives any puzzle's answer away: for browser tests
         /// only, and said loudly at start-up.
         public var revealsAnswers: Bool
+        /// How long an accepted drag is remembered, in seconds: a drag that matches it is
+        /// refused as a replay until then.
+        public var acceptedDragLifetime = 86_400.0
 
         /// Creates a configuration.
         public init(
@@ -405,6 +408,26 @@ public final class CaptchaService: @unchecked Sendable {
         }
         let client = client(of: request)
         let now = clock()
+        // A pointer drag that matches one accepted before is a replay; the memory is read
+        // before the check and written after a pass, across every instance of the store.
+        let isDrag = body.input != "keyboard" && body.proofOfWork == nil
+        let first = body.track?.first?.t ?? 0
+        let fingerprint =
+            isDrag
+            ? DragFingerprint(
+                (body.track ?? []).map {
+                    PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - first) / 1000)
+                }, axis: configuration.options.axis) : nil
+        let repeats: Bool
+        do {
+            repeats = try fingerprint.map { mine in
+                try backend.acceptedDrags(in: mine.nearbyBuckets, now: now).contains {
+                    DragFingerprint(bytes: $0)?.matches(mine) ?? false
+                }
+            } ?? false
+        } catch {
+            return storeUnavailable(error)
+        }
         let outcome: (CheckOutcome, String)
         do {
             outcome = try backend.withVerifier(.checking(puzzle: id, client: client), now: now) {
@@ -419,11 +442,12 @@ public final class CaptchaService: @unchecked Sendable {
                 let track = (body.track ?? []).map {
                     PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000)
                 }
-                let attempt = PuzzleAttempt(
+                var attempt = PuzzleAttempt(
                     position: Point(x: body.x ?? .nan, y: body.y ?? 0),
                     displayWidth: Double(pending?.imageWidth ?? 1), track: track,
                     inputMethod: body.input == "keyboard" ? .keyboard : .pointer,
                     proofOfWorkNonce: body.proofOfWork?.nonce)
+                attempt.repeatsAcceptedDrag = repeats
                 let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
                 return (outcome, verifier.digest(client))
             }
@@ -435,6 +459,12 @@ public final class CaptchaService: @unchecked Sendable {
         switch result {
         case .passed(let receipt):
             metrics.count("tactile_passes_total")
+            if let fingerprint {
+                // A memory that cannot be written now only lets this drag be replayed.
+                try? backend.rememberAcceptedDrag(
+                    fingerprint.bytes, in: fingerprint.bucket,
+                    lifetime: configuration.acceptedDragLifetime, now: now)
+            }
             log("\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) passed")
             return withCORS(
                 Self.json(

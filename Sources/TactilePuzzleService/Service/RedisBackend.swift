@@ -646,6 +646,44 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         return (count, ends)
     }
 
+    // MARK: - Accepted drags
+
+    /// The list (under `tactile:drag:`) that holds a bucket's fingerprints.
+    static func dragName(_ bucket: String) -> String { "tactile:drag:\(bucket)" }
+
+    public func acceptedDrags(in buckets: [String], now: Double) throws -> [[UInt8]] {
+        guard !buckets.isEmpty else { return [] }
+        // Every bucket in one pipeline: one round trip.
+        let replies = try withConnection { context in
+            try run(
+                buckets.map { [Array("LRANGE".utf8), Array(Self.dragName($0).utf8)] + [
+                    Array("0".utf8), Array("-1".utf8),
+                ]
+                }, on: context)
+        }
+        return replies.flatMap { reply -> [[UInt8]] in
+            guard case .array(let items) = reply else { return [] }
+            return items.compactMap(Self.bytes)
+        }
+    }
+
+    public func rememberAcceptedDrag(
+        _ fingerprint: [UInt8], in bucket: String, lifetime: Double, now: Double
+    ) throws {
+        let name = Array(Self.dragName(bucket).utf8)
+        let milliseconds = Array(String(max(1, Int((lifetime * 1000).rounded(.up)))).utf8)
+        let keep = Array(String(-DragMemory.perBucket).utf8)
+        // Appended, trimmed to the newest and given its lifetime in one transaction.
+        _ = try withConnection { context in
+            try run(
+                [
+                    [Array("MULTI".utf8)], [Array("RPUSH".utf8), name, fingerprint],
+                    [Array("LTRIM".utf8), name, keep, Array("-1".utf8)],
+                    [Array("PEXPIRE".utf8), name, milliseconds], [Array("EXEC".utf8)],
+                ], on: context)
+        }
+    }
+
     /// Whether Redis answers and still holds the secret this instance uses.
     public func isHealthy() -> Bool {
         lock.lock()

@@ -53,6 +53,13 @@ public protocol VerifierBackend: Sendable {
     func increment(_ name: String, window: Double, now: Double) throws -> (
         count: Int, windowEnds: Double
     )
+    /// The fingerprints of accepted drags (``DragFingerprint/bytes``) kept in the named
+    /// buckets, shared by every instance that shares the store.
+    func acceptedDrags(in buckets: [String], now: Double) throws -> [[UInt8]]
+    /// Keeps an accepted drag's fingerprint in its bucket for `lifetime` seconds.
+    func rememberAcceptedDrag(
+        _ fingerprint: [UInt8], in bucket: String, lifetime: Double, now: Double
+    ) throws
 }
 
 /// Images and counters kept in this process (for the backends whose verifier is local to
@@ -62,9 +69,21 @@ public protocol LocalCaches: VerifierBackend {
     var imageCache: ImageCache { get }
     /// The process's counters.
     var counters: WindowCounters { get }
+    /// The process's memory of accepted drags.
+    var dragMemory: DragMemory { get }
 }
 
 extension LocalCaches {
+    public func acceptedDrags(in buckets: [String], now: Double) throws -> [[UInt8]] {
+        dragMemory.fingerprints(in: buckets, now: now)
+    }
+
+    public func rememberAcceptedDrag(
+        _ fingerprint: [UInt8], in bucket: String, lifetime: Double, now: Double
+    ) throws {
+        dragMemory.remember(fingerprint, in: bucket, lifetime: lifetime, now: now)
+    }
+
     public func increment(_ name: String, window: Double, now: Double) throws -> (
         count: Int, windowEnds: Double
     ) {
@@ -100,6 +119,7 @@ public final class MemoryBackend: LocalCaches, @unchecked Sendable {
     private var verifier: PuzzleVerifier
     public let imageCache = ImageCache()
     public let counters = WindowCounters()
+    public let dragMemory = DragMemory()
 
     /// Creates a backend with a fresh random key.
     public init(policy: VerifierPolicy) {
@@ -126,6 +146,7 @@ public struct DirectoryBackend: LocalCaches {
     let policy: VerifierPolicy
     public let imageCache = ImageCache()
     public let counters = WindowCounters()
+    public let dragMemory = DragMemory()
 
     /// Opens (creating if needed) a state directory.
     public init(directory: String, policy: VerifierPolicy) throws(VerifierStoreError) {

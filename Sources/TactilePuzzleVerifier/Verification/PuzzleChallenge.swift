@@ -62,6 +62,9 @@ public struct PuzzleAttempt: Hashable, Sendable {
     public var inputMethod: PuzzleInputMethod
     /// A proof-of-work nonce instead of a drag (position and track are then ignored).
     public var proofOfWorkNonce: String?
+    /// Whether the drag matches one accepted before (its ``DragFingerprint``, looked up by
+    /// the caller in its memory of accepted drags): such an attempt fails.
+    public var repeatsAcceptedDrag = false
 
     /// Creates an attempt.
     public init(

@@ -237,6 +237,9 @@ public struct PuzzleVerifier: Sendable {
         {
             return .machineLike(violation)
         }
+        if attempt.repeatsAcceptedDrag, attempt.inputMethod == .pointer {
+            return .machineLike(.replayed)
+        }
         return placement
     }
 

@@ -19,6 +19,8 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
     case scriptLike(score: Double, threshold: Double)
     /// The drag ends somewhere other than the reported position.
     case endsElsewhere
+    /// The drag repeats one accepted before (a replay of a recorded drag).
+    case replayed
     /// Key presses at machine-regular intervals.
     case regularKeys
 
@@ -32,6 +34,7 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
         case .startsElsewhere: "starts-elsewhere"
         case .scriptLike: "script-like"
         case .endsElsewhere: "ends-elsewhere"
+        case .replayed: "replayed"
         case .regularKeys: "regular-keys"
         }
     }
@@ -50,6 +53,7 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
         case .scriptLike(let score, let threshold):
             "moves like a script (drag model score \(f(score)), refused from \(f(threshold)))"
         case .endsElsewhere: "the track does not end where the piece was released"
+        case .replayed: "the drag repeats one accepted before"
         case .regularKeys: "key presses at machine-regular intervals"
         }
     }
