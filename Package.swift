@@ -120,7 +120,8 @@ let testTargets: [Target] = [
         dependencies: [
             "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleSolvers", "TactileCairo",
             "TactileCrypto", "TestSupport",
-        ]),
+        ],
+        exclude: ["Fixtures"]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
     .testTarget(name: "TactileHTTPTests", dependencies: ["TactileHTTP"]),
     .testTarget(name: "TactileSoupTests", dependencies: ["TactileSoup", "TactileHTTP", "CSoup"]),

@@ -6,8 +6,10 @@ import TactilePuzzleVerifier
 import TestSupport
 import Testing
 
-/// The trajectory rules against varied human-like drags (few may be turned away) and
-/// against every kind of scripted drag seen in attacks (none may pass).
+/// The trajectory rules against every kind of scripted drag seen in attacks (none may pass)
+/// and against the project's own drag simulation (at most one in ten may pass). Whether
+/// people pass is measured on people's recorded drags (`scripts/judge-drags.sh`), never on a
+/// simulation.
 @Suite struct PuzzleDragRulesTests {
     let rules = TrajectoryRules()
 
@@ -49,22 +51,21 @@ import Testing
             inputMethod: .pointer)
     }
 
-    @Test(arguments: [PuzzleAxis.horizontal, .vertical, .free])
-    func fewHumanDragsAreTurnedAway(axis: PuzzleAxis) {
-        let count = 2000
-        var rejected: [String: Int] = [:]
+    /// The project's own simulated hand is a script too: the drag model was never shown it,
+    /// and must not let it through (a generator in a public repository is a ready bypass).
+    @Test(arguments: [PuzzleAxis.horizontal, .vertical])
+    func theProjectsOwnSimulatedHandIsTurnedAway(axis: PuzzleAxis) {
+        let count = 300
+        var passed = 0
         for seed in 0..<UInt64(count) {
-            if let violation = judge(
+            if judge(
                 { HumanDrag.track(from: $0, to: $1, axis: axis, using: &$2) }, axis: axis,
-                seed: seed)
+                seed: seed) == nil
             {
-                rejected[violation.rule, default: 0] += 1
+                passed += 1
             }
         }
-        let rate = Double(rejected.values.reduce(0, +)) / Double(count)
-        #expect(rate <= 0.03, "\(axis): \(rate * 100) % turned away: \(rejected)")
-        print(
-            "human drags, \(axis): \(String(format: "%.2f", rate * 100)) % turned away \(rejected)")
+        #expect(Double(passed) / Double(count) <= 0.1, "\(axis): \(passed) of \(count) passed")
     }
 
     @Test(arguments: ScriptedDrag.allCases)
@@ -86,8 +87,10 @@ import Testing
     }
 }
 
-/// Attempts as the control records them pass the rules: pointer events with whole-millisecond
-/// time stamps (as GTK gives them, several to a millisecond with a fast mouse), and key presses.
+/// Attempts as the control records them are well-formed for the rules: pointer events with
+/// whole-millisecond time stamps (as GTK gives them, several to a millisecond with a fast
+/// mouse) keep strictly increasing times, start at the piece and end at the release (the
+/// drag model is left out: a simulated hand says nothing about people), and key presses pass.
 @Suite struct PuzzleControlTrackTests {
     let start = Point(x: 0, y: 140)
     let hole = Point(x: 412, y: 140)
@@ -99,13 +102,15 @@ import Testing
     }
 
     func verdict(_ result: PuzzleResult) -> TrajectoryViolation? {
-        TrajectoryRules().violation(
+        var rules = TrajectoryRules()
+        rules.maximumScriptScore = 1
+        return rules.violation(
             in: result.track, release: result.position, start: start, displayWidth: 640,
             axis: .horizontal, inputMethod: result.inputMethod)
     }
 
     @Test(arguments: 0..<20 as Range<UInt64>)
-    func pointerDragsWithMillisecondStampsPass(seed: UInt64) throws {
+    func pointerDragsWithMillisecondStampsAreWellFormed(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let hand = HumanDrag.track(from: start, to: hole, axis: .horizontal, using: &random)
         var model = model()

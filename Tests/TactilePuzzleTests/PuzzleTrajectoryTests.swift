@@ -1,121 +1,143 @@
 import Foundation
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
+@testable import TactilePuzzleVerifier
 import TestSupport
 import Testing
 
-/// The rules that tell a hand's drag from a script's.
+/// The rules every drag must meet whatever the model says, and the drag model on tracks
+/// written here: the naive scripts it must refuse, and the training script's own numbers for
+/// its fixture tracks (the Swift features and scores must be the Python ones).
 @Suite struct PuzzleTrajectoryTests {
     let rules = TrajectoryRules()
     let start = Point(x: 0, y: 120)
-    let end = Point(x: 400, y: 120)
 
     func violation(
-        _ track: [PuzzleTrackPoint], axis: PuzzleAxis = .horizontal, release: Point? = nil,
+        _ track: [PuzzleTrackPoint], rules: TrajectoryRules? = nil, release: Point? = nil,
         from origin: Point? = nil
-    )
-        -> TrajectoryViolation?
-    {
-        rules.violation(
+    ) -> TrajectoryViolation? {
+        (rules ?? self.rules).violation(
             in: track, release: release ?? Point(x: track.last!.x, y: (origin ?? start).y),
-            start: origin ?? start, displayWidth: 640, axis: axis, inputMethod: .pointer)
+            start: origin ?? start, displayWidth: 640, axis: .horizontal, inputMethod: .pointer)
     }
 
-    @Test(arguments: 1...20 as ClosedRange<UInt64>)
-    func handLikeDragsPass(seed: UInt64) {
-        #expect(violation(humanTrack(from: start, to: end, seed: seed)) == nil)
+    /// A track of `count` samples at 60 Hz whose progress follows `progress` (0…1 → 0…1)
+    /// over 400 px, with `wobble(i)` added across.
+    func track(
+        count: Int = 60, _ progress: (Double) -> Double, wobble: (Int) -> Double = { _ in 0 }
+    ) -> [PuzzleTrackPoint] {
+        (0..<count).map {
+            let u = Double($0) / Double(count - 1)
+            // 60 Hz events, as a browser stamps them: 16 or 17 whole milliseconds apart.
+            return PuzzleTrackPoint(
+                x: 400 * progress(u), y: 120 + wobble($0),
+                time: (Double($0) * 1000 / 60).rounded(.down) / 1000)
+        }
     }
 
-    @Test func fewSamplesAreRejected() {
-        let track = (0..<3).map {
-            PuzzleTrackPoint(x: 200 * Double($0), y: 120, time: 0.5 * Double($0))
-        }
-        #expect(violation(track) == .tooFewSamples(count: 3, minimum: 12))
+    /// The structural rules alone (the model's judgement off).
+    var structural: TrajectoryRules {
+        var rules = TrajectoryRules()
+        rules.maximumScriptScore = 1
+        return rules
     }
 
-    @Test func constantSpeedIsRejectedEvenWithManySamples() {
-        let track = (0...60).map {
-            PuzzleTrackPoint(
-                x: 400 * Double($0) / 60, y: 120 + sin(Double($0)), time: Double($0) / 60)
+    @Test func naiveScriptsAreRefused() {
+        let scripts: [(String, [PuzzleTrackPoint])] = [
+            ("linear", track { $0 }),
+            ("ease-out", track { 1 - (1 - $0) * (1 - $0) * (1 - $0) }),
+            ("ease-in-out", track({ $0 * $0 * (3 - 2 * $0) }, wobble: { $0 % 2 == 0 ? 1 : -1 })),
+            ("minimum jerk", track { $0 * $0 * $0 * (10 - 15 * $0 + 6 * $0 * $0) }),
+            ("sine, a pixel of noise", track({ sin(Double.pi / 2 * $0) }, wobble: { ($0 * 7) % 3 == 0 ? 1 : 0 })),
+            ("steps", track(count: 20) { ($0 * 4).rounded(.down) / 4 }),
+        ]
+        for (name, samples) in scripts {
+            #expect(violation(samples) != nil, "\(name) passed")
+            // Even with the exact timer's intervals made uneven, the curve or the model tells.
+            let uneven = samples.enumerated().map { i, p in
+                PuzzleTrackPoint(x: p.x, y: p.y, time: p.time + (i % 3 == 1 ? 0.002 : 0))
+            }
+            #expect(violation(uneven) != nil, "\(name), unevenly timed, passed")
         }
-        guard case .noSpeedingUp(let ratio) = violation(track) else {
-            return #expect(
-                Bool(false), "constant speed passed: \(String(describing: violation(track)))")
-        }
-        expectClose(ratio, 1, within: 0.05)
     }
 
-    @Test func steadyYIsRejected() {
-        var track = humanTrack(from: start, to: end)
-        for i in track.indices { track[i].y = 120 }
-        #expect(violation(track) == .perfectlySteady)
-        // A free drag along a perfect straight line, likewise.
-        let diagonal = humanTrack(from: .zero, to: Point(x: 300, y: 150), axis: .free).map {
-            PuzzleTrackPoint(x: $0.x, y: $0.x / 2, time: $0.time)
+    @Test func tooFewSamplesCannotBeJudged() {
+        let track = (0..<2).map {
+            PuzzleTrackPoint(x: 400 * Double($0), y: 120, time: 0.5 * Double($0))
         }
+        #expect(violation(track) == .tooFewSamples(count: 2, minimum: 3))
+    }
+
+    @Test func tooQuickAndTooSlowAreRejected() {
+        let quick = track { $0 }.map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time / 8) }
+        guard case .tooQuick = violation(quick, rules: structural) else {
+            return #expect(Bool(false), "\(String(describing: violation(quick)))")
+        }
+        let slow = track { $0 }.map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time * 200) }
+        guard case .tooSlow = violation(slow, rules: structural) else {
+            return #expect(Bool(false), "\(String(describing: violation(slow)))")
+        }
+    }
+
+    @Test func trackMustStartAtThePieceAndEndAtTheRelease() {
+        let samples = track { $0 }
+        #expect(violation(samples, rules: structural) == nil)
         #expect(
-            violation(diagonal, axis: .free, release: diagonal.last!.position, from: .zero)
-                == .perfectlySteady)
-    }
-
-    @Test func tooQuickIsRejected() {
-        let track = humanTrack(from: start, to: end).map {
-            PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time / 8)
-        }
-        guard case .tooQuick = violation(track) else {
-            return #expect(Bool(false), "\(String(describing: violation(track)))")
-        }
-    }
-
-    @Test func largeJumpsAreRejected() {
-        var track = humanTrack(from: start, to: end)
-        let middle = track.count / 3
-        track.removeSubrange((middle - 8)..<(middle + 8))
-        guard case .largeJump = violation(track) else {
-            return #expect(Bool(false), "\(String(describing: violation(track)))")
-        }
-    }
-
-    @Test func trackMustEndAtTheRelease() {
-        #expect(
-            violation(humanTrack(from: start, to: end), release: Point(x: 460, y: 120))
+            violation(samples, rules: structural, release: Point(x: 460, y: 120))
                 == .endsElsewhere)
+        guard
+            case .startsElsewhere = violation(
+                samples, rules: structural, from: Point(x: 60, y: 120))
+        else { return #expect(Bool(false)) }
     }
 
     @Test func backwardsOrRepeatedTimesAreMalformed() {
-        var track = humanTrack(from: start, to: end)
-        track[5].time = -1
-        #expect(violation(track) == .malformed)
-        track = humanTrack(from: start, to: end)
-        track[6].time = track[5].time
-        #expect(violation(track) == .malformed)
+        var samples = track { $0 }
+        samples[5].time = -1
+        #expect(violation(samples) == .malformed)
+        samples = track { $0 }
+        samples[6].time = samples[5].time
+        #expect(violation(samples) == .malformed)
+        samples = track { $0 }
+        samples[7].x = .nan
+        #expect(violation(samples) == .malformed)
     }
 
-    @Test func dragsMustStartAtThePieceAndKeepToTheRow() {
-        let track = humanTrack(from: start, to: end)
-        let moved = violation(
-            track, release: Point(x: track.last!.x, y: 120), from: Point(x: 60, y: 120))
-        guard case .startsElsewhere = moved else {
-            return #expect(Bool(false), "\(String(describing: moved))")
+    @Test func theModelReadsTheSameAtAnyDisplayScale() throws {
+        let fixtures = try DragModelFixtures.load()
+        for fixture in fixtures.tracks {
+            let scaled = fixture.track.map {
+                PuzzleTrackPoint(x: $0.x / 2, y: $0.y / 2, time: $0.time)
+            }
+            let a = try #require(DragFeatures(fixture.track, axis: .horizontal))
+            let b = try #require(DragFeatures(scaled, axis: .horizontal))
+            // Every feature but the ones in pixels (none) or seconds is a share.
+            expectClose(
+                DragModel.trained.score(a), DragModel.trained.score(b), within: 1e-9,
+                "\(fixture.name)")
         }
-        // Starts at the piece, then strays 100 px from the row.
-        let lifted = track.enumerated().map { i, p in
-            PuzzleTrackPoint(x: p.x, y: p.y + (i < 5 ? 0 : 100), time: p.time)
-        }
-        guard case .offAxis = violation(lifted) else { return #expect(Bool(false)) }
     }
 
-    @Test func rulesAreTheSameAtAnyDisplayScale() {
-        let scale = 0.5
-        let track = humanTrack(from: start, to: end).map {
-            PuzzleTrackPoint(x: $0.x * scale, y: $0.y * scale, time: $0.time)
+    @Test func swiftFeaturesAndScoresAreTheTrainingScripts() throws {
+        let fixtures = try DragModelFixtures.load()
+        #expect(fixtures.names == DragFeatures.names)
+        #expect(fixtures.threshold == DragModel.trained.threshold)
+        for fixture in fixtures.tracks {
+            let features = try #require(DragFeatures(fixture.track, axis: .horizontal))
+            for (index, (swift, python)) in zip(features.values, fixture.features).enumerated() {
+                expectClose(swift, python, within: 1e-9, "\(fixture.name) \(fixtures.names[index])")
+            }
+            expectClose(DragModel.trained.score(features), fixture.score, within: 1e-9)
         }
-        #expect(
-            rules.violation(
-                in: track, release: Point(x: track.last!.x, y: start.y * scale),
-                start: Point(x: start.x * scale, y: start.y * scale),
-                displayWidth: 640 * scale, axis: .horizontal, inputMethod: .pointer) == nil)
+    }
+
+    @Test func aDamagedModelTextDoesNotParse() {
+        #expect(DragModel(text: "base 0\nrate 0.1\nthreshold 0.5\n0 0 0.5 7 8 0") == nil)
+        #expect(DragModel(text: "base 0\nrate 0.1\n0 -1 0 -1 -1 1") == nil)
+        #expect(DragModel(text: "base 0\nrate 0.1\nthreshold 0.5\n0 99 0.5 1 2 0") == nil)
+        let leaf = DragModel(text: "base 0\nrate 1\nthreshold 0.5\n0 -1 0 -1 -1 2")
+        let features = DragFeatures(track { $0 }, axis: .horizontal)!
+        expectClose(leaf?.score(features) ?? 0, 1 / (1 + exp(-2.0)), within: 1e-12)
     }
 
     @Test func keyboardAttemptsNeedHumanTiming() {
@@ -140,5 +162,39 @@ import Testing
             rules.violation(
                 in: robot, release: Point(x: 100, y: 120), displayWidth: 640, axis: .horizontal,
                 inputMethod: .keyboard) == .regularKeys)
+    }
+}
+
+/// The tracks `scripts/drag-model/train.py` writes with its own features and scores.
+struct DragModelFixtures: Decodable {
+    struct Sample: Decodable {
+        var x: Double
+        var y: Double
+        var t: Double
+    }
+    struct Fixture: Decodable {
+        var name: String
+        var track: [Sample]
+        var features: [Double]
+        var score: Double
+    }
+    var names: [String]
+    var threshold: Double
+    var tracks: [Fixture]
+
+    static func load() throws -> (names: [String], threshold: Double, tracks: [(name: String, track: [PuzzleTrackPoint], features: [Double], score: Double)]) {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/drag-model-fixtures.json")
+        let decoded = try JSONDecoder().decode(Self.self, from: Data(contentsOf: url))
+        return (
+            decoded.names, decoded.threshold,
+            decoded.tracks.map { fixture in
+                (
+                    fixture.name,
+                    fixture.track.map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.t / 1000) },
+                    fixture.features, fixture.score
+                )
+            }
+        )
     }
 }

@@ -23,13 +23,17 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     /// the default (``defaultSitePuzzlesPerMinute``). A flood on one site then cannot take
     /// the service from the others.
     public var sitePuzzlesPerMinute: Int?
+    /// The drag model's score (0 a person's, 1 a script's) from which this site's drags are
+    /// refused; `nil` for the trained threshold, 1 to refuse no drag for its shape (for
+    /// tests of a page's plumbing, never for a site people use).
+    public var scriptScoreLimit: Double?
 
     /// The site-wide limit when a site sets none: 30,000 puzzles a minute (500 a second).
     public static let defaultSitePuzzlesPerMinute = 30_000
 
     private enum CodingKeys: String, CodingKey {
         case sitekey, secret, hostnames, proofOfWorkDifficulty, puzzlesPerMinute, answersPerMinute
-        case sitePuzzlesPerMinute
+        case sitePuzzlesPerMinute, scriptScoreLimit
     }
 
     /// Creates a site.
@@ -54,6 +58,7 @@ public struct ServiceSite: Codable, Hashable, Sendable {
         answersPerMinute = try container.decodeIfPresent(Int.self, forKey: .answersPerMinute)
         sitePuzzlesPerMinute = try container.decodeIfPresent(
             Int.self, forKey: .sitePuzzlesPerMinute)
+        scriptScoreLimit = try container.decodeIfPresent(Double.self, forKey: .scriptScoreLimit)
     }
 
     /// The verifier's policy for this site: `base` with the site's own limits.
@@ -62,6 +67,7 @@ public struct ServiceSite: Codable, Hashable, Sendable {
         policy.proofOfWorkDifficulty = proofOfWorkDifficulty
         if let puzzlesPerMinute { policy.puzzlesPerWindow = puzzlesPerMinute }
         if let answersPerMinute { policy.checksPerWindow = answersPerMinute }
+        if let scriptScoreLimit { policy.trajectory.maximumScriptScore = scriptScoreLimit }
         return policy
     }
 
@@ -124,6 +130,11 @@ public struct ServiceSite: Codable, Hashable, Sendable {
                         "--sites \(path): \(name) of \(site.sitekey) must be 1…1000000, got \(value)"
                     )
                 }
+            }
+            if let limit = site.scriptScoreLimit, !(limit > 0 && limit <= 1) {
+                throw ServiceConfigurationError(
+                    "--sites \(path): scriptScoreLimit of \(site.sitekey) must be above 0 and at most 1, got \(limit)"
+                )
             }
             guard keys.insert(site.sitekey).inserted else {
                 throw ServiceConfigurationError(

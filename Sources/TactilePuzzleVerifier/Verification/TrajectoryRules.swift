@@ -14,6 +14,12 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
     case malformed
     /// The first sample is not where the piece starts.
     case startsElsewhere(fractionOfWidth: Double)
+    /// A sample strays over a whole width from the slider's row or column.
+    case offAxis(fractionOfWidth: Double)
+    /// Every interval between samples is the same to a tenth of a millisecond: a timer's.
+    case evenlyTimed
+    /// The progress along the slider follows a textbook easing curve within a hair.
+    case textbookCurve(residual: Double)
     /// The drag moves the way scripts' drags do: the drag model's score, from 0 (a person's)
     /// to 1 (a script's), and the score from which it refuses.
     case scriptLike(score: Double, threshold: Double)
@@ -32,6 +38,9 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
         case .tooSlow: "too-slow"
         case .malformed: "malformed"
         case .startsElsewhere: "starts-elsewhere"
+        case .offAxis: "off-axis"
+        case .evenlyTimed: "evenly-timed"
+        case .textbookCurve: "textbook-curve"
         case .scriptLike: "script-like"
         case .endsElsewhere: "ends-elsewhere"
         case .replayed: "replayed"
@@ -50,6 +59,9 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
             "too slow (\(f(seconds, 1)) s, at most \(maximum) s expected)"
         case .malformed: "malformed track (times must be finite and strictly increase)"
         case .startsElsewhere(let d): "the drag starts \(f(d)) of the width from the piece"
+        case .offAxis(let d): "a sample strays \(f(d)) of the width from the slider"
+        case .evenlyTimed: "every sample comes after the same interval, like a timer's"
+        case .textbookCurve(let r): "progress follows an easing formula (residual \(f(r, 4)))"
         case .scriptLike(let score, let threshold):
             "moves like a script (drag model score \(f(score)), refused from \(f(threshold)))"
         case .endsElsewhere: "the track does not end where the piece was released"
@@ -80,8 +92,15 @@ public struct TrajectoryRules: Hashable, Sendable {
     public var maximumStartGap = 0.02
     /// How far the last sample may be from the reported release.
     public var maximumEndGap = 0.02
+    /// How far any sample may stray from the slider's row or column, in widths.
+    public var maximumAxisDeviation = 1.0
+    /// The least root-mean-square gap, as a share of the travel, between the progress along
+    /// the slider and the nearest textbook easing curve (no recorded person's drag came
+    /// within 0.005; every naive script's does).
+    public var minimumCurveResidual = 0.005
     /// The drag model's score from which a drag is refused; `nil` uses the trained
-    /// threshold (the score that keeps 99.5 % of people's recorded drags).
+    /// threshold (the score that keeps 99.5 % of people's recorded drags), 1 or more refuses
+    /// no drag for its shape.
     public var maximumScriptScore: Double? = nil
     /// Fewest key presses for a keyboard attempt.
     public var minimumKeyPresses = 3
@@ -143,6 +162,13 @@ public struct TrajectoryRules: Hashable, Sendable {
                 case .free: first.position.distance(to: origin)
                 }
             if startGap > maximumStartGap { return .startsElsewhere(fractionOfWidth: startGap) }
+            let stray: Double =
+                switch axis {
+                case .horizontal: points.map { abs($0.y - origin.y) }.max()!
+                case .vertical: points.map { abs($0.x - origin.x) }.max()!
+                case .free: 0
+                }
+            if stray > maximumAxisDeviation { return .offAxis(fractionOfWidth: stray) }
         }
         // Clamping may stop the piece short of the pointer on the slider's axis only.
         let gap =
@@ -157,10 +183,22 @@ public struct TrajectoryRules: Hashable, Sendable {
         guard let features = DragFeatures(track, axis: axis) else {
             return .tooFewSamples(count: points.count, minimum: 3)
         }
+        // What no person's recorded drag does, whatever the model would say: a timer's
+        // even intervals (six or more), or progress on a textbook easing curve.
+        let intervals = zip(points, points.dropFirst()).map { $1.time - $0.time }
+        if intervals.count >= 6, let low = intervals.min(), let high = intervals.max(),
+            high - low < 0.0001
+        {
+            return .evenlyTimed
+        }
+        let residual = features.values[DragFeatures.names.firstIndex(of: "easing_residual")!]
+        if residual < minimumCurveResidual { return .textbookCurve(residual: residual) }
         let model = DragModel.trained
         let threshold = maximumScriptScore ?? model.threshold
         let score = model.score(features)
-        if score >= threshold { return .scriptLike(score: score, threshold: threshold) }
+        if threshold < 1, score >= threshold {
+            return .scriptLike(score: score, threshold: threshold)
+        }
         return nil
     }
 

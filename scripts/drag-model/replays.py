@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""Replays every recorded drag of the replay attacks twice against one `tactile puzzle serve`
+and prints how many passed the first time and how many passed again after that first use.
+
+    python3 scripts/drag-model/replays.py TACTILE --data ../shared/captcha-drags/holdout
+
+The service remembers the drags it accepted; a replay of a drag it has seen, exact or
+perturbed, must fail. The first use of a recording the service has never seen may pass (no
+verifier can know a recording it never saw): the figure that counts is the second. Uses
+run_eval.py's service driver and widget emulation (imported from the data folder's parent),
+each submission on a fresh puzzle from a fresh client address.
+"""
+import argparse
+import concurrent.futures as cf
+import glob
+import json
+import os
+import sys
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tactile")
+    ap.add_argument("--data", required=True, help="a split folder (with bots/)")
+    ap.add_argument("--jobs", type=int, default=2)
+    a = ap.parse_args()
+    sys.path.insert(0, os.path.dirname(os.path.abspath(a.data)))
+    import run_eval
+
+    service = run_eval.HTTP(a.tactile)
+    try:
+        print(f"{'replay attack':34} {'n':>5} {'1st use':>8} {'2nd use':>8}")
+        for path in sorted(glob.glob(os.path.join(a.data, "bots", "*replay*.json"))):
+            doc = json.load(open(path))
+            tracks = doc["tracks"]
+            with cf.ThreadPoolExecutor(a.jobs) as pool:
+                first = list(pool.map(lambda t: service.check("a", t["pts"]), tracks))
+                second = list(pool.map(lambda t: service.check("b", t["pts"]), tracks))
+
+            def rate(results):
+                ok = [r for r in results if "error" not in r]
+                return 100.0 * sum(r["passed"] for r in ok) / max(1, len(ok))
+
+            print(f"{doc['source']:34} {len(tracks):5} {rate(first):7.1f}% {rate(second):7.1f}%")
+    finally:
+        service.close()
+
+
+if __name__ == "__main__":
+    main()
