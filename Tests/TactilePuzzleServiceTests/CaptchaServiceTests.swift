@@ -32,10 +32,11 @@ import Testing
         sitekey: "site-two-key", secret: "secret-two-0123456789", hostnames: ["other.org"],
         proofOfWorkDifficulty: nil)
     let log = Log()
-    let backend = MemoryBackend(policy: VerifierPolicy())
+    let backend = MemoryBackend(policy: plumbingPolicy)
     var service: CaptchaService {
         CaptchaService(
-            configuration: .init(sites: [site, other], trustedProxies: ["10.0.0.1"]),
+            configuration: .init(
+                sites: [site, other], policy: plumbingPolicy, trustedProxies: ["10.0.0.1"]),
             backend: backend, log: { [log] in log.append($0) })
     }
 
@@ -217,7 +218,7 @@ import Testing
         final class Clock: @unchecked Sendable { var now = 1_767_225_600.25 }
         let clock = Clock()
         let service = CaptchaService(
-            configuration: .init(sites: [site]), backend: backend,
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
             log: { [log] in log.append($0) }, clock: { clock.now })
         service.logServerMessage("Error processing request (HTTP response code is 431)")
         service.logServerMessage(String(repeating: "m", count: 5000))
@@ -312,7 +313,7 @@ import Testing
         var strict = site
         strict.puzzlesPerMinute = 2
         let service = CaptchaService(
-            configuration: .init(sites: [strict]), backend: MemoryBackend(policy: VerifierPolicy()),
+            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: MemoryBackend(policy: plumbingPolicy),
             log: { _ in })
         let codes = (0..<3).map {
             _ in
@@ -328,8 +329,8 @@ import Testing
             sitekey: "site-two-key", secret: "secret-two-0123456789", hostnames: ["example.com"])
         other.sitePuzzlesPerMinute = 3
         let service = CaptchaService(
-            configuration: .init(sites: [limited, other]),
-            backend: MemoryBackend(policy: VerifierPolicy()), log: { _ in },
+            configuration: .init(sites: [limited, other], policy: plumbingPolicy),
+            backend: MemoryBackend(policy: plumbingPolicy), log: { _ in },
             clock: { 120.5 })
         let codes = (0..<5).map {
             post(service, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.\(60 + $0)")
@@ -355,8 +356,8 @@ import Testing
         limited.puzzlesPerMinute = 1
         limited.sitePuzzlesPerMinute = 3
         let service = CaptchaService(
-            configuration: .init(sites: [limited]),
-            backend: MemoryBackend(policy: VerifierPolicy()), log: { _ in }, clock: { 120.5 })
+            configuration: .init(sites: [limited], policy: plumbingPolicy),
+            backend: MemoryBackend(policy: plumbingPolicy), log: { _ in }, clock: { 120.5 })
         // One client asks twenty times: one puzzle, nineteen refusals of its own.
         let flood = (0..<20).map {
             _ in
@@ -376,7 +377,7 @@ import Testing
     @Test func imagesExpireByTheServicesClock() throws {
         let now = Box(1000.0)
         let service = CaptchaService(
-            configuration: .init(sites: [site]), backend: MemoryBackend(policy: VerifierPolicy()),
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: MemoryBackend(policy: plumbingPolicy),
             log: { _ in }, clock: { now.value })
         let id = try #require(
             json(post(service, "/v1/challenges", ["sitekey": site.sitekey]))["id"] as? String)
@@ -403,9 +404,9 @@ import Testing
     @Test func aPuzzlesSiteSetsItsAnswerLimitWhateverTheOriginSays() throws {
         var strict = site
         strict.answersPerMinute = 2
-        let backend = MemoryBackend(policy: VerifierPolicy())
+        let backend = MemoryBackend(policy: plumbingPolicy)
         let service = CaptchaService(
-            configuration: .init(sites: [strict]), backend: backend, log: { _ in })
+            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: backend, log: { _ in })
         var codes: [Int] = []
         for k in 0..<3 {
             let made = json(post(service, "/v1/challenges", ["sitekey": site.sitekey]))

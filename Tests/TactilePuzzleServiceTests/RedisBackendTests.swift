@@ -51,7 +51,7 @@ import Testing
             // Wait until it answers.
             for _ in 0..<100 {
                 if let backend = try? RedisBackend(
-                    url: "redis://127.0.0.1:\(port)", policy: VerifierPolicy()),
+                    url: "redis://127.0.0.1:\(port)", policy: plumbingPolicy),
                     backend.isHealthy()
                 {
                     return
@@ -102,9 +102,9 @@ import Testing
 
     func instance(_ redis: RedisServer) throws -> (CaptchaService, RedisBackend) {
         let backend = try RedisBackend(
-            url: "redis://127.0.0.1:\(redis.port)", policy: VerifierPolicy())
+            url: "redis://127.0.0.1:\(redis.port)", policy: plumbingPolicy)
         return (
-            CaptchaService(configuration: .init(sites: [site]), backend: backend, log: { _ in }),
+            CaptchaService(configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend, log: { _ in }),
             backend
         )
     }
@@ -490,7 +490,7 @@ import Testing
         let redis = try RedisServer()
         defer { redis.stop() }
         let backend = try RedisBackend(
-            url: "redis://127.0.0.1:\(redis.port)", policy: VerifierPolicy())
+            url: "redis://127.0.0.1:\(redis.port)", policy: plumbingPolicy)
         backend.lockLease = 0.2
         let puzzle = try GeneratedPuzzleFixture.make()
         // An issue that stalls past its lease: the puzzle it registered is not kept.
@@ -521,11 +521,11 @@ import Testing
             "redis://", "redis://host", "redis://host:0", "redis://host:6379/99", "http://x:1",
         ] {
             #expect(throws: ServiceConfigurationError.self, "\(bad)") {
-                try RedisBackend(url: bad, policy: VerifierPolicy())
+                try RedisBackend(url: bad, policy: plumbingPolicy)
             }
         }
         #expect(
-            (try? RedisBackend(url: "redis://[::1]:6380/2", policy: VerifierPolicy()))?.database
+            (try? RedisBackend(url: "redis://[::1]:6380/2", policy: plumbingPolicy))?.database
                 == 2)
     }
 }

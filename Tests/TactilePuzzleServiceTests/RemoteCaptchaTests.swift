@@ -15,7 +15,7 @@ import Testing
 @Suite struct RemoteCaptchaTests {
     let site = ServiceSite(
         sitekey: "site-remote-key", secret: "secret-remote-0123456789", hostnames: ["localhost"])
-    let backend = MemoryBackend(policy: VerifierPolicy())
+    let backend = MemoryBackend(policy: plumbingPolicy)
 
     /// A client whose transport hands each request straight to `service` (one address).
     func client(_ service: CaptchaService, log: Box<[String]>? = nil) throws -> RemoteCaptcha {
@@ -57,7 +57,7 @@ import Testing
 
     @Test func aChallengeIsShownAsSentAndAHandDragPasses() throws {
         let service = CaptchaService(
-            configuration: .init(sites: [site]), backend: backend, log: { _ in })
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend, log: { _ in })
         let log = Box<[String]>([])
         let remote = try client(service, log: log)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
@@ -94,7 +94,7 @@ import Testing
 
     @Test func anAttemptInAnotherScaleIsSentInBackgroundPixels() throws {
         let service = CaptchaService(
-            configuration: .init(sites: [site]), backend: backend, log: { _ in })
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend, log: { _ in })
         let remote = try client(service)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
         let hole = try #require(
@@ -117,7 +117,7 @@ import Testing
         var strict = site
         strict.puzzlesPerMinute = 1
         let service = CaptchaService(
-            configuration: .init(sites: [strict]), backend: backend, log: { _ in })
+            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: backend, log: { _ in })
         let remote = try client(service)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
         let hole = try #require(

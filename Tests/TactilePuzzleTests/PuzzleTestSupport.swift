@@ -27,9 +27,14 @@ func makePuzzle(
         using: &random)
 }
 
-/// A verifier with a fixed key and seeded ids and nonces.
+/// A verifier with a fixed key and seeded ids and nonces. Its drag model is off unless the
+/// policy sets a limit: these tests are about answers, tokens and limits, and their drags come
+/// from a simulated hand, which says nothing about people (the model's tests are
+/// `PuzzleTrajectoryTests` and `PuzzleDragRulesTests`).
 func makeVerifier(policy: VerifierPolicy = VerifierPolicy()) -> PuzzleVerifier {
-    PuzzleVerifier(
+    var policy = policy
+    policy.trajectory.maximumScriptScore = policy.trajectory.maximumScriptScore ?? 1
+    return PuzzleVerifier(
         key: [UInt8](repeating: 42, count: 32), policy: policy, random: SeededRandom(seed: 7))!
 }
 
