@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Writes the track of a person-like drag for a puzzle made by `tactile puzzle new`, so the
-README's `tactile puzzle check … --track drag.json` can be tried without a client.
+"""Writes the track of a simulated hand's drag for a puzzle made by `tactile puzzle new`, so the
+README's `tactile puzzle check … --track drag.json` can be tried without a client. The
+verifier's drag model refuses it (a simulation is not a person); add
+`--skip-drag-model-for-tests yes` to the check to try the rest of the flow.
 
 Usage: scripts/make-track.py out/challenge.json X [--seed N] [--out drag.json]
 

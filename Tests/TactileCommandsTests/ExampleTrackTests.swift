@@ -5,9 +5,9 @@ import Testing
 @testable import TactilePuzzleVerifier
 
 /// The README's captcha example works as written: `scripts/make-track.py` turns the
-/// challenge `puzzle new` wrote and a place to drop the piece into a person-like track, and
-/// `puzzle check` with that track and the x it prints passes at the hole, once, and not a
-/// piece's width away.
+/// challenge `puzzle new` wrote and a place to drop the piece into a simulated hand's track;
+/// `puzzle check` refuses it as a script's (a simulation is not a person), and with
+/// `--skip-drag-model-for-tests yes` it passes at the hole, once, and not a piece's width away.
 @Suite struct ExampleTrackTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
@@ -30,7 +30,7 @@ import Testing
             in: .whitespacesAndNewlines)
     }
 
-    @Test(arguments: [1, 2, 3]) func theReadmeExamplePassesAtTheHole(seed: Int) throws {
+    @Test(arguments: [1, 2, 3]) func theReadmeExampleIsJudgedAndPassesWithoutTheModel(seed: Int) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tactile-example-\(UUID())"
         ).path
@@ -60,12 +60,27 @@ import Testing
             out: root + "/drag.json")
         let first = tactile(
             "puzzle", "check", "--state", root + "/state", "--id", id2, "--x", x, "--track",
-            root + "/drag.json")
+            root + "/drag.json", "--skip-drag-model-for-tests", "yes")
         #expect(first.code == 0, "\(first.errors)")
         #expect(first.output.hasPrefix("pt2."))
         let again = tactile(
             "puzzle", "check", "--state", root + "/state", "--id", id2, "--x", x, "--track",
             root + "/drag.json")
         #expect(again.code == 1)
+
+        // Judged, the simulated hand is turned away at the hole.
+        let made3 = tactile("puzzle", "new", "--state", root + "/state", "--out", root + "/out3")
+        let id3 = String(made3.lines.last!)
+        let pending3 = try #require(
+            try VerifierStore(directory: root + "/state").withVerifier { $0.state.pending[id3] })
+        let x3 = try makeTrack(
+            root + "/out3/challenge.json", x: Int(pending3.answerX.rounded()), seed: seed,
+            out: root + "/drag3.json")
+        let judged = tactile(
+            "puzzle", "check", "--state", root + "/state", "--id", id3, "--x", x3, "--track",
+            root + "/drag3.json")
+        #expect(judged.code == 1, "\(judged.output)")
+        let log = try String(contentsOfFile: root + "/state/verifier.log", encoding: .utf8)
+        #expect(log.split(separator: "\n").last?.contains("looks automated") == true, "\(log)")
     }
 }

@@ -27,7 +27,7 @@ import Testing
         let attempt = PuzzleAttempt(
             position: puzzle.holePosition, displayWidth: 640,
             track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition))
-        let outcome = try VerifierStore(directory: directory).withVerifier {
+        let outcome = try VerifierStore(directory: directory).withVerifier(policy: plumbingPolicy) {
             $0.check(id: id, attempt: attempt, client: "a", now: 20)
         }
         guard case .passed(let receipt) = outcome else {

@@ -27,6 +27,14 @@ func makePuzzle(
         using: &random)
 }
 
+/// The verifier's default policy with the drag model off, for tests about answers, tokens,
+/// stores and limits whose drags come from a simulated hand (which says nothing about people).
+let plumbingPolicy: VerifierPolicy = {
+    var policy = VerifierPolicy()
+    policy.trajectory.maximumScriptScore = 1
+    return policy
+}()
+
 /// A verifier with a fixed key and seeded ids and nonces. Its drag model is off unless the
 /// policy sets a limit: these tests are about answers, tokens and limits, and their drags come
 /// from a simulated hand, which says nothing about people (the model's tests are

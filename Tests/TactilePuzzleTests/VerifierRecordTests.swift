@@ -13,7 +13,7 @@ import Testing
     /// open, act, write back.
     struct RecordStore {
         let keys: VerifierRecords.Keys
-        var policy = VerifierPolicy()
+        var policy = plumbingPolicy
         var records: [String: (bytes: [UInt8], expiresAt: Double)] = [:]
 
         init() throws { keys = try VerifierRecords.Keys(sealed: VerifierSeal.makeKey()) }

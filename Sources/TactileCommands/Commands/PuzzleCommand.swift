@@ -63,6 +63,11 @@ enum PuzzleCommand {
                 help:
                     "The drag as JSON [{\"x\":…,\"y\":…,\"t\":ms}, …], piece positions; at most \(FileAccess.describe(bytes: DragTrack.maximumBytes)) and \(DragTrack.maximumSamples) samples."
             ),
+            .init(
+                name: "skip-drag-model-for-tests", valueName: "yes",
+                help:
+                    "Does not judge how the drag moves (the other rules still apply): for tests of the command's plumbing only."
+            ),
         ],
         details: [
             "Each puzzle is checked once, pass or fail. A check without a human-looking track fails.",
@@ -89,7 +94,7 @@ enum PuzzleCommand {
             .init(
                 name: "sites", valueName: "FILE",
                 help:
-                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"proofOfWorkDifficulty\"?, \"puzzlesPerMinute\"?, \"answersPerMinute\"?, \"sitePuzzlesPerMinute\"?}. Default: a development site for localhost, printed."
+                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"proofOfWorkDifficulty\"?, \"puzzlesPerMinute\"?, \"answersPerMinute\"?, \"sitePuzzlesPerMinute\"?, \"scriptScoreLimit\"?}. Default: a development site for localhost, printed."
             ),
             .init(
                 name: "pictures", valueName: "DIR",
@@ -294,6 +299,16 @@ enum PuzzleCommand {
         let track = try parsed.option("track").map { path throws(CommandFailure) in
             try readTrack(path)
         }
+        let skipsModel =
+            try parsed.option("skip-drag-model-for-tests").map { text throws(CommandFailure) in
+                try ValueParser.choice(text, name: "--skip-drag-model-for-tests", from: ["yes"])
+            } != nil
+        if skipsModel {
+            FileHandle.standardError.write(
+                Data(
+                    "tactile puzzle: WARNING: --skip-drag-model-for-tests lets scripted drags pass; never use it for real\n"
+                        .utf8))
+        }
 
         let outcome: Result<CheckOutcome, CommandFailure> = try withStore(stateDirectory) {
             verifier, store in
@@ -301,6 +316,7 @@ enum PuzzleCommand {
             if let axis = pending?.axis, axis != .horizontal, y == nil {
                 return .failure(.usage("--y is needed for a \(axis.rawValue) puzzle"))
             }
+            if skipsModel { verifier.policy.trajectory.maximumScriptScore = 1 }
             // A horizontal puzzle's row is fixed and given out; it is not compared.
             let attempt = PuzzleAttempt(
                 position: Point(x: x, y: y ?? 0),
