@@ -30,7 +30,9 @@ import Testing
             in: .whitespacesAndNewlines)
     }
 
-    @Test(arguments: [1, 2, 3]) func theReadmeExampleIsJudgedAndPassesWithoutTheModel(seed: Int) throws {
+    @Test(arguments: [1, 2, 3]) func theReadmeExampleIsJudgedAndPassesWithoutTheModel(seed: Int)
+        throws
+    {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent(
             "tactile-example-\(UUID())"
         ).path

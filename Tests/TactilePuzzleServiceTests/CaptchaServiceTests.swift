@@ -313,7 +313,8 @@ import Testing
         var strict = site
         strict.puzzlesPerMinute = 2
         let service = CaptchaService(
-            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: MemoryBackend(policy: plumbingPolicy),
+            configuration: .init(sites: [strict], policy: plumbingPolicy),
+            backend: MemoryBackend(policy: plumbingPolicy),
             log: { _ in })
         let codes = (0..<3).map {
             _ in
@@ -377,7 +378,8 @@ import Testing
     @Test func imagesExpireByTheServicesClock() throws {
         let now = Box(1000.0)
         let service = CaptchaService(
-            configuration: .init(sites: [site], policy: plumbingPolicy), backend: MemoryBackend(policy: plumbingPolicy),
+            configuration: .init(sites: [site], policy: plumbingPolicy),
+            backend: MemoryBackend(policy: plumbingPolicy),
             log: { _ in }, clock: { now.value })
         let id = try #require(
             json(post(service, "/v1/challenges", ["sitekey": site.sitekey]))["id"] as? String)
@@ -406,7 +408,8 @@ import Testing
         strict.answersPerMinute = 2
         let backend = MemoryBackend(policy: plumbingPolicy)
         let service = CaptchaService(
-            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: backend, log: { _ in })
+            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: backend,
+            log: { _ in })
         var codes: [Int] = []
         for k in 0..<3 {
             let made = json(post(service, "/v1/challenges", ["sitekey": site.sitekey]))

@@ -104,7 +104,9 @@ import Testing
         let backend = try RedisBackend(
             url: "redis://127.0.0.1:\(redis.port)", policy: plumbingPolicy)
         return (
-            CaptchaService(configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend, log: { _ in }),
+            CaptchaService(
+                configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
+                log: { _ in }),
             backend
         )
     }

@@ -57,7 +57,8 @@ import Testing
 
     @Test func aChallengeIsShownAsSentAndAHandDragPasses() throws {
         let service = CaptchaService(
-            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend, log: { _ in })
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
+            log: { _ in })
         let log = Box<[String]>([])
         let remote = try client(service, log: log)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
@@ -94,7 +95,8 @@ import Testing
 
     @Test func anAttemptInAnotherScaleIsSentInBackgroundPixels() throws {
         let service = CaptchaService(
-            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend, log: { _ in })
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
+            log: { _ in })
         let remote = try client(service)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
         let hole = try #require(
@@ -117,7 +119,8 @@ import Testing
         var strict = site
         strict.puzzlesPerMinute = 1
         let service = CaptchaService(
-            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: backend, log: { _ in })
+            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: backend,
+            log: { _ in })
         let remote = try client(service)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
         let hole = try #require(

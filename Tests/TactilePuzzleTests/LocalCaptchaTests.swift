@@ -22,7 +22,8 @@ import Testing
     }
 
     @Test func aHandDragPassesOnceAndItsTokenRedeemsOnce() throws {
-        var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
+        var captcha = LocalCaptcha(
+            options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
         var random = SeededRandom(seed: 4)
         let puzzle = try captcha.newPuzzle(now: 100, using: &random).get()
         #expect(puzzle.background.width == 640 && puzzle.axis == .horizontal)
@@ -40,7 +41,8 @@ import Testing
 
     /// The whole picture comes only after a pass: before, it would give the hole away.
     @Test func theWholePictureComesOnlyWithAPass() throws {
-        var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
+        var captcha = LocalCaptcha(
+            options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
         var random = SeededRandom(seed: 6)
         let missed = try captcha.newPuzzle(now: 100, using: &random).get()
         #expect(captcha.passedPicture == nil)
@@ -69,7 +71,8 @@ import Testing
     }
 
     @Test func fiveMissesLockTheClientOutUntilTheLockoutEnds() throws {
-        var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
+        var captcha = LocalCaptcha(
+            options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
         var random = SeededRandom(seed: 5)
         var now = 1000.0
         var outcomes: [LocalCaptcha.Outcome] = []
@@ -92,7 +95,8 @@ import Testing
     }
 
     @Test func theToleranceIsThePolicys() throws {
-        var captcha = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
+        var captcha = LocalCaptcha(
+            options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
         captcha.policy.verificationTolerance = 20
         var random = SeededRandom(seed: 6)
         let puzzle = try captcha.newPuzzle(now: 10, using: &random).get()

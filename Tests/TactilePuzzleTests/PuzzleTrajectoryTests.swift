@@ -1,9 +1,10 @@
 import Foundation
 import TactileCore
 import TactilePuzzle
-@testable import TactilePuzzleVerifier
 import TestSupport
 import Testing
+
+@testable import TactilePuzzleVerifier
 
 /// The rules every drag must meet whatever the model says, and the drag model on tracks
 /// written here: the naive scripts it must refuse, and the training script's own numbers for
@@ -48,7 +49,10 @@ import Testing
             ("ease-out", track { 1 - (1 - $0) * (1 - $0) * (1 - $0) }),
             ("ease-in-out", track({ $0 * $0 * (3 - 2 * $0) }, wobble: { $0 % 2 == 0 ? 1 : -1 })),
             ("minimum jerk", track { $0 * $0 * $0 * (10 - 15 * $0 + 6 * $0 * $0) }),
-            ("sine, a pixel of noise", track({ sin(Double.pi / 2 * $0) }, wobble: { ($0 * 7) % 3 == 0 ? 1 : 0 })),
+            (
+                "sine, a pixel of noise",
+                track({ sin(Double.pi / 2 * $0) }, wobble: { ($0 * 7) % 3 == 0 ? 1 : 0 })
+            ),
         ]
         for (name, samples) in scripts {
             #expect(violation(samples) != nil, "\(name) passed")
@@ -182,7 +186,10 @@ struct DragModelFixtures: Decodable {
     var threshold: Double
     var tracks: [Fixture]
 
-    static func load() throws -> (names: [String], threshold: Double, tracks: [(name: String, track: [PuzzleTrackPoint], features: [Double], score: Double)]) {
+    static func load() throws -> (
+        names: [String], threshold: Double,
+        tracks: [(name: String, track: [PuzzleTrackPoint], features: [Double], score: Double)]
+    ) {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/drag-model-fixtures.json")
         let decoded = try JSONDecoder().decode(Self.self, from: Data(contentsOf: url))

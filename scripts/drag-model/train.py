@@ -174,7 +174,8 @@ def main():
         f.write(f"// (real people's drags of six public sources and bots' drags; {len(y)} tracks:\n")
         f.write(f"// {int((~y).sum())} people's, {int(y.sum())} scripts'). Do not edit: train again.\n\n")
         f.write("extension DragModel {\n    /// The trained trees, parsed once by ``DragModel/trained``.\n")
-        f.write('    static let treesText = """\n' + text + '\n"""\n}\n')
+        body = "\n".join("        " + line for line in text.splitlines())
+        f.write('    static let treesText = """\n' + body + '\n        """\n}\n')
     fixtures = []
     for item in fixture_tracks():
         v = features(item["track"])

@@ -420,11 +420,12 @@ public final class CaptchaService: @unchecked Sendable {
                 }, axis: configuration.options.axis) : nil
         let repeats: Bool
         do {
-            repeats = try fingerprint.map { mine in
-                try backend.acceptedDrags(in: mine.nearbyBuckets, now: now).contains {
-                    DragFingerprint(bytes: $0)?.matches(mine) ?? false
-                }
-            } ?? false
+            repeats =
+                try fingerprint.map { mine in
+                    try backend.acceptedDrags(in: mine.nearbyBuckets, now: now).contains {
+                        DragFingerprint(bytes: $0)?.matches(mine) ?? false
+                    }
+                } ?? false
         } catch {
             return storeUnavailable(error)
         }

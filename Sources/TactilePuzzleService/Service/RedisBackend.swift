@@ -656,9 +656,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         // Every bucket in one pipeline: one round trip.
         let replies = try withConnection { context in
             try run(
-                buckets.map { [Array("LRANGE".utf8), Array(Self.dragName($0).utf8)] + [
-                    Array("0".utf8), Array("-1".utf8),
-                ]
+                buckets.map {
+                    [Array("LRANGE".utf8), Array(Self.dragName($0).utf8)] + [
+                        Array("0".utf8), Array("-1".utf8),
+                    ]
                 }, on: context)
         }
         return replies.flatMap { reply -> [[UInt8]] in

@@ -74,7 +74,8 @@ public struct DragFingerprint: Hashable, Sendable {
 
     /// Whether the two are within ``tolerance`` of each other at every time.
     public func matches(_ other: DragFingerprint) -> Bool {
-        guard abs(Int(logDuration) - Int(other.logDuration)) <= Int(Self.tolerance.logDuration * 1000)
+        guard
+            abs(Int(logDuration) - Int(other.logDuration)) <= Int(Self.tolerance.logDuration * 1000)
         else { return false }
         let limit = Int(Self.tolerance.progress * 1000)
         return zip(progress, other.progress).allSatisfy { abs(Int($0) - Int($1)) <= limit }
@@ -99,8 +100,9 @@ public struct DragFingerprint: Hashable, Sendable {
         let step = Self.bucketStep
         let tolerance = Self.tolerance
         let marks = Self.bucketPoints.map {
-            Int(((Double(progress[$0]) / 1000 + shift * tolerance.progress) / step.progress)
-                .rounded(.down))
+            Int(
+                ((Double(progress[$0]) / 1000 + shift * tolerance.progress) / step.progress)
+                    .rounded(.down))
         }
         let time = Int(
             ((Double(logDuration) / 1000 + shift * tolerance.logDuration) / step.logDuration)

@@ -59,7 +59,8 @@ struct DragModel: Sendable {
                 else { return nil }
                 if tree == trees.count { trees.append([]) }
                 trees[tree].append(
-                    Node(feature: feature, threshold: split, left: left, right: right, value: value))
+                    Node(feature: feature, threshold: split, left: left, right: right, value: value)
+                )
             }
         }
         guard let base, let rate, let threshold, !trees.isEmpty else { return nil }
