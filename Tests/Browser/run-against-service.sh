@@ -15,7 +15,7 @@ else
     tactile="$(swift build --show-bin-path)/tactile"
 fi
 log=$(mktemp -d)
-"$tactile" puzzle serve --listen 127.0.0.1:0 --reveal-answers-for-tests yes >"$log/out" 2>"$log/err" &
+"$tactile" puzzle serve --listen 127.0.0.1:0 --reveal-answers-for-tests yes --skip-drag-model-for-tests yes >"$log/out" 2>"$log/err" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -rf "$log"' EXIT
 for _ in $(seq 100); do

@@ -112,6 +112,7 @@ def start_serve(*flags):
     site and the answers revealed; returns (process, base URL, the site's secret)."""
     process = subprocess.Popen(
         [os.environ["TACTILE"], "puzzle", "serve", "--listen", "127.0.0.1:0", "--reveal-answers-for-tests", "yes",
+         "--skip-drag-model-for-tests", "yes",
          *flags], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     secret = None
     deadline = time.time() + 20

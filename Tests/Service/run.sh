@@ -76,7 +76,7 @@ EOF
 urls=()
 for instance in 1 2; do
     "$tactile" puzzle serve --listen 127.0.0.1:0 --store "redis://127.0.0.1:$redis_port" \
-        --sites "$work/sites.json" --reveal-answers-for-tests yes \
+        --sites "$work/sites.json" --reveal-answers-for-tests yes --skip-drag-model-for-tests yes \
         >"$work/serve$instance.out" 2>"$work/serve$instance.err" &
     pid=$!
     pids+=($pid)

@@ -107,6 +107,11 @@ enum PuzzleCommand {
             .init(
                 name: "reveal-answers-for-tests", valueName: "yes",
                 help: "Adds /test/answer/{id}, giving every answer away: for browser tests only."),
+            .init(
+                name: "skip-drag-model-for-tests", valueName: "yes",
+                help:
+                    "Does not judge how drags move (the other rules still apply): for tests of pages and plumbing only."
+            ),
         ],
         details: [
             "Open http://HOST:PORT/demo for a sign-up form protected by the widget. A site adds",

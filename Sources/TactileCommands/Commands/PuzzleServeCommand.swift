@@ -51,9 +51,15 @@ enum PuzzleServeCommand {
                 try ValueParser.choice(text, name: "--reveal-answers-for-tests", from: ["yes"])
                     == "yes"
             } ?? false
+        let skipsModel =
+            try parsed.option("skip-drag-model-for-tests").map { text throws(CommandFailure) in
+                try ValueParser.choice(text, name: "--skip-drag-model-for-tests", from: ["yes"])
+            } != nil
+        var servicePolicy = policy
+        if skipsModel { servicePolicy.trajectory.maximumScriptScore = 1 }
         let service = CaptchaService(
             configuration: .init(
-                sites: sites, policy: policy, pictures: pictures, trustedProxies: proxies,
+                sites: sites, policy: servicePolicy, pictures: pictures, trustedProxies: proxies,
                 revealsAnswers: reveals),
             backend: backend,
             log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
@@ -84,6 +90,11 @@ enum PuzzleServeCommand {
         let shown = host.contains(":") ? "[\(host)]" : host
         if development, let site = sites.first {
             output.line("development site: sitekey \(site.sitekey) secret \(site.secret)")
+        }
+        if skipsModel {
+            output.line(
+                "WARNING: --skip-drag-model-for-tests lets scripted drags pass; never use it for real"
+            )
         }
         if reveals {
             output.line(
