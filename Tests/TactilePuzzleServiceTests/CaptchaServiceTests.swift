@@ -102,6 +102,33 @@ import Testing
         #expect(again["error-codes"] as? [String] == ["timeout-or-duplicate"])
     }
 
+    @Test func anAcceptedDragReplayedOntoAnotherPuzzleFails() throws {
+        let service = service
+        let (id, answer) = try challengeAndDrag(service, seed: 3)
+        #expect(
+            json(post(service, "/v1/challenges/\(id)/answer", answer))["success"] as? Bool == true)
+        // Stretched onto the next puzzle's hole and slowed by 5 %, as a replay tool does.
+        let (id2, answer2) = try challengeAndDrag(service, seed: 4)
+        let samples = try #require(answer["track"] as? [[String: Double]])
+        let hole = answer2["x"] as! Double
+        let scale = hole / (answer["x"] as! Double)
+        let replay: [String: Any] = [
+            "x": hole, "y": answer2["y"]!,
+            "track": samples.map {
+                ["x": $0["x"]! * scale, "y": answer2["y"] as! Double, "t": $0["t"]! * 1.05]
+            },
+        ]
+        let refused = json(post(service, "/v1/challenges/\(id2)/answer", replay))
+        #expect(refused["success"] as? Bool == false)
+        #expect(refused["error-codes"] as? [String] == ["not-passed"])
+        #expect(log.text.contains("the drag repeats one accepted before"), "\(log.text)")
+        // The drag that was made for that second puzzle passes on a third.
+        let (id3, answer3) = try challengeAndDrag(service, seed: 4)
+        #expect(
+            json(post(service, "/v1/challenges/\(id3)/answer", answer3))["success"] as? Bool == true
+        )
+    }
+
     @Test func siteverifyNamesWhatIsWrongAsTurnstileDoes() throws {
         let service = service
         let (id, answer) = try challengeAndDrag(service, seed: 2)

@@ -208,6 +208,40 @@ import Testing
         #expect(again["error-codes"] as? [String] == ["timeout-or-duplicate"])
     }
 
+    @Test func aDragAcceptedOnOneInstanceIsARefusedReplayOnTheOther() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let (a, backendA) = try instance(redis)
+        let (b, backendB) = try instance(redis)
+        let first = json(post(a, "/v1/challenges", ["sitekey": site.sitekey]))
+        let answer = try humanAnswer(to: first, backendA, seed: 4)
+        let passed = json(post(a, "/v1/challenges/\(first["id"]!)/answer", answer))
+        #expect(passed["success"] as? Bool == true, "\(passed)")
+        // The same drag stretched onto another puzzle's hole, on the other instance.
+        let second = json(post(b, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.9"))
+        let id = try #require(second["id"] as? String)
+        let hole = try #require(
+            try backendB.withVerifier(.peeking(puzzle: id), now: Date().timeIntervalSince1970) {
+                $0.testingAnswer(id: id)
+            })
+        let samples = try #require(answer["track"] as? [[String: Double]])
+        let scale = hole.x / (answer["x"] as! Double)
+        let replay: [String: Any] = [
+            "x": hole.x, "y": answer["y"]!,
+            "track": samples.map { ["x": $0["x"]! * scale, "y": $0["y"]!, "t": $0["t"]!] },
+        ]
+        let refused = json(post(b, "/v1/challenges/\(id)/answer", replay, from: "192.0.2.9"))
+        #expect(refused["success"] as? Bool == false, "\(refused)")
+        let kept = try redisCLI(redis, "--scan", "--pattern", "tactile:drag:*")
+        #expect(kept.count == 1, "\(kept)")
+        // Another drag still passes there.
+        let third = json(post(b, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.10"))
+        let other = try humanAnswer(to: third, backendB, seed: 5)
+        let fresh = json(
+            post(b, "/v1/challenges/\(third["id"]!)/answer", other, from: "192.0.2.10"))
+        #expect(fresh["success"] as? Bool == true, "\(fresh)")
+    }
+
     @Test func aTokenRedeemsOnceAcrossConcurrentVerifications() async throws {
         let redis = try RedisServer()
         defer { redis.stop() }
