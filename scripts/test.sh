@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what is missing, then checks everything: formatting, build, unit tests, a short
-# fuzzing run of every parser, the captcha widget in a real browser, two service instances
+# Installs what is missing, then checks everything: formatting, build, unit tests, every
+# benchmark once, a short fuzzing run of every parser, the captcha widget in a real browser, two service instances
 # sharing one Redis, the desktop files, the documentation catalogs, a smoke run of the showcase
 # app under Xvfb, the translations (and the app in Chinese), and what a screen reader sees of
 # it (AT-SPI).
@@ -14,6 +14,13 @@ swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.
 echo "== tests"
 swift build --build-tests
 swift test
+
+echo "== bench (every suite once, in the debug build, so that no benchmark breaks unnoticed)"
+tactile="$(swift build --show-bin-path)/tactile"
+for suite in hanoi dynamics pattern; do
+  timeout 600 "$tactile" bench "$suite" | tail -n 2
+done
+timeout 600 "$tactile" bench puzzle --puzzles 10 | grep -E "check|shadow"
 
 echo "== fuzz (every target briefly, from its seed corpus)"
 scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
