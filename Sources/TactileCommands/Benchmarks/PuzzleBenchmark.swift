@@ -221,7 +221,8 @@ enum PuzzleBenchmark {
         }
         output.line(
             String(
-                format: "  check (drag rules and model, HMAC token): %.0f checks/s (%@; %d of %d simulated drags passed)",
+                format:
+                    "  check (drag rules and model, HMAC token): %.0f checks/s (%@; %d of %d simulated drags passed)",
                 1 / checkTime, formatDuration(checkTime), passes, ids.count))
     }
 

@@ -411,13 +411,11 @@ public final class CaptchaService: @unchecked Sendable {
         // A pointer drag that matches one accepted before is a replay; the memory is read
         // before the check and written after a pass, across every instance of the store.
         let isDrag = body.input != "keyboard" && body.proofOfWork == nil
-        let first = body.track?.first?.t ?? 0
-        let fingerprint =
-            isDrag
-            ? DragFingerprint(
-                (body.track ?? []).map {
-                    PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - first) / 1000)
-                }, axis: configuration.options.axis) : nil
+        let start = body.track?.first?.t ?? 0
+        let track = (body.track ?? []).map {
+            PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000)
+        }
+        let fingerprint = isDrag ? DragFingerprint(track, axis: configuration.options.axis) : nil
         let repeats: Bool
         do {
             repeats =
@@ -439,10 +437,6 @@ public final class CaptchaService: @unchecked Sendable {
                 verifier.policy =
                     pending?.siteKey.flatMap { sitesByKey[$0] }?.policy(
                         from: configuration.policy) ?? configuration.policy
-                let start = body.track?.first?.t ?? 0
-                let track = (body.track ?? []).map {
-                    PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000)
-                }
                 var attempt = PuzzleAttempt(
                     position: Point(x: body.x ?? .nan, y: body.y ?? 0),
                     displayWidth: Double(pending?.imageWidth ?? 1), track: track,

@@ -191,8 +191,9 @@ public struct TrajectoryRules: Hashable, Sendable {
         {
             return .evenlyTimed
         }
-        let residual = features.values[DragFeatures.names.firstIndex(of: "easing_residual")!]
-        if residual < minimumCurveResidual { return .textbookCurve(residual: residual) }
+        if features.easingResidual < minimumCurveResidual {
+            return .textbookCurve(residual: features.easingResidual)
+        }
         let model = DragModel.trained
         let threshold = maximumScriptScore ?? model.threshold
         let score = model.score(features)

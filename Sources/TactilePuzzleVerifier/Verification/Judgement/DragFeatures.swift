@@ -20,6 +20,11 @@ struct DragFeatures: Hashable, Sendable {
     /// The values, in the order of ``names``.
     var values: [Double]
 
+    /// How far the progress is from the nearest textbook easing curve (root mean square, a
+    /// share of the travel).
+    var easingResidual: Double { values[Self.easingResidualIndex] }
+    private static let easingResidualIndex = names.firstIndex(of: "easing_residual")!
+
     /// The features of a track of at least three samples with strictly increasing times
     /// (`nil` otherwise); positions in any unit, times in seconds.
     init?(_ track: [PuzzleTrackPoint], axis: PuzzleAxis) {
@@ -139,7 +144,7 @@ struct DragFeatures: Hashable, Sendable {
     }
 
     /// Linear interpolation of `values` over strictly increasing `times`, clamped at both ends.
-    private static func interpolate(_ times: [Double], _ values: [Double], at time: Double)
+    static func interpolate(_ times: [Double], _ values: [Double], at time: Double)
         -> Double
     {
         if time <= times[0] { return values[0] }

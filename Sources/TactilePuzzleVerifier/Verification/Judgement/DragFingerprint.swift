@@ -40,18 +40,11 @@ public struct DragFingerprint: Hashable, Sendable {
             along.allSatisfy(\.isFinite),
             zip(track, track.dropFirst()).allSatisfy({ $1.time > $0.time })
         else { return nil }
-        var values: [Int16] = []
-        var index = 0
-        for k in 1...Self.points {
+        let times = track.map(\.time)
+        progress = (1...Self.points).map { k in
             let time = first.time + duration * Double(k) / Double(Self.points + 1)
-            while index + 1 < track.count - 1, track[index + 1].time <= time { index += 1 }
-            let a = track[index]
-            let b = track[index + 1]
-            let fraction = b.time > a.time ? (time - a.time) / (b.time - a.time) : 0
-            let position = along[index] + (along[index + 1] - along[index]) * fraction
-            values.append(Self.thousandths(position / travel))
+            return Self.thousandths(DragFeatures.interpolate(times, along, at: time) / travel)
         }
-        progress = values
         logDuration = Self.thousandths(log(duration))
     }
 
@@ -82,7 +75,7 @@ public struct DragFingerprint: Hashable, Sendable {
     }
 
     /// The bucket this fingerprint is kept in.
-    public var bucket: String { Self.name(cells(shift: 0).map { $0 }) }
+    public var bucket: String { Self.name(cells(shift: 0)) }
 
     /// The buckets a fingerprint that ``matches(_:)`` this one can be kept in (1 to 16).
     public var nearbyBuckets: [String] {
