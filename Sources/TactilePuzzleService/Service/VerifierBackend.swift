@@ -53,7 +53,7 @@ public protocol VerifierBackend: Sendable {
     func increment(_ name: String, window: Double, now: Double) throws -> (
         count: Int, windowEnds: Double
     )
-    /// The fingerprints of accepted drags (``DragFingerprint/bytes``) kept in the named
+    /// The fingerprints of accepted drags (`DragFingerprint.bytes`) kept in the named
     /// buckets, shared by every instance that shares the store.
     func acceptedDrags(in buckets: [String], now: Double) throws -> [[UInt8]]
     /// Keeps an accepted drag's fingerprint in its bucket for `lifetime` seconds.
