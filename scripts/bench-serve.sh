@@ -117,10 +117,10 @@ run_wrk() { # run_wrk OUT SECONDS SCRIPT ARGS...
 # The challenges phase of STORE.
 phase_challenges() {
     local store=$1 line
-    python3 "$here/bench_report.py" snapshot "$serve_url" "$work/$store-a0.metrics"
+    python3 "$here/bench_report.py" snapshot "$metrics_url" "$work/$store-a0.metrics"
     run_wrk "$work/$store-challenges.txt" "$seconds" "$here/bench_challenges.lua" \
         "$sitekey" $((connections / threads))
-    python3 "$here/bench_report.py" snapshot "$serve_url" "$work/$store-a1.metrics"
+    python3 "$here/bench_report.py" snapshot "$metrics_url" "$work/$store-a1.metrics"
     line=$(grep '^RESULT ' "$work/$store-challenges.txt")
     printf '%s\tchallenges\t%s\n' "$store" "$line" >>"$results"
     echo "   challenges: $(result units "$work/$store-challenges.txt") in" \
@@ -154,10 +154,10 @@ phase_answers() {
             exit 1
         }
         remaining=$(awk -v t="$timed" -v s="$seconds" 'BEGIN { r = s - t; printf "%d", (r == int(r)) ? r : int(r) + 1 }')
-        python3 "$here/bench_report.py" snapshot "$serve_url" "$work/$store-b$round-0.metrics"
+        python3 "$here/bench_report.py" snapshot "$metrics_url" "$work/$store-b$round-0.metrics"
         run_wrk "$work/$store-answers-$round.txt" "$remaining" "$here/bench_answers.lua" \
             "$answers" "$secret" "$threads"
-        python3 "$here/bench_report.py" snapshot "$serve_url" "$work/$store-b$round-1.metrics"
+        python3 "$here/bench_report.py" snapshot "$metrics_url" "$work/$store-b$round-1.metrics"
         snapshots+=("$work/$store-b$round-0.metrics" "$work/$store-b$round-1.metrics")
         rounds+=("$work/$store-answers-$round.txt")
         took=$(result seconds "$work/$store-answers-$round.txt")

@@ -61,10 +61,10 @@ public final class PuzzleView: Component {
     public var showsSliderTrack: Bool {
         didSet { updateLayout() }
     }
-    /// Points an arrow key moves the piece.
-    public var keyboardStep = 4.0
-    /// Points an arrow key moves the piece with Shift held.
-    public var fineKeyboardStep = 1.0
+    /// The arrow pressed last, how many times in a row, and when.
+    private var heldKey: (key: KeyEvent.Key, repeats: Int, time: Double)?
+    /// How soon a press of the same arrow counts as the same key held, in seconds.
+    static let keyRepeatWindow = 0.3
     /// The clock for key presses, which carry no time; by default the last time the view was
     /// advanced to. Hosts that stop ticking while idle should give their clock here.
     public var currentTime: (() -> Double)?
@@ -330,7 +330,15 @@ public final class PuzzleView: Component {
     @discardableResult
     public func handle(_ event: KeyEvent) -> Bool {
         clock.advance(to: currentTime?() ?? now)
-        let step = event.modifiers.contains(.shift) ? fineKeyboardStep : keyboardStep
+        // An arrow pressed again at once (or held) moves further each time (PuzzleKeySteps).
+        if let held = heldKey, held.key == event.key, now - held.time < Self.keyRepeatWindow {
+            heldKey = (event.key, held.repeats + 1, now)
+        } else {
+            heldKey = (event.key, 0, now)
+        }
+        let step =
+            event.modifiers.contains(.shift)
+            ? PuzzleKeySteps.fine : PuzzleKeySteps.step(repeats: heldKey?.repeats ?? 0)
         guard let events = model.handle(event, in: layout, time: now, step: step) else {
             return false
         }

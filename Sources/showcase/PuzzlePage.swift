@@ -33,7 +33,8 @@ func makeRemoteCaptcha(server: String, siteKey: String) throws(RemoteCaptchaErro
         },
         decode: { bytes in
             try ImageLoader.decode(bytes, name: Localization.text("the service's image"))
-        })
+        },
+        solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1).solve() })
 }
 
 /// The puzzle captcha page. By default a verifier in this process generates each puzzle and

@@ -59,6 +59,14 @@ import Testing
                 clientAddress: address))
     }
 
+    /// A nonce that pays a challenge's price, as the widget's worker finds it.
+    func paying(_ price: [String: Any]) throws -> String {
+        ProofOfWorkChallenge(
+            salt: try #require(price["salt"] as? String),
+            difficulty: try #require(price["difficulty"] as? Int)
+        ).solve()
+    }
+
     /// A challenge, and a hand-like drag into its hole, as the widget would send it.
     func challengeAndDrag(_ service: CaptchaService, seed: UInt64 = 1, off: Double = 0) throws
         -> (id: String, answer: [String: Any])
@@ -76,7 +84,11 @@ import Testing
         let target = Point(x: hole.x + off, y: start.y)
         let track = HumanDrag.track(from: start, to: target, axis: .horizontal, using: &random)
         let samples = track.map { ["x": $0.x, "y": $0.y, "t": $0.time * 1000] }
-        return (id, ["x": track.last!.x, "y": start.y, "track": samples])
+        var answer: [String: Any] = ["x": track.last!.x, "y": start.y, "track": samples]
+        if let price = challenge["proofOfWork"] as? [String: Any] {
+            answer["proofOfWork"] = ["nonce": try paying(price)]
+        }
+        return (id, answer)
     }
 
     @Test func aDragIntoTheHoleGivesATokenThatVerifiesOnce() throws {
@@ -113,7 +125,7 @@ import Testing
         let hole = answer2["x"] as! Double
         let scale = hole / (answer["x"] as! Double)
         let replay: [String: Any] = [
-            "x": hole, "y": answer2["y"]!,
+            "x": hole, "y": answer2["y"]!, "proofOfWork": answer2["proofOfWork"]!,
             "track": samples.map {
                 ["x": $0["x"]! * scale, "y": answer2["y"] as! Double, "t": $0["t"]! * 1.05]
             },
@@ -127,6 +139,24 @@ import Testing
         #expect(
             json(post(service, "/v1/challenges/\(id3)/answer", answer3))["success"] as? Bool == true
         )
+    }
+
+    @Test func aBusyNetworkPaysMoreForEachAnswer() {
+        let service = service
+        func price(from address: String) -> Int? {
+            let made = json(
+                post(service, "/v1/challenges", ["sitekey": site.sitekey], from: address))
+            return (made["proofOfWork"] as? [String: Any])?["difficulty"] as? Int
+        }
+        // 40 addresses of one /24, a puzzle each: 30 at the base price, then a bit per 8.
+        let prices = (1...40).map { price(from: "198.51.100.\($0)") }
+        #expect(prices.prefix(30).allSatisfy { $0 == 16 }, "\(prices)")
+        #expect(prices[30] == 17 && prices[37] == 17 && prices[38] == 18, "\(prices)")
+        // Another network pays the base; the same /24 written as IPv4-mapped IPv6 does not.
+        #expect(price(from: "203.0.113.5") == 16)
+        #expect(price(from: "::ffff:198.51.100.77") == 18)
+        #expect(CaptchaService.pricingNetwork(of: "2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
+        #expect(CaptchaService.pricingNetwork(of: "::ffff:10.1.2.3") == "10.1.2.0/24")
     }
 
     @Test func siteverifyNamesWhatIsWrongAsTurnstileDoes() throws {
@@ -181,9 +211,9 @@ import Testing
         // The same puzzle again: gone.
         let again = post(service, "/v1/challenges/\(id)/answer", answer)
         #expect(json(again)["error-codes"] as? [String] == ["expired"])
-        #expect(service.handle(HTTPRequest(method: "GET", path: "/metrics")).body.count > 0)
+        #expect(service.handleMetrics(HTTPRequest(method: "GET", path: "/metrics")).body.count > 0)
         let metrics = String(
-            decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body,
+            decoding: service.handleMetrics(HTTPRequest(method: "GET", path: "/metrics")).body,
             as: UTF8.self)
         #expect(metrics.contains("tactile_failures_total{rule=\"wrong-position\"} 1"), "\(metrics)")
         #expect(metrics.contains("tactile_challenges_issued_total 1"))
@@ -192,7 +222,7 @@ import Testing
     /// The metrics' lines, as a set, and one histogram's cumulative counts by bound.
     func metricLines(_ service: CaptchaService) -> [String] {
         String(
-            decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body,
+            decoding: service.handleMetrics(HTTPRequest(method: "GET", path: "/metrics")).body,
             as: UTF8.self
         ).split(separator: "\n").map(String.init)
     }
@@ -374,7 +404,7 @@ import Testing
             post(service, "/v1/challenges", ["sitekey": other.sitekey], from: "192.0.2.71").status
                 == 201)
         let metrics = String(
-            decoding: service.handle(HTTPRequest(method: "GET", path: "/metrics")).body,
+            decoding: service.handleMetrics(HTTPRequest(method: "GET", path: "/metrics")).body,
             as: UTF8.self)
         #expect(metrics.contains(#"tactile_rate_limited_total{scope="site"} 3"#), "\(metrics)")
     }

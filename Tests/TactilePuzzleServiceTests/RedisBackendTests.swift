@@ -149,10 +149,18 @@ import Testing
         var random = SeededRandom(seed: seed)
         let track = HumanDrag.track(
             from: start, to: Point(x: hole.x, y: start.y), axis: .horizontal, using: &random)
-        return [
+        var answer: [String: Any] = [
             "x": track.last!.x, "y": start.y,
             "track": track.map { ["x": $0.x, "y": $0.y, "t": $0.time * 1000] },
         ]
+        if let price = challenge["proofOfWork"] as? [String: Any],
+            let salt = price["salt"] as? String, let difficulty = price["difficulty"] as? Int
+        {
+            answer["proofOfWork"] = [
+                "nonce": ProofOfWorkChallenge(salt: salt, difficulty: difficulty).solve()
+            ]
+        }
+        return answer
     }
 
     /// A challenge made on `a`, its images fetched and answered on `b`; the token.
@@ -226,13 +234,18 @@ import Testing
             })
         let samples = try #require(answer["track"] as? [[String: Double]])
         let scale = hole.x / (answer["x"] as! Double)
+        // Its price paid: what refuses it is the memory of the drag.
+        let work = try #require(second["proofOfWork"] as? [String: Any])
+        let nonce = ProofOfWorkChallenge(
+            salt: work["salt"] as! String, difficulty: work["difficulty"] as! Int
+        ).solve()
         let replay: [String: Any] = [
-            "x": hole.x, "y": answer["y"]!,
+            "x": hole.x, "y": answer["y"]!, "proofOfWork": ["nonce": nonce],
             "track": samples.map { ["x": $0["x"]! * scale, "y": $0["y"]!, "t": $0["t"]!] },
         ]
         let refused = json(post(b, "/v1/challenges/\(id)/answer", replay, from: "192.0.2.9"))
         #expect(refused["success"] as? Bool == false, "\(refused)")
-        let kept = try redisCLI(redis, "--scan", "--pattern", "tactile:drag:*")
+        let kept = try redisCLI(redis, "--raw", "KEYS", "tactile:drag:*")
         #expect(kept.count == 1, "\(kept)")
         // Another drag still passes there.
         let third = json(post(b, "/v1/challenges", ["sitekey": site.sitekey], from: "192.0.2.10"))

@@ -36,7 +36,8 @@ import Testing
                                 response.headers.map { ($0.name, $0.value) },
                                 uniquingKeysWith: { a, _ in a }), body: response.body)))
             },
-            decode: { try ImageLoader.decode($0, name: "test image") })
+            decode: { try ImageLoader.decode($0, name: "test image") },
+            solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1).solve() })
     }
 
     /// Runs one asynchronous call whose transport is synchronous: the result at once.

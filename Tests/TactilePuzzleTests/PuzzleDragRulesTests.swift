@@ -136,9 +136,9 @@ import Testing
     @Test func keyPressesPass() throws {
         var model = model()
         var time = 5.0
-        for interval in [0.0, 0.21, 0.17, 0.26, 0.19, 0.23] {
+        for (index, interval) in [0.0, 0.21, 0.17, 0.26, 0.19, 0.23].enumerated() {
             time += interval
-            model.nudge(by: Vector(dx: 20, dy: 0), time: time)
+            model.nudge(by: Vector(dx: PuzzleKeySteps.step(repeats: index), dy: 0), time: time)
         }
         let submitted = model.submit(time: time + 0.3)
         let result = try #require(submitted)

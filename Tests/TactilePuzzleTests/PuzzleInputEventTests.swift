@@ -58,27 +58,28 @@ import Testing
                 == [.pieceMoved(Point(x: 0, y: 140)), .stateChanged(.idle)])
     }
 
-    @Test func keysMoveByViewPointsAndEnterSubmits() throws {
-        // Half scale: a 4-point step is 8 area units.
+    @Test func keysMoveByPicturePixelsAtAnyScaleAndEnterSubmits() throws {
+        // Half scale: a 4-pixel step is still 4 area (picture) units, the steps the
+        // verifier knows.
         let half = PuzzleLayout(
             viewSize: Size(width: 320, height: 230), areaSize: Size(width: 640, height: 360),
             showsTrack: true)
         var m = try model()
         #expect(
             m.handle(KeyEvent(.right), in: half, time: 1, step: 4)
-                == [.stateChanged(.dragging), .pieceMoved(Point(x: 8, y: 140))])
+                == [.stateChanged(.dragging), .pieceMoved(Point(x: 4, y: 140))])
         // The horizontal axis keeps the row: the key is taken, nothing moves.
         #expect(m.handle(KeyEvent(.down), in: half, time: 1.1, step: 4) == [])
         #expect(
             m.handle(KeyEvent(.right), in: half, time: 1.2, step: 4)
-                == [.pieceMoved(Point(x: 16, y: 140))])
+                == [.pieceMoved(Point(x: 8, y: 140))])
         let submitted = m.handle(KeyEvent(.enter), in: half, time: 1.5, step: 4)
         let events = try #require(submitted)
         guard case .attemptMade(let result) = events.first, events.count == 1 else {
             Issue.record("expected one attempt, got \(events)")
             return
         }
-        #expect(result.position == Point(x: 16, y: 140))
+        #expect(result.position == Point(x: 8, y: 140))
         #expect(result.inputMethod == .keyboard)
         #expect(m.handle(KeyEvent(.character("x")), in: half, time: 2, step: 4) == nil)
     }

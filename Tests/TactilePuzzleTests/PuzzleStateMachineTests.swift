@@ -160,7 +160,7 @@ import Testing
 
     @Test func arrowKeysMoveShiftIsFineAndEnterSubmits() {
         let v = view(axis: .horizontal)
-        let step = 4 / v.layout.scale
+        let step = PuzzleKeySteps.first
         var clock = 10.0
         v.currentTime = { clock }
         #expect(v.handle(KeyEvent(.right)))
@@ -168,7 +168,7 @@ import Testing
         expectClose(v.piecePosition.x, step, within: 1e-9)
         clock += 0.2
         #expect(v.handle(KeyEvent(.right, modifiers: .shift)))
-        expectClose(v.piecePosition.x, step + 1 / v.layout.scale, within: 1e-9)
+        expectClose(v.piecePosition.x, step + PuzzleKeySteps.fine, within: 1e-9)
         #expect(v.handle(KeyEvent(.up)))  // Accepted but the axis forbids moving.
         #expect(v.piecePosition.y == 90)
         v.piecePosition = Point(x: 158, y: 90)

@@ -144,28 +144,53 @@ import Testing
         expectClose(leaf?.score(features) ?? 0, 1 / (1 + exp(-2.0)), within: 1e-12)
     }
 
-    @Test func keyboardAttemptsNeedHumanTiming() {
-        func keys(_ intervals: [Double]) -> [PuzzleTrackPoint] {
+    @Test func keyboardAttemptsNeedTheKeysStepsAndHumanTiming() {
+        func keys(_ intervals: [Double], steps: [Double]? = nil) -> [PuzzleTrackPoint] {
             var time = 0.0
             var x = 0.0
             var points = [PuzzleTrackPoint(x: 0, y: 120, time: 0)]
-            for interval in intervals {
+            for (index, interval) in intervals.enumerated() {
                 time += interval
-                x += 20
+                x += steps?[index] ?? PuzzleKeySteps.step(repeats: index)
                 points.append(PuzzleTrackPoint(x: x, y: 120, time: time))
             }
             return points
         }
+        func verdict(_ points: [PuzzleTrackPoint], farEdge: Double? = nil) -> TrajectoryViolation? {
+            rules.violation(
+                in: points, release: Point(x: points.last!.x, y: 120), displayWidth: 640,
+                axis: .horizontal, inputMethod: .keyboard, farEdge: farEdge)
+        }
         let human = keys([0.18, 0.22, 0.15, 0.3, 0.25])
+        #expect(verdict(human) == nil)
+        #expect(verdict(keys(Array(repeating: 0.1, count: 5))) == .regularKeys)
+        // A script's three jumps to the hole are no key's steps.
         #expect(
-            rules.violation(
-                in: human, release: Point(x: 100, y: 120), displayWidth: 640, axis: .horizontal,
-                inputMethod: .keyboard) == nil)
-        let robot = keys(Array(repeating: 0.1, count: 5))
-        #expect(
-            rules.violation(
-                in: robot, release: Point(x: 100, y: 120), displayWidth: 640, axis: .horizontal,
-                inputMethod: .keyboard) == .regularKeys)
+            verdict(keys([0.2, 0.25, 0.3], steps: [150, 200, 150]))
+                == .impossibleKeyStep(distance: 150))
+        // Faster than any key repeats.
+        guard case .keysTooFast = verdict(keys([0.2, 0.005, 0.3, 0.2])) else {
+            return #expect(Bool(false))
+        }
+        // End lands on the far edge (known to the caller), then the person steps back.
+        let end = [
+            PuzzleTrackPoint(x: 0, y: 120, time: 0), PuzzleTrackPoint(x: 544, y: 120, time: 0.3),
+            PuzzleTrackPoint(x: 540, y: 120, time: 0.62),
+            PuzzleTrackPoint(x: 536, y: 120, time: 0.8),
+        ]
+        #expect(verdict(end, farEdge: 544) == nil)
+        #expect(verdict(end) == .impossibleKeyStep(distance: 544))
+    }
+
+    @Test func aHeldKeyCrossesThePictureInThirtyPresses() {
+        var x = 0.0
+        var presses = 0
+        while x < 544 {
+            x += PuzzleKeySteps.step(repeats: presses)
+            presses += 1
+        }
+        #expect(presses <= 30, "\(presses) presses")
+        #expect(Set((0..<40).map(PuzzleKeySteps.step)).isSubset(of: Set(PuzzleKeySteps.all)))
     }
 }
 

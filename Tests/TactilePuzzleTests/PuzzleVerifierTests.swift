@@ -341,12 +341,6 @@ import Testing
 @Suite struct PuzzleServiceVerifierTests {
     let site = SiteBinding(siteKey: "site-a", hostname: "example.com", action: "signup")
 
-    func solve(_ work: ProofOfWorkChallenge) -> String {
-        var nonce = 0
-        while !work.isSolved(by: String(nonce)) { nonce += 1 }
-        return String(nonce)
-    }
-
     @Test func tokensCarryTheSiteHostActionAndMode() throws {
         var verifier = makeVerifier()
         let receipt = try passedReceipt(&verifier, seed: 60, site: site)
@@ -366,7 +360,9 @@ import Testing
         #expect(work.difficulty == 8)
         // A wrong nonce fails and counts; the next challenge asks for one more bit.
         var wrong = 0
-        while work.isSolved(by: String(wrong)) { wrong += 1 }
+        while work.isSolved(by: String(wrong), extraBits: ProofOfWorkChallenge.aloneSurcharge) {
+            wrong += 1
+        }
         let failed = verifier.check(
             id: challenge.id,
             attempt: PuzzleAttempt(
@@ -380,7 +376,7 @@ import Testing
             id: next.id,
             attempt: PuzzleAttempt(
                 position: .zero, displayWidth: 640, track: [],
-                proofOfWorkNonce: solve(harder)),
+                proofOfWorkNonce: harder.solve(extraBits: ProofOfWorkChallenge.aloneSurcharge)),
             client: "a", now: 103)
         guard case .passed(let receipt) = passed else {
             Issue.record("\(passed)")
@@ -397,6 +393,58 @@ import Testing
                 attempt: PuzzleAttempt(
                     position: .zero, displayWidth: 640, track: [], proofOfWorkNonce: "1"),
                 client: "a", now: 101) == .failed(.proofOfWorkRefused))
+    }
+
+    @Test func aPricedPuzzlesDragPassesOnlyWithItsPrice() throws {
+        var policy = plumbingPolicy
+        policy.proofOfWorkDifficulty = 8
+        var verifier = makeVerifier(policy: policy)
+        let puzzle = try makePuzzle(seed: 62)
+        func drag(_ nonce: String?) -> PuzzleAttempt {
+            PuzzleAttempt(
+                position: puzzle.holePosition, displayWidth: 640,
+                track: humanTrack(from: puzzle.startPosition, to: puzzle.holePosition),
+                proofOfWorkNonce: nonce)
+        }
+        let unpaid = try verifier.register(puzzle, client: "a", site: site, now: 100)
+        #expect(
+            verifier.check(id: unpaid.id, attempt: drag(nil), client: "a", now: 101)
+                == .failed(.proofOfWorkUnsolved))
+        let paid = try verifier.register(puzzle, client: "b", site: site, now: 102)
+        let work = try #require(paid.proofOfWork)
+        guard
+            case .passed(let receipt) = verifier.check(
+                id: paid.id, attempt: drag(work.solve()), client: "b", now: 103)
+        else { return #expect(Bool(false)) }
+        #expect(try verifier.redeemToken(receipt.token, now: 104).mode == .slider)
+        // The price of the drag is not enough alone: that needs 4 bits more.
+        let alone = try verifier.register(puzzle, client: "c", site: site, now: 105)
+        let base = try #require(alone.proofOfWork)
+        var cheap = 0
+        while !base.isSolved(by: String(cheap))
+            || base.isSolved(by: String(cheap), extraBits: ProofOfWorkChallenge.aloneSurcharge)
+        {
+            cheap += 1
+        }
+        #expect(
+            verifier.check(
+                id: alone.id,
+                attempt: PuzzleAttempt(
+                    position: .zero, displayWidth: 640, track: [], proofOfWorkNonce: String(cheap)),
+                client: "c", now: 106) == .failed(.proofOfWorkUnsolved))
+        // A busy network's surcharge raises the price; a site may refuse the work alone.
+        let busy = try verifier.register(puzzle, client: "d", site: site, now: 107, surcharge: 3)
+        #expect(busy.proofOfWork?.difficulty == 11)
+        verifier.policy.allowsProofOfWorkAlone = false
+        let refused = try verifier.register(puzzle, client: "e", site: site, now: 108)
+        let hard = try #require(refused.proofOfWork)
+        #expect(
+            verifier.check(
+                id: refused.id,
+                attempt: PuzzleAttempt(
+                    position: .zero, displayWidth: 640, track: [],
+                    proofOfWorkNonce: hard.solve(extraBits: ProofOfWorkChallenge.aloneSurcharge)),
+                client: "e", now: 109) == .failed(.proofOfWorkRefused))
     }
 
     @Test func aRetriedVerificationWithItsKeyGetsTheSameAnswer() throws {

@@ -6,6 +6,7 @@
 
 serve_pid=""
 serve_url=""
+metrics_url=""
 redis_pid=""
 redis_port=""
 
@@ -15,7 +16,8 @@ free_port() {
 }
 
 # start_serve NAME ARGS...: `tactile puzzle serve --listen 127.0.0.1:0 ARGS...`, its output in
-# $work/NAME.out and its log (a line per request) in $work/NAME.log; sets serve_pid, serve_url.
+# $work/NAME.out and its log (a line per request) in $work/NAME.log; sets serve_pid, serve_url
+# and metrics_url (the metrics listener, loopback).
 start_serve() {
     local name=$1
     shift
@@ -26,6 +28,7 @@ start_serve() {
     local _
     for _ in $(seq 100); do
         serve_url=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$work/$name.out")
+        metrics_url=$(sed -n 's|^metrics on \(http:[^ ]*\)/metrics$|\1|p' "$work/$name.out")
         [[ -n "$serve_url" ]] && return 0
         if ! kill -0 "$serve_pid" 2>/dev/null; then
             echo "tactile puzzle serve did not start:" >&2

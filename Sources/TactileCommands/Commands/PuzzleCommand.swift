@@ -94,12 +94,17 @@ enum PuzzleCommand {
             .init(
                 name: "sites", valueName: "FILE",
                 help:
-                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"proofOfWorkDifficulty\"?, \"puzzlesPerMinute\"?, \"answersPerMinute\"?, \"sitePuzzlesPerMinute\"?, \"scriptScoreLimit\"?}. Default: a development site for localhost, printed."
+                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"proofOfWorkDifficulty\"?, \"puzzlesPerMinute\"?, \"answersPerMinute\"?, \"sitePuzzlesPerMinute\"?, \"scriptScoreLimit\"?, \"proofOfWorkAlone\"?, \"keyboard\"?}. Default: a development site for localhost, printed."
             ),
             .init(
                 name: "pictures", valueName: "DIR",
                 help:
                     "JPEG/PNG photos to cut puzzles from (up to 64, each scaled to fill). Default: drawn."
+            ),
+            .init(
+                name: "metrics-listen", valueName: "HOST:PORT",
+                help:
+                    "Address of the Prometheus /metrics (never on --listen). Default 127.0.0.1 on a free port, printed."
             ),
             .init(
                 name: "trusted-proxy", valueName: "ADDR[,ADDR]",

@@ -12,6 +12,8 @@ enum PuzzleServeCommand {
         throws(CommandFailure)
     {
         let (host, port) = try listenAddress(parsed.option("listen") ?? "127.0.0.1:8080")
+        let (metricsHost, metricsPort) = try listenAddress(
+            parsed.option("metrics-listen") ?? "127.0.0.1:0", option: "metrics-listen")
         let policy = VerifierPolicy()
         let backend: any VerifierBackend
         let storeName: String
@@ -87,7 +89,23 @@ enum PuzzleServeCommand {
         } catch {
             throw .usage("--listen \(host):\(port): \(error)")
         }
+        // The metrics (which rule refused what) on an address of their own, loopback unless
+        // said otherwise: never on the public listener, where they would coach a script.
+        let metricsServer: HTTPServer
+        do {
+            metricsServer = try HTTPServer(
+                configuration: .init(
+                    host: metricsHost, port: metricsPort, threads: 1,
+                    messages: { service.logServerMessage($0) })
+            ) {
+                service.handleMetrics($0)
+            }
+        } catch {
+            server.stop()
+            throw .usage("--metrics-listen \(metricsHost):\(metricsPort): \(error)")
+        }
         let shown = host.contains(":") ? "[\(host)]" : host
+        let metricsShown = metricsHost.contains(":") ? "[\(metricsHost)]" : metricsHost
         if development, let site = sites.first {
             output.line("development site: sitekey \(site.sitekey) secret \(site.secret)")
         }
@@ -104,24 +122,28 @@ enum PuzzleServeCommand {
         output.line(
             "store: \(storeName); pictures: \(pictures.isEmpty ? "drawn" : "\(pictures.count) photos")"
         )
+        output.line("metrics on http://\(metricsShown):\(metricsServer.port)/metrics")
         output.line("listening on http://\(shown):\(server.port) (open /demo)")
         try output.checkWritable()
         var received: Int32 = 0
         sigwait(&signals, &received)
         server.stop()
+        metricsServer.stop()
         output.line("stopped")
     }
 
     /// `HOST:PORT`, with IPv6 in brackets.
-    static func listenAddress(_ text: String) throws(CommandFailure) -> (String, Int) {
-        let accepted = "--listen must be HOST:PORT (such as 127.0.0.1:8080 or [::1]:8080)"
+    static func listenAddress(_ text: String, option: String = "listen") throws(CommandFailure)
+        -> (String, Int)
+    {
+        let accepted = "--\(option) must be HOST:PORT (such as 127.0.0.1:8080 or [::1]:8080)"
         guard let colon = text.lastIndex(of: ":") else {
             throw .usage("\(accepted), got \(TerminalText.quoted(text))")
         }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let port = try ValueParser.integer(
-            String(text[text.index(after: colon)...]), name: "the --listen port", in: 0...65535)
+            String(text[text.index(after: colon)...]), name: "the --\(option) port", in: 0...65535)
         guard !host.isEmpty else { throw .usage("\(accepted), got \(TerminalText.quoted(text))") }
         return (host, port)
     }

@@ -52,7 +52,8 @@ extension PuzzleModel {
     ///   - event: The key.
     ///   - layout: Where the picture is, for the scale of a step.
     ///   - time: When the key was pressed, in seconds on the host's clock.
-    ///   - step: How far an arrow moves the piece, in view points.
+    ///   - step: How far an arrow moves the piece, in picture pixels (the model's units), so
+    ///     that the verifier can tell the keyboard's steps at any view size.
     /// - Returns: The events, ending in ``PuzzleEvent/attemptMade(_:)`` for a submission.
     public mutating func handle(
         _ event: KeyEvent, in layout: PuzzleLayout, time: Double, step: Double
@@ -69,9 +70,8 @@ extension PuzzleModel {
         default:
             return nil
         }
-        let units = layout.scale > 0 ? step / layout.scale : step
         let wasDragging = state == .dragging
-        let moved = nudge(by: direction * units, time: time)
+        let moved = nudge(by: direction * step, time: time)
         guard moved || state == .dragging else { return nil }
         return (wasDragging ? [] : [.stateChanged(state)])
             + (moved ? [.pieceMoved(piecePosition)] : [])

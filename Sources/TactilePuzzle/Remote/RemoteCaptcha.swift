@@ -58,7 +58,13 @@ public final class RemoteCaptcha {
         /// When the service stops accepting an answer, seconds since 1970 (`nil` if it did
         /// not say).
         public var expiresAt: Double?
+        /// The price of an answer, when the service asks one: a proof of work's salt and
+        /// difficulty in bits.
+        public var price: (salt: String, difficulty: Int)?
     }
+
+    /// Finds a nonce such that SHA-256(salt ":" nonce) starts with `difficulty` zero bits.
+    public typealias WorkSolver = (_ salt: String, _ difficulty: Int) -> String
 
     /// What the service said of an attempt: only what a client may know.
     public enum Verdict: Hashable, Sendable {
@@ -81,6 +87,7 @@ public final class RemoteCaptcha {
     public let origin: String
     private let transport: Transport
     private let decode: ([UInt8]) throws -> Bitmap
+    private let solveWork: WorkSolver?
 
     /// Creates a client.
     ///
@@ -90,10 +97,13 @@ public final class RemoteCaptcha {
     ///   - origin: The origin the service should see; its host name must be one of the site's.
     ///   - transport: Sends HTTP requests.
     ///   - decode: Decodes a JPEG or PNG file into a bitmap.
+    ///   - solveWork: Pays a priced challenge's price (the proof of work every answer to it
+    ///     carries); without it, answers to priced challenges are refused.
     /// - Throws: ``RemoteCaptchaError`` when the URL is not `http://` or `https://`.
     public init(
         baseURL: String, siteKey: String, origin: String = "http://localhost",
-        transport: @escaping Transport, decode: @escaping ([UInt8]) throws -> Bitmap
+        transport: @escaping Transport, decode: @escaping ([UInt8]) throws -> Bitmap,
+        solveWork: WorkSolver? = nil
     ) throws(RemoteCaptchaError) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -109,6 +119,7 @@ public final class RemoteCaptcha {
         self.origin = origin
         self.transport = transport
         self.decode = decode
+        self.solveWork = solveWork
     }
 
     // MARK: - Challenges
@@ -142,6 +153,10 @@ public final class RemoteCaptcha {
                 let expiresAt = (object["expiresAt"] as? String).flatMap {
                     ISO8601DateFormatter().date(from: $0)?.timeIntervalSince1970
                 }
+                let work = object["proofOfWork"] as? [String: Any]
+                let price = (work?["salt"] as? String).flatMap { salt in
+                    (work?["difficulty"] as? Int).map { (salt: salt, difficulty: $0) }
+                }
                 fetchImage(backgroundPath) { background in
                     switch background {
                     case .failure(let error): completion(.failure(error))
@@ -151,7 +166,7 @@ public final class RemoteCaptcha {
                                 piece.map {
                                     Challenge(
                                         id: id, axis: axis, background: background, piece: $0,
-                                        startPosition: start, expiresAt: expiresAt)
+                                        startPosition: start, expiresAt: expiresAt, price: price)
                                 })
                         }
                     }
@@ -209,6 +224,9 @@ public final class RemoteCaptcha {
             },
         ]
         if result.inputMethod == .keyboard { fields["input"] = "keyboard" }
+        if let price = challenge.price, let solveWork {
+            fields["proofOfWork"] = ["nonce": solveWork(price.salt, price.difficulty)]
+        }
         post("/v1/challenges/\(challenge.id)/answer", fields) { outcome in
             switch outcome {
             case .failure(let error): completion(.failure(error))

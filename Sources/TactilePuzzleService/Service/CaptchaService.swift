@@ -124,6 +124,18 @@ public final class CaptchaService: @unchecked Sendable {
         log("\(Self.timestamp(now)) server: \(message.prefix(300))\(note)")
     }
 
+    /// The metrics listener's one endpoint, `GET /metrics` (Prometheus text); kept off the
+    /// public listener, since the counts by rule would tell a script what refused it.
+    public func handleMetrics(_ request: HTTPRequest) -> HTTPResponse {
+        guard Self.segments(of: request.path) == ["metrics"] else {
+            return Self.error(404, "no such endpoint")
+        }
+        guard request.method == "GET" else { return Self.error(405, "method not allowed") }
+        return HTTPResponse(
+            status: 200, contentType: "text/plain; version=0.0.4",
+            body: Array(metrics.text().utf8))
+    }
+
     func route(_ request: HTTPRequest) -> HTTPResponse {
         let p = Self.segments(of: request.path)
         let method = request.method
@@ -149,10 +161,6 @@ public final class CaptchaService: @unchecked Sendable {
         case ("GET", 1) where p == ["healthz"]:
             return backend.isHealthy()
                 ? Self.json(200, ["status": "ok"]) : Self.json(503, ["status": "store unavailable"])
-        case ("GET", 1) where p == ["metrics"]:
-            return HTTPResponse(
-                status: 200, contentType: "text/plain; version=0.0.4",
-                body: Array(metrics.text().utf8))
         case ("GET", 3) where configuration.revealsAnswers && p[0] == "test" && p[1] == "answer":
             return revealAnswer(id: p[2])
         default:
@@ -168,7 +176,7 @@ public final class CaptchaService: @unchecked Sendable {
     /// Whether the path names an endpoint (with some method).
     static func isRoute(_ p: [String]) -> Bool {
         switch p.count {
-        case 1: return ["widget.js", "demo", "healthz", "metrics"].contains(p[0])
+        case 1: return ["widget.js", "demo", "healthz"].contains(p[0])
         case 2: return p[0] == "v1" && (p[1] == "challenges" || p[1] == "siteverify")
         case 4:
             return p[0] == "v1" && p[1] == "challenges"
@@ -177,7 +185,7 @@ public final class CaptchaService: @unchecked Sendable {
         }
     }
 
-    static let knownPaths: Set<String> = ["v1", "widget.js", "demo", "healthz", "metrics"]
+    static let knownPaths: Set<String> = ["v1", "widget.js", "demo", "healthz"]
 
     /// The path's non-empty segments between slashes.
     static func segments(of path: String) -> [String] {
@@ -213,12 +221,19 @@ public final class CaptchaService: @unchecked Sendable {
         let policy = site.policy(from: configuration.policy)
         // Refuse before the costly part: a limited client or site makes no puzzle.
         let early = clock()
+        let surcharge: Int
         do {
             // The client first: requests it is refused do not use up the site's budget.
-            let limited = try backend.withVerifier(.inspecting(client: client), now: early) {
-                verifier in
+            // The network is counted under a keyed digest: no store key names an address.
+            let network = Self.pricingNetwork(of: address(of: request))
+            let (limited, networkName) = try backend.withVerifier(
+                .inspecting(client: client), now: early
+            ) { verifier in
                 verifier.policy = policy
-                return verifier.issueLimit(for: client, now: early)
+                return (
+                    verifier.issueLimit(for: client, now: early),
+                    verifier.digest("network:" + network)
+                )
             }
             if let until = limited {
                 metrics.count("tactile_rate_limited_total", label: ("scope", "client"))
@@ -232,6 +247,7 @@ public final class CaptchaService: @unchecked Sendable {
                 metrics.count("tactile_rate_limited_total", label: ("scope", "site"))
                 return rateLimited(until: sitewide.windowEnds, now: early, origin: request)
             }
+            surcharge = try priceSurcharge(network: networkName, now: early)
         } catch {
             return storeUnavailable(error)
         }
@@ -255,7 +271,7 @@ public final class CaptchaService: @unchecked Sendable {
                         try verifier.register(
                             puzzle, client: client,
                             site: SiteBinding(siteKey: key, hostname: hostname, action: action),
-                            now: now))
+                            now: now, surcharge: surcharge))
                 } catch {
                     return .failure(error)
                 }
@@ -289,6 +305,41 @@ public final class CaptchaService: @unchecked Sendable {
             }
             return withCORS(Self.json(201, fields), for: request, site: site)
         }
+    }
+
+    /// Puzzles a network may ask for in an hour at the base price; beyond them, every
+    /// ``puzzlesPerExtraBit`` more double the price of an answer.
+    static let puzzlesAtBasePrice = 30
+    static let puzzlesPerExtraBit = 8
+
+    /// The bits added to the price of an answer for the volume of the client's network
+    /// (``pricingNetwork(of:)``, named by its keyed digest) in the last hour: counted in two
+    /// hourly windows half an hour apart, the fuller one counting, so a burst across the hour
+    /// does not start afresh.
+    func priceSurcharge(network: String, now: Double) throws -> Int {
+        let counts = try [0.0, 1800].enumerated().map { index, shift in
+            try backend.increment("price\(index):\(network)", window: 3600, now: now + shift).count
+        }
+        let over = counts.max()! - Self.puzzlesAtBasePrice
+        return over <= 0 ? 0 : (over + Self.puzzlesPerExtraBit - 1) / Self.puzzlesPerExtraBit
+    }
+
+    /// The network an address is priced by: its IPv4 /24 (an IPv4-mapped IPv6 address mapped
+    /// back first) or its IPv6 /64. Offices and carriers share such networks; scripts rent
+    /// addresses in them.
+    static func pricingNetwork(of address: String) -> String {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, address, &v4) == 1 {
+            let octets = withUnsafeBytes(of: &v4) { Array($0) }
+            return "\(octets[0]).\(octets[1]).\(octets[2]).0/24"
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, address, &v6) == 1 else { return address }
+        let bytes = withUnsafeBytes(of: &v6) { Array($0) }
+        if bytes[0..<10].allSatisfy({ $0 == 0 }), bytes[10] == 0xFF, bytes[11] == 0xFF {
+            return "\(bytes[12]).\(bytes[13]).\(bytes[14]).0/24"
+        }
+        return network(of: address)
     }
 
     func generate() throws -> GeneratedPuzzle {
@@ -332,6 +383,7 @@ public final class CaptchaService: @unchecked Sendable {
         var track: [Sample]?
         var input: String?
         var proofOfWork: Work?
+        var displayWidth: Double?
 
         /// Reads the body; `nil` when it is not JSON or a field has the wrong type (a missing
         /// or `null` field is absent; other fields are skipped). Read as it comes, with no
@@ -346,6 +398,7 @@ public final class CaptchaService: @unchecked Sendable {
                         case "x": body.x = try scanner.number()
                         case "y": body.y = try scanner.number()
                         case "input": body.input = try scanner.string()
+                        case "displayWidth": body.displayWidth = try scanner.number()
                         case "proofOfWork": body.proofOfWork = try Self.work(&scanner)
                         case "track": body.track = try Self.samples(&scanner)
                         default: try scanner.skip()
@@ -410,7 +463,7 @@ public final class CaptchaService: @unchecked Sendable {
         let now = clock()
         // A pointer drag that matches one accepted before is a replay; the memory is read
         // before the check and written after a pass, across every instance of the store.
-        let isDrag = body.input != "keyboard" && body.proofOfWork == nil
+        let isDrag = body.input != "keyboard" && !(body.track ?? []).isEmpty
         let start = body.track?.first?.t ?? 0
         let track = (body.track ?? []).map {
             PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000)
@@ -443,6 +496,13 @@ public final class CaptchaService: @unchecked Sendable {
                     inputMethod: body.input == "keyboard" ? .keyboard : .pointer,
                     proofOfWorkNonce: body.proofOfWork?.nonce)
                 attempt.repeatsAcceptedDrag = repeats
+                attempt.shownWidth = body.displayWidth
+                // The far end of the slider, where End (or a step cut short) lands.
+                let side = Double(configuration.options.resolvedPieceSide)
+                attempt.farEdge =
+                    pending?.axis == .vertical
+                    ? Double(pending?.imageHeight ?? 0) - side
+                    : Double(pending?.imageWidth ?? 0) - side
                 let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
                 return (outcome, verifier.digest(client))
             }

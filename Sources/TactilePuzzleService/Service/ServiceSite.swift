@@ -12,9 +12,17 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     public var secret: String
     /// The host names of pages allowed to show its puzzles (from `Origin` or `Referer`).
     public var hostnames: [String]
-    /// The proof-of-work difficulty in bits offered to people who cannot drag, or `nil` to
-    /// refuse that alternative. By default 16 bits (about a second in a browser).
+    /// The price of an answer: the proof-of-work difficulty in bits every answer carries (the
+    /// widget searches while the person drags; about a second on a mid-range phone at the
+    /// default 16), rising with failures and with the volume of the client's network. `nil`:
+    /// no price, and no proof-of-work alternative for people who cannot drag.
     public var proofOfWorkDifficulty: Int?
+    /// Whether a proof of work alone (16 times the price, no drag) may pass; `nil` or `true`
+    /// allows it, for people who cannot drag; `false` refuses such passes.
+    public var proofOfWorkAlone: Bool?
+    /// Whether keyboard attempts (arrow keys, then Enter) may pass; `nil` or `true` allows
+    /// them, `false` refuses them.
+    public var keyboard: Bool?
     /// Puzzles one client may ask for per minute on this site; `nil` for the default (30).
     public var puzzlesPerMinute: Int?
     /// Answers one client may give per minute on this site; `nil` for the default (10).
@@ -33,7 +41,7 @@ public struct ServiceSite: Codable, Hashable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case sitekey, secret, hostnames, proofOfWorkDifficulty, puzzlesPerMinute, answersPerMinute
-        case sitePuzzlesPerMinute, scriptScoreLimit
+        case sitePuzzlesPerMinute, scriptScoreLimit, proofOfWorkAlone, keyboard
     }
 
     /// Creates a site.
@@ -59,6 +67,8 @@ public struct ServiceSite: Codable, Hashable, Sendable {
         sitePuzzlesPerMinute = try container.decodeIfPresent(
             Int.self, forKey: .sitePuzzlesPerMinute)
         scriptScoreLimit = try container.decodeIfPresent(Double.self, forKey: .scriptScoreLimit)
+        proofOfWorkAlone = try container.decodeIfPresent(Bool.self, forKey: .proofOfWorkAlone)
+        keyboard = try container.decodeIfPresent(Bool.self, forKey: .keyboard)
     }
 
     /// The verifier's policy for this site: `base` with the site's own limits.
@@ -68,6 +78,8 @@ public struct ServiceSite: Codable, Hashable, Sendable {
         if let puzzlesPerMinute { policy.puzzlesPerWindow = puzzlesPerMinute }
         if let answersPerMinute { policy.checksPerWindow = answersPerMinute }
         if let scriptScoreLimit { policy.trajectory.maximumScriptScore = scriptScoreLimit }
+        if let proofOfWorkAlone { policy.allowsProofOfWorkAlone = proofOfWorkAlone }
+        if let keyboard { policy.allowsKeyboard = keyboard }
         return policy
     }
 

@@ -31,7 +31,14 @@
 const SERVICE = new URL('./', import.meta.url);
 const EXPLICIT = new URL(import.meta.url).searchParams.get('render') === 'explicit';
 const RENDERED = 'data-tactile-widget';
-const KEY_STEP = 4; // background pixels per arrow key press; 1 with Shift
+/** Background pixels an arrow key moves the piece: 1 with Shift, else 4 for the first three
+ * presses of a key held (or pressed again within KEY_REPEAT_MS), then twice as much every three
+ * presses, up to 32, so crossing a picture takes about 30 presses. The service checks each step
+ * against these (PuzzleKeySteps in the Swift library). */
+const KEY_REPEAT_MS = 300;
+function keyStep(repeats) {
+  return Math.min(32, 4 * 2 ** Math.min(3, Math.floor(Math.max(0, repeats) / 3)));
+}
 const MAX_SAMPLES = 10000; // the service refuses longer tracks
 const REQUEST_TIMEOUT = 15000;
 
@@ -303,6 +310,9 @@ async function searchNonce(salt, difficulty, report, shouldStop) {
 const WORKER_SOURCE = `${leadingZeroBits}\n${searchNonce}\n` +
   'onmessage = async (e) => { const nonce = await searchNonce(e.data.salt, e.data.difficulty, (tried) => postMessage({ tried })); postMessage({ nonce }); };';
 
+/** The extra zero bits a proof of work alone (no drag) must have over the price. */
+const ALONE_SURCHARGE = 4;
+
 let workerURL = null;
 
 /** Runs the search in a Web Worker made from inline code (no file fetched); on the page when workers are refused. */
@@ -544,6 +554,8 @@ class Widget {
     const generation = ++this.generation;
     this.cancelTimers();
     if (this.stopWork) this.stopWork();
+    if (this.price && this.price.stopWork) this.price.stopWork();
+    this.price = null;
     this.drag = null;
     this.keys = null;
     this.stale = false;
@@ -601,6 +613,7 @@ class Widget {
     this.setState('ready');
     this.layout();
     this.keyOrigin = performance.now();
+    this.startPaying(challenge);
     this.scheduleRefresh(challenge, response);
   }
 
@@ -699,6 +712,8 @@ class Widget {
     return {
       x: round2(axis === 'vertical' ? this.start.x : this.pos.x),
       y: round2(axis === 'horizontal' ? this.start.y : this.pos.y),
+      // The width the picture is shown at: the service's tolerance is at least 8 of these pixels.
+      displayWidth: round2(this.stage.clientWidth),
     };
   }
 
@@ -707,7 +722,10 @@ class Widget {
   keyDown(e) {
     if (!this.challenge || this.drag || e.altKey || e.ctrlKey || e.metaKey) return;
     const axis = this.challenge.axis;
-    const step = e.shiftKey ? 1 : KEY_STEP;
+    const now = e.timeStamp || performance.now();
+    const held = this.heldKey && this.heldKey.key === e.key && (e.repeat || now - this.heldKey.time < KEY_REPEAT_MS);
+    this.heldKey = { key: e.key, repeats: held ? this.heldKey.repeats + 1 : 0, time: now };
+    const step = e.shiftKey ? 1 : keyStep(this.heldKey.repeats);
     let { x, y } = this.pos;
     switch (e.key) {
       case 'ArrowRight': if (axis === 'vertical') return; x += step; break;
@@ -728,7 +746,6 @@ class Widget {
     }
     e.preventDefault();
     if (this.state !== 'ready') return;
-    const now = e.timeStamp || performance.now();
     if (!this.keys) {
       // The attempt starts when the slider got focus or the puzzle appeared, with the piece at its start.
       this.keys = { t0: Math.min(this.keyOrigin, now), track: [{ x: round2(this.start.x), y: round2(this.start.y), t: 0 }] };
@@ -744,11 +761,26 @@ class Widget {
 
   // Answers
 
+  /** Starts paying a priced challenge's price in the background while the person drags: the
+   * proof of work every answer carries (about a second on a mid-range phone). */
+  startPaying(challenge) {
+    if (!validProofOfWork(challenge.proofOfWork) || !(globalThis.crypto && crypto.subtle)) return;
+    const price = { stopWork: null };
+    price.nonce = solveProofOfWork(challenge.proofOfWork.salt, challenge.proofOfWork.difficulty, () => {}, price)
+      .catch(() => null);
+    this.price = price;
+  }
+
   async submit(body) {
     const generation = this.generation;
     const id = this.challenge.id;
     this.setState('checking');
     this.say(this.text.checking, { announce: false });
+    if (!body.proofOfWork && this.price) {
+      const nonce = await this.price.nonce;
+      if (generation !== this.generation) return;
+      if (typeof nonce === 'string') body = { ...body, proofOfWork: { nonce } };
+    }
     let verdict;
     try {
       const response = await this.post(`v1/challenges/${encodeURIComponent(id)}/answer`, body);
@@ -868,7 +900,9 @@ class Widget {
     this.layout();
     this.setState('working');
     this.say(this.text.workingStart);
-    const expected = 2 ** c.proofOfWork.difficulty;
+    // Alone, without a drag, the proof of work costs 16 times the price (4 more bits).
+    const difficulty = c.proofOfWork.difficulty + ALONE_SURCHARGE;
+    const expected = 2 ** difficulty;
     const progress = (tried) => {
       if (generation !== this.generation) return;
       const share = 1 - Math.exp(-tried / expected); // the chance a search this long has finished
@@ -878,7 +912,8 @@ class Widget {
     };
     let nonce;
     try {
-      nonce = await solveProofOfWork(c.proofOfWork.salt, c.proofOfWork.difficulty, progress, this);
+      if (this.price && this.price.stopWork) this.price.stopWork();
+      nonce = await solveProofOfWork(c.proofOfWork.salt, difficulty, progress, this);
     } catch (_) {
       if (generation === this.generation) this.failed('proof-of-work-failed', this.text.error);
       return;

@@ -59,7 +59,10 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
     case machineLike(TrajectoryViolation)
     /// A proof of work was sent for a puzzle whose site does not allow it.
     case proofOfWorkRefused
-    /// The proof-of-work nonce does not solve the puzzle's challenge.
+    /// A keyboard attempt for a puzzle whose site does not allow them.
+    case keyboardRefused
+    /// The answer carries no proof of work for a priced puzzle, or one that does not solve
+    /// its challenge.
     case proofOfWorkUnsolved
     /// The attempt's numbers make no sense.
     case invalidAttempt(String)
@@ -69,7 +72,7 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .unknownPuzzle, .expired: .expired
         case .wrongClient, .wrongPosition, .machineLike, .invalidAttempt, .proofOfWorkRefused,
-            .proofOfWorkUnsolved:
+            .proofOfWorkUnsolved, .keyboardRefused:
             .notPassed
         }
     }
@@ -84,6 +87,7 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
         case .machineLike(let violation): violation.rule
         case .invalidAttempt: "invalid-attempt"
         case .proofOfWorkRefused: "proof-of-work-refused"
+        case .keyboardRefused: "keyboard-refused"
         case .proofOfWorkUnsolved: "proof-of-work-unsolved"
         }
     }
@@ -99,7 +103,8 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
         case .machineLike(let v): "the drag looks automated: \(v)"
         case .invalidAttempt(let reason): "invalid attempt: \(reason)"
         case .proofOfWorkRefused: "a proof of work was sent but the site does not allow it"
-        case .proofOfWorkUnsolved: "the proof-of-work nonce does not solve the challenge"
+        case .keyboardRefused: "a keyboard attempt, which the site does not allow"
+        case .proofOfWorkUnsolved: "no proof of work, or one that does not solve the challenge"
         }
     }
 }

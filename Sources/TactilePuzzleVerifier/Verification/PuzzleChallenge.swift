@@ -62,6 +62,13 @@ public struct PuzzleAttempt: Hashable, Sendable {
     public var inputMethod: PuzzleInputMethod
     /// A proof-of-work nonce instead of a drag (position and track are then ignored).
     public var proofOfWorkNonce: String?
+    /// The width the picture was shown at on the person's screen, in CSS pixels or points,
+    /// when the positions are in other units (the service's are in background pixels): the
+    /// tolerance is at least ``VerifierPolicy/shownTolerance`` of these units.
+    public var shownWidth: Double? = nil
+    /// The furthest the piece goes along the slider (the picture less the piece), in the
+    /// attempt's units, when the caller knows it: a key press may land there (End).
+    public var farEdge: Double? = nil
     /// Whether the drag matches one accepted before (its ``DragFingerprint``, looked up by
     /// the caller in its memory of accepted drags): such an attempt fails.
     public var repeatsAcceptedDrag = false

@@ -119,8 +119,11 @@ public struct PuzzleVerifier: Sendable {
     ///   - now: The time, seconds since 1970.
     /// - Throws: ``IssueRefusal`` when the client asked for too many puzzles in the window or
     ///   is locked out.
+    ///   - surcharge: Bits added to the price of its answer (for the recent volume of the
+    ///     client's network); 0 by default.
     public mutating func register(
-        _ puzzle: GeneratedPuzzle, client: String, site: SiteBinding? = nil, now: Double
+        _ puzzle: GeneratedPuzzle, client: String, site: SiteBinding? = nil, now: Double,
+        surcharge: Int = 0
     ) throws(IssueRefusal) -> PuzzleChallenge {
         var record = state.clients[client] ?? VerifierState.Client()
         prune(&record, now: now)
@@ -138,12 +141,15 @@ public struct PuzzleVerifier: Sendable {
         removeExpired(now: now)
         while state.pending.count >= max(1, policy.maximumPending) { evictOldest() }
         let id = randomHex(bytes: 16)
-        // A client that keeps failing gets harder work, not a lock a person cannot leave.
+        // The price of its answer: a client that keeps failing, or whose network asks for
+        // many puzzles, pays more, rather than meet a lock a person cannot leave.
         let work = policy.proofOfWorkDifficulty.map { base in
             ProofOfWorkChallenge(
                 salt: randomHex(bytes: 16),
                 difficulty: min(
-                    ProofOfWorkChallenge.difficulties.upperBound, base + min(failures, 8)))
+                    ProofOfWorkChallenge.difficulties.upperBound
+                        - ProofOfWorkChallenge.aloneSurcharge,
+                    base + min(failures, 8) + max(0, surcharge)))
         }
         let pending = VerifierState.Pending(
             id: id, answerX: puzzle.holePosition.x, answerY: puzzle.holePosition.y,
@@ -185,7 +191,7 @@ public struct PuzzleVerifier: Sendable {
             record.failures = 0
             record.lockouts = nil
             let mode: VerificationMode =
-                attempt.proofOfWorkNonce != nil
+                attempt.proofOfWorkNonce != nil && attempt.track.isEmpty
                 ? .proofOfWork : attempt.inputMethod == .keyboard ? .keyboard : .slider
             return .passed(
                 PassReceipt(
@@ -209,9 +215,19 @@ public struct PuzzleVerifier: Sendable {
         guard let puzzle else { return .unknownPuzzle }
         guard now < puzzle.expiresAt else { return .expired }
         guard puzzle.client == owner(client) else { return .wrongClient }
-        if let nonce = attempt.proofOfWorkNonce {
-            guard let work = puzzle.proofOfWork else { return .proofOfWorkRefused }
-            return work.isSolved(by: nonce) ? nil : .proofOfWorkUnsolved
+        // The proof of work alone, for people who cannot drag: the price, 16 times over.
+        if let nonce = attempt.proofOfWorkNonce, attempt.track.isEmpty {
+            guard let work = puzzle.proofOfWork, policy.allowsProofOfWorkAlone else {
+                return .proofOfWorkRefused
+            }
+            return work.isSolved(by: nonce, extraBits: ProofOfWorkChallenge.aloneSurcharge)
+                ? nil : .proofOfWorkUnsolved
+        }
+        // A priced puzzle's answer carries its price, whatever the drag.
+        if let work = puzzle.proofOfWork {
+            guard let nonce = attempt.proofOfWorkNonce, work.isSolved(by: nonce) else {
+                return .proofOfWorkUnsolved
+            }
         }
         let width = attempt.displayWidth
         guard width.isFinite, width > 0, attempt.position.isFinite else {
@@ -227,13 +243,21 @@ public struct PuzzleVerifier: Sendable {
             case .vertical: dy
             case .free: max(dx, dy)
             }
+        // At least the policy's picture pixels, and at least its tolerance on the screen.
+        let shown = attempt.shownWidth.flatMap {
+            $0.isFinite ? max($0, policy.narrowestShownWidth) : nil
+        }
+        let tolerance = max(
+            policy.verificationTolerance,
+            shown.map { policy.shownTolerance * Double(puzzle.imageWidth) / $0 } ?? 0)
         let placement: CheckFailure? =
-            off <= policy.verificationTolerance ? nil : .wrongPosition(pixelsOff: off)
+            off <= tolerance ? nil : .wrongPosition(pixelsOff: off)
         if attempt.track.isEmpty, !policy.requiresTrack { return placement }
         let start = Point(x: puzzle.startX / scale, y: puzzle.startY / scale)
+        if attempt.inputMethod == .keyboard, !policy.allowsKeyboard { return .keyboardRefused }
         if let violation = policy.trajectory.violation(
             in: attempt.track, release: attempt.position, start: start, displayWidth: width,
-            axis: puzzle.axis, inputMethod: attempt.inputMethod)
+            axis: puzzle.axis, inputMethod: attempt.inputMethod, farEdge: attempt.farEdge)
         {
             return .machineLike(violation)
         }

@@ -37,8 +37,21 @@ public struct ProofOfWorkChallenge: Hashable, Sendable, Codable {
         self.difficulty = difficulty
     }
 
-    /// Whether `nonce` (decimal digits, at most 20) solves the challenge.
-    public func isSolved(by nonce: String) -> Bool {
+    /// The extra bits the proof of work alone (an answer without a drag) must carry: 16
+    /// times the work of an answer with one.
+    public static let aloneSurcharge = 4
+
+    /// The first nonce, counting from 0, that solves the challenge with `extraBits` more zero
+    /// bits; a client's (or a test's) search, about 2^difficulty hashes.
+    public func solve(extraBits: Int = 0) -> String {
+        var candidate: UInt64 = 0
+        while !isSolved(by: String(candidate), extraBits: extraBits) { candidate += 1 }
+        return String(candidate)
+    }
+
+    /// Whether `nonce` (decimal digits, at most 20) solves the challenge, with `extraBits`
+    /// more zero bits than its difficulty.
+    public func isSolved(by nonce: String, extraBits: Int = 0) -> Bool {
         guard (1...20).contains(nonce.utf8.count),
             nonce.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return false }
@@ -52,6 +65,6 @@ public struct ProofOfWorkChallenge: Hashable, Sendable, Codable {
             zeros += byte.leadingZeroBitCount
             break
         }
-        return zeros >= difficulty
+        return zeros >= difficulty + extraBits
     }
 }

@@ -29,6 +29,11 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
     case replayed
     /// Key presses at machine-regular intervals.
     case regularKeys
+    /// A key press moved the piece by a step the keyboard does not make (the distance, in
+    /// the track's units).
+    case impossibleKeyStep(distance: Double)
+    /// Key presses closer together than a key repeats (the interval, in seconds).
+    case keysTooFast(interval: Double)
 
     /// A short stable name for metrics and logs.
     public var rule: String {
@@ -45,6 +50,8 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
         case .endsElsewhere: "ends-elsewhere"
         case .replayed: "replayed"
         case .regularKeys: "regular-keys"
+        case .impossibleKeyStep: "impossible-key-step"
+        case .keysTooFast: "keys-too-fast"
         }
     }
 
@@ -67,6 +74,10 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
         case .endsElsewhere: "the track does not end where the piece was released"
         case .replayed: "the drag repeats one accepted before"
         case .regularKeys: "key presses at machine-regular intervals"
+        case .impossibleKeyStep(let d):
+            "a key press moved the piece \(f(d, 2)), a step no key makes"
+        case .keysTooFast(let t):
+            "key presses \(f(t * 1000, 1)) ms apart, faster than a key repeats"
         }
     }
 }
@@ -104,6 +115,12 @@ public struct TrajectoryRules: Hashable, Sendable {
     public var maximumScriptScore: Double? = nil
     /// Fewest key presses for a keyboard attempt.
     public var minimumKeyPresses = 3
+    /// The steps an arrow key moves the piece, in the track's units (picture pixels): 1 with
+    /// Shift, else 4, doubling while the key is held, up to 32 (``PuzzleKeySteps``).
+    public var keySteps: [Double] = PuzzleKeySteps.all
+    /// The shortest interval between two key presses, in seconds (keys repeat at most about
+    /// 30 times a second).
+    public var minimumKeyInterval = 0.02
     /// The least spread of intervals between key presses, in seconds.
     public var minimumKeyJitter = 0.004
 
@@ -120,9 +137,11 @@ public struct TrajectoryRules: Hashable, Sendable {
     ///   - displayWidth: The display width the units refer to.
     ///   - axis: The puzzle's axis.
     ///   - inputMethod: Pointer or keyboard.
+    ///   - farEdge: The furthest the piece goes along the slider, in the track's units, when
+    ///     known: a key press may land there (End).
     public func violation(
         in track: [PuzzleTrackPoint], release: Point, start: Point? = nil, displayWidth: Double,
-        axis: PuzzleAxis, inputMethod: PuzzleInputMethod
+        axis: PuzzleAxis, inputMethod: PuzzleInputMethod, farEdge: Double? = nil
     ) -> TrajectoryViolation? {
         guard displayWidth > 0, displayWidth.isFinite else { return .malformed }
         let points = track.map {
@@ -141,7 +160,9 @@ public struct TrajectoryRules: Hashable, Sendable {
             return .tooFewSamples(count: 0, minimum: minimumSamples)
         }
         let end = Point(x: release.x / displayWidth, y: release.y / displayWidth)
-        if inputMethod == .keyboard { return keyboardViolation(points, end: end) }
+        if inputMethod == .keyboard {
+            return keyboardViolation(points, track: track, end: end, axis: axis, farEdge: farEdge)
+        }
 
         guard points.count >= max(3, minimumSamples) else {
             return .tooFewSamples(count: points.count, minimum: max(3, minimumSamples))
@@ -203,9 +224,10 @@ public struct TrajectoryRules: Hashable, Sendable {
         return nil
     }
 
-    private func keyboardViolation(_ points: [PuzzleTrackPoint], end: Point)
-        -> TrajectoryViolation?
-    {
+    private func keyboardViolation(
+        _ points: [PuzzleTrackPoint], track: [PuzzleTrackPoint], end: Point, axis: PuzzleAxis,
+        farEdge: Double?
+    ) -> TrajectoryViolation? {
         let presses = points.count - 1
         guard presses >= minimumKeyPresses else {
             return .tooFewSamples(count: presses, minimum: minimumKeyPresses)
@@ -215,7 +237,30 @@ public struct TrajectoryRules: Hashable, Sendable {
             return .tooQuick(seconds: duration, minimum: minimumDuration)
         }
         if points.last!.position.distance(to: end) > maximumEndGap { return .endsElsewhere }
+        // Each press moves one coordinate by a step a key makes, or to an edge (Home, End,
+        // or a step cut short there).
+        for (a, b) in zip(track, track.dropFirst()) {
+            let moves = [b.x - a.x, b.y - a.y]
+            let along = axis == .vertical ? [1] : axis == .horizontal ? [0] : [0, 1]
+            let position = [b.x, b.y]
+            let ok =
+                (0..<2).filter { moves[$0] != 0 }.count <= 1
+                && (0..<2).allSatisfy { index in
+                    guard moves[index] != 0 else { return true }
+                    guard along.contains(index) else { return false }
+                    let atEdge =
+                        abs(position[index]) <= 0.02
+                        || farEdge.map { abs(position[index] - $0) <= 0.02 } == true
+                    return atEdge || keySteps.contains { abs(abs(moves[index]) - $0) <= 0.02 }
+                }
+            if !ok {
+                return .impossibleKeyStep(distance: max(abs(moves[0]), abs(moves[1])))
+            }
+        }
         let intervals = zip(points.dropFirst(), points.dropFirst(2)).map { $1.time - $0.time }
+        if let shortest = intervals.min(), shortest < minimumKeyInterval {
+            return .keysTooFast(interval: shortest)
+        }
         if let low = intervals.min(), let high = intervals.max(), high - low < minimumKeyJitter {
             return .regularKeys
         }

@@ -8,6 +8,12 @@ public struct VerifierPolicy: Hashable, Sendable {
     /// axis the piece moves on (UIKit's and TTGPuzzleVerify's 8 points). A display at
     /// another scale is converted first, so it means the same on any screen.
     public var verificationTolerance = 8.0
+    /// The least tolerance on the screen, in CSS pixels or points of the picture as it was
+    /// shown (``PuzzleAttempt/shownWidth``): on a phone, 8 picture pixels are 3 under a finger.
+    public var shownTolerance = 8.0
+    /// The narrowest a picture counts as shown, in CSS pixels or points (the widget's least
+    /// width), so that a claimed tiny picture does not widen the tolerance without end.
+    public var narrowestShownWidth = 240.0
     /// The most puzzles kept waiting for a check; the oldest are evicted beyond it.
     public var maximumPending = 10_000
     /// The most clients remembered for rate limiting; idle, unlocked ones go first.
@@ -33,9 +39,16 @@ public struct VerifierPolicy: Hashable, Sendable {
     public var trajectory = TrajectoryRules()
     /// Whether a pointer attempt without a track fails (it should, outside tests).
     public var requiresTrack = true
-    /// The proof-of-work difficulty offered to a client with no failures, in bits; `nil`
-    /// refuses the proof-of-work alternative. Each failure in a row adds a bit (at most 8).
+    /// The price of an answer: the proof-of-work difficulty, in bits, every answer to a
+    /// puzzle must carry a solution of (the widget searches while the person drags). Each
+    /// failure in a row adds a bit (at most 8), and the service adds more for a busy network;
+    /// an answer of the proof of work alone needs ``ProofOfWorkChallenge/aloneSurcharge``
+    /// bits more. `nil`: no price, and no proof-of-work alternative.
     public var proofOfWorkDifficulty: Int? = nil
+    /// Whether a proof of work alone, without a drag, may pass (for people who cannot drag).
+    public var allowsProofOfWorkAlone = true
+    /// Whether keyboard attempts (arrow keys, then Enter) may pass.
+    public var allowsKeyboard = true
 
     /// Creates the default policy.
     public init() {}
