@@ -295,9 +295,12 @@ def css_offset_for(target_bg, index=0, on="thumb", vertical=False):
 
 
 def press_keys(keys, rng):
-    """Real key presses with a person's uneven rhythm; keys are (key, shift) pairs."""
+    """Real key presses with a person's uneven rhythm; keys are (key, shift) pairs, or
+    (key, shift, pause) with the seconds to wait before that press."""
     chain = ActionChains(DRIVER, duration=0)
-    for key, shift in keys:
+    for key, shift, *pause in keys:
+        if pause and pause[0]:
+            chain.pause(pause[0])
         if shift:
             chain.key_down(Keys.SHIFT)
         chain.key_down(key).pause(rng.uniform(0.02, 0.05)).key_up(key)
@@ -307,9 +310,26 @@ def press_keys(keys, rng):
     chain.perform()
 
 
+def key_step(repeats):
+    """widget.js's step for the repeats-th press of an arrow pressed again within 0.3 s."""
+    return min(32, 4 * 2 ** min(3, repeats // 3))
+
+
 def keys_to(target_x, start_x=0):
-    distance = round(target_x - start_x)
-    return [(Keys.ARROW_RIGHT, False)] * (distance // 4) + [(Keys.ARROW_RIGHT, True)] * (distance % 4)
+    """The presses a person makes to bring the piece to target_x: the arrow again and again
+    while the steps grow (widget.js speeds up a key pressed again at once), a pause to let the
+    steps fall back to 4 before they would overshoot, then Shift for the last pixels."""
+    plan, repeats, remaining = [], None, round(target_x - start_x)
+    while remaining >= 4:
+        following = 0 if repeats is None else repeats + 1
+        pause = None
+        if key_step(following) > remaining:
+            following, pause = 0, 0.45
+        plan.append((Keys.ARROW_RIGHT, False, pause))
+        repeats, remaining = following, remaining - key_step(following)
+    for index in range(remaining):
+        plan.append((Keys.ARROW_RIGHT, True, 0.45 if index == 0 and plan else None))
+    return plan
 
 
 def submit_demo(name="Ada Lovelace", email="ada@example.com"):

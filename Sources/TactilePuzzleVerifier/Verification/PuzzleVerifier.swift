@@ -117,10 +117,10 @@ public struct PuzzleVerifier: Sendable {
     ///   - client: Who asked (an address, a user); rate limits and lockouts are per client.
     ///   - site: The site, host name and action it is for, bound into its pass token.
     ///   - now: The time, seconds since 1970.
-    /// - Throws: ``IssueRefusal`` when the client asked for too many puzzles in the window or
-    ///   is locked out.
     ///   - surcharge: Bits added to the price of its answer (for the recent volume of the
     ///     client's network); 0 by default.
+    /// - Throws: ``IssueRefusal`` when the client asked for too many puzzles in the window or
+    ///   is locked out.
     public mutating func register(
         _ puzzle: GeneratedPuzzle, client: String, site: SiteBinding? = nil, now: Double,
         surcharge: Int = 0

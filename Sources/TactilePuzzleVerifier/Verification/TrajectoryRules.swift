@@ -87,7 +87,7 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
 ///
 /// A pointer drag must have finite values and strictly increasing times, start where the
 /// piece starts and end where it was released, last a humanly possible time, and move the
-/// way people's drags move rather than scripts': that last judgement is the ``DragModel``'s,
+/// way people's drags move rather than scripts': that last judgement is the drag model's (`DragModel`),
 /// trained on real people's recorded drags (at browser rates, over remote desktop and from
 /// throttled loggers) and on human-like cursor libraries' drags. A drag with fewer samples
 /// than the model can read is refused here; the verifier's policy decides whether such an
@@ -116,7 +116,7 @@ public struct TrajectoryRules: Hashable, Sendable {
     /// Fewest key presses for a keyboard attempt.
     public var minimumKeyPresses = 3
     /// The steps an arrow key moves the piece, in the track's units (picture pixels): 1 with
-    /// Shift, else 4, doubling while the key is held, up to 32 (``PuzzleKeySteps``).
+    /// Shift, else 4, doubling while the key is held, up to 32 (`PuzzleKeySteps`).
     public var keySteps: [Double] = PuzzleKeySteps.all
     /// The shortest interval between two key presses, in seconds (keys repeat at most about
     /// 30 times a second).

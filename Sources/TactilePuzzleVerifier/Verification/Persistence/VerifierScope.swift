@@ -34,7 +34,7 @@ public struct VerifierScope: Hashable, Sendable {
         return false
     }
 
-    /// Issuing a puzzle to a client: ``PuzzleVerifier/register(_:client:site:now:)``.
+    /// Issuing a puzzle to a client: ``PuzzleVerifier/register(_:client:site:now:surcharge:)``.
     public static func issuing(client: String) -> VerifierScope {
         VerifierScope(subject: .issuing(client: client))
     }
