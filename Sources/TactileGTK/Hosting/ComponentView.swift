@@ -28,6 +28,12 @@ public final class ComponentView: Widget {
     private var isDragging = false
     private var dragStart = Point.zero
     private var lastTime = 0.0
+    /// What to add to a drag's GDK event times (milliseconds on the display server's clock) to
+    /// put them on the frame clock: set at the drag's first event, so samples keep the
+    /// spacing the person gave them however slowly frames are drawn.
+    private var eventClockOffset: Double?
+    /// The last pointer event time handed out, so times never go back.
+    private var lastEventTime = 0.0
     private var toldAccessibility: ComponentAccessibility?
 
     /// Where Tab (without Shift) moves the keyboard focus from the component: into this
@@ -199,22 +205,25 @@ public final class ComponentView: Widget {
             self.grabFocus()
             self.isDragging = true
             self.dragStart = Point(x: x, y: y)
-            self.send(.began, at: self.dragStart)
+            self.eventClockOffset = nil
+            self.send(.began, at: self.dragStart, eventTime: Self.currentEventTime(of: drag))
         }
         connectPoint(drag, signal: "drag-update") { [weak self] dx, dy in
             guard let self, self.isDragging else { return }
             let location = Point(x: self.dragStart.x + dx, y: self.dragStart.y + dy)
             // GTK merges the motions of one frame into the last; the ones it merged come first,
             // in order, so a fast swipe reaches the component sample by sample.
-            for point in Self.mergedMotions(of: drag, endingAt: location) {
-                self.send(.moved, at: point)
+            for (point, time) in Self.mergedMotions(of: drag, endingAt: location) {
+                self.send(.moved, at: point, eventTime: time)
             }
-            self.send(.moved, at: location)
+            self.send(.moved, at: location, eventTime: Self.currentEventTime(of: drag))
         }
         connectPoint(drag, signal: "drag-end") { [weak self] dx, dy in
             guard let self, self.isDragging else { return }
             self.isDragging = false
-            self.send(.ended, at: Point(x: self.dragStart.x + dx, y: self.dragStart.y + dy))
+            self.send(
+                .ended, at: Point(x: self.dragStart.x + dx, y: self.dragStart.y + dy),
+                eventTime: Self.currentEventTime(of: drag))
         }
         // GTK emits `cancel` and then `drag-end`; the component sees only the cancellation.
         connect(drag, signal: "cancel") { [weak self] (_: gpointer?) in
@@ -244,11 +253,19 @@ public final class ComponentView: Widget {
         gtk_widget_add_controller(widget, keys)
     }
 
+    /// The time of the event `drag` is handling, in the display server's milliseconds, or
+    /// `nil` when there is none.
+    private static func currentEventTime(of drag: UnsafeMutableRawPointer) -> UInt32? {
+        gtk_event_controller_get_current_event(tactile_event_controller(drag)).map(
+            gdk_event_get_time)
+    }
+
     /// The pointer positions GTK merged into the motion event `drag` is handling
-    /// (`gdk_event_get_history`), oldest first, in widget coordinates; `location` is where that
-    /// event puts the pointer. Empty for other events (touch, a press), which keep no history.
+    /// (`gdk_event_get_history`), oldest first, in widget coordinates, each with its own time
+    /// (the display server's milliseconds); `location` is where that event puts the pointer.
+    /// Empty for other events (touch, a press), which keep no history.
     private static func mergedMotions(of drag: UnsafeMutableRawPointer, endingAt location: Point)
-        -> [Point]
+        -> [(Point, UInt32)]
     {
         guard
             let event = gtk_event_controller_get_current_event(tactile_event_controller(drag)),
@@ -262,7 +279,7 @@ public final class ComponentView: Widget {
         guard let history = gdk_event_get_history(event, &count) else { return [] }
         defer { g_free(history) }
         let needed = GDK_AXIS_FLAG_X.rawValue | GDK_AXIS_FLAG_Y.rawValue
-        var points: [Point] = []
+        var points: [(Point, UInt32)] = []
         for coord in UnsafeBufferPointer(start: history, count: Int(count))
         where coord.flags.rawValue & needed == needed {
             let (x, y) = withUnsafeBytes(of: coord.axes) { axes in
@@ -270,13 +287,31 @@ public final class ComponentView: Widget {
                 return (axes[Int(GDK_AXIS_X.rawValue)], axes[Int(GDK_AXIS_Y.rawValue)])
             }
             let point = Point(x: location.x + x - surface.x, y: location.y + y - surface.y)
-            if point != location, point != points.last { points.append(point) }
+            if point != location, point != points.last?.0 { points.append((point, coord.time)) }
         }
         return points
     }
 
-    private func send(_ phase: PointerEvent.Phase, at location: Point) {
-        didHandleEvent(component.handle(PointerEvent(phase, at: location, time: time())))
+    private func send(_ phase: PointerEvent.Phase, at location: Point, eventTime: UInt32? = nil) {
+        didHandleEvent(
+            component.handle(PointerEvent(phase, at: location, time: pointerTime(eventTime))))
+    }
+
+    /// A pointer event's time on the frame clock: the display server's time of the event,
+    /// moved by the drag's offset (so a frame clock that ticks ten times a second does not
+    /// bunch a drag's samples), never earlier than the last one handed out; the frame clock's
+    /// time when the event carries none.
+    private func pointerTime(_ milliseconds: UInt32?) -> Double {
+        let now = time()
+        guard let milliseconds, milliseconds != 0 else {
+            lastEventTime = max(lastEventTime, now)
+            return lastEventTime
+        }
+        let seconds = Double(milliseconds) / 1000
+        let offset = eventClockOffset ?? (now - seconds)
+        eventClockOffset = offset
+        lastEventTime = max(lastEventTime, seconds + offset)
+        return lastEventTime
     }
 
     private func didHandleEvent(_ handled: Bool) {

@@ -556,6 +556,7 @@ class Widget {
     if (this.stopWork) this.stopWork();
     if (this.price && this.price.stopWork) this.price.stopWork();
     this.price = null;
+    delete this.root.dataset.priceMs;
     this.drag = null;
     this.keys = null;
     this.stale = false;
@@ -766,8 +767,13 @@ class Widget {
   startPaying(challenge) {
     if (!validProofOfWork(challenge.proofOfWork) || !(globalThis.crypto && crypto.subtle)) return;
     const price = { stopWork: null };
+    const started = performance.now();
     price.nonce = solveProofOfWork(challenge.proofOfWork.salt, challenge.proofOfWork.difficulty, () => {}, price)
-      .catch(() => null);
+      .then((nonce) => {
+        // How long the price took, for the page's own measurements (no answer in it).
+        if (typeof nonce === 'string' && this.price === price) this.root.dataset.priceMs = String(Math.round(performance.now() - started));
+        return nonce;
+      }, () => null);
     this.price = price;
   }
 
