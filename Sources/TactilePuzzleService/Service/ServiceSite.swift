@@ -17,7 +17,7 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     /// default 16), rising with failures and with the volume of the client's network. `nil`:
     /// no price, and no proof-of-work alternative for people who cannot drag.
     public var proofOfWorkDifficulty: Int?
-    /// Whether a proof of work alone (16 times the price, no drag) may pass; `nil` or `true`
+    /// Whether a proof of work alone (4 times the price, no drag) may pass; `nil` or `true`
     /// allows it, for people who cannot drag; `false` refuses such passes.
     public var proofOfWorkAlone: Bool?
     /// Whether keyboard attempts (arrow keys, then Enter) may pass; `nil` or `true` allows

@@ -311,7 +311,7 @@ const WORKER_SOURCE = `${leadingZeroBits}\n${searchNonce}\n` +
   'onmessage = async (e) => { const nonce = await searchNonce(e.data.salt, e.data.difficulty, (tried) => postMessage({ tried })); postMessage({ nonce }); };';
 
 /** The extra zero bits a proof of work alone (no drag) must have over the price. */
-const ALONE_SURCHARGE = 4;
+const ALONE_SURCHARGE = 2;
 
 let workerURL = null;
 
@@ -906,7 +906,7 @@ class Widget {
     this.layout();
     this.setState('working');
     this.say(this.text.workingStart);
-    // Alone, without a drag, the proof of work costs 16 times the price (4 more bits).
+    // Alone, without a drag, the proof of work costs 4 times the price (2 more bits).
     const difficulty = c.proofOfWork.difficulty + ALONE_SURCHARGE;
     const expected = 2 ** difficulty;
     const progress = (tried) => {

@@ -215,7 +215,7 @@ public struct PuzzleVerifier: Sendable {
         guard let puzzle else { return .unknownPuzzle }
         guard now < puzzle.expiresAt else { return .expired }
         guard puzzle.client == owner(client) else { return .wrongClient }
-        // The proof of work alone, for people who cannot drag: the price, 16 times over.
+        // The proof of work alone, for people who cannot drag: the price, 4 times over.
         if let nonce = attempt.proofOfWorkNonce, attempt.track.isEmpty {
             guard let work = puzzle.proofOfWork, policy.allowsProofOfWorkAlone else {
                 return .proofOfWorkRefused

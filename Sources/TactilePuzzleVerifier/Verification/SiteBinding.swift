@@ -37,9 +37,9 @@ public struct ProofOfWorkChallenge: Hashable, Sendable, Codable {
         self.difficulty = difficulty
     }
 
-    /// The extra bits the proof of work alone (an answer without a drag) must carry: 16
+    /// The extra bits the proof of work alone (an answer without a drag) must carry: 4
     /// times the work of an answer with one.
-    public static let aloneSurcharge = 4
+    public static let aloneSurcharge = 2
 
     /// The first nonce, counting from 0, that solves the challenge with `extraBits` more zero
     /// bits; a client's (or a test's) search, about 2^difficulty hashes.
