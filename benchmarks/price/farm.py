@@ -44,7 +44,8 @@ def hash_rate(seconds):
 
 def difficulty(n, base):
     over = n - 30
-    return base + (0 if over <= 0 else (over + 7) // 8)
+    # capped where the proof of work alone (2 bits more) reaches 32 bits
+    return min(30, base + (0 if over <= 0 else (over + 7) // 8))
 
 
 def farm(rate, seconds, base):

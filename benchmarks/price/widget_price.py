@@ -46,7 +46,7 @@ def main():
             value = None
             while time.time() < deadline and value is None:
                 value = driver.execute_script(
-                    "const w = document.querySelector('.tactile-captcha');"
+                    "const w = document.querySelector('.tactile-widget');"
                     "return w && w.dataset.priceMs ? Number(w.dataset.priceMs) : null")
                 time.sleep(0.05)
             if value is not None:
