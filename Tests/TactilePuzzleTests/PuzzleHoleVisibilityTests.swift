@@ -49,16 +49,20 @@ import Testing
     @Test func theHoleIsClearlyDarkerThanAroundIt() throws {
         // Mean darkening inside against the same place in the picture, and the hole against
         // its surroundings as a person compares them (relative to what the picture had there,
-        // so a hole cut in a darker part of the picture does not count as contrast).
-        for seed in 90..<94 as Range<UInt64> {
+        // so a hole cut in a darker part of the picture does not count as contrast), over 20
+        // puzzles: every hole at most 75 % as bright as around it, and 70 % on average.
+        var relatives: [Double] = []
+        for seed in 90..<110 as Range<UInt64> {
             let puzzle = try makePuzzle(seed: seed)
             let view = try clientView(of: puzzle)
             let c = Self.contrast(puzzle, background: view.background)
             let darkening = 1 - c.inside / c.pictureInside
             let relative = (c.inside / c.ring) / (c.pictureInside / c.pictureRing)
             #expect(darkening > 0.25, "seed \(seed): \(c)")
-            #expect(relative < 0.7, "seed \(seed): \(c)")
+            #expect(relative < 0.75, "seed \(seed): \(c)")
+            relatives.append(relative)
         }
+        #expect(relatives.reduce(0, +) / Double(relatives.count) < 0.7, "\(relatives)")
     }
 
     @Test func theOutlineShowsInColourOnADarkPicture() throws {

@@ -157,10 +157,29 @@ import Testing
             "still locked after the lockout")
     }
 
-    /// Lockouts in a row double (60, 120, 240, 480, 960 s, then 960 s again); a pass starts
-    /// again from a minute, and so does an hour without any attempt.
-    @Test func lockoutsEscalateButNeverBecomePermanent() throws {
+    /// By default no lockout lasts more than a minute, however often a client fails: a
+    /// person sharing an address with a script can always wait it out.
+    @Test func defaultLockoutsLastAMinute() throws {
         var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 21)
+        var now = 1000.0
+        for _ in 0..<8 {
+            for _ in 0..<5 {
+                let id = try verifier.register(puzzle, client: "a", now: now).id
+                _ = verifier.check(id: id, attempt: attempt(puzzle, dx: 30), client: "a", now: now)
+            }
+            let until = try #require(verifier.limit(for: "a", now: now))
+            #expect(until - now == 60)
+            now = until
+        }
+    }
+
+    /// With a longer maximum, lockouts in a row double (60, 120, 240, 480, 960 s, then 960 s
+    /// again); a pass starts again from a minute, and so does an hour without any attempt.
+    @Test func lockoutsEscalateButNeverBecomePermanent() throws {
+        var policy = VerifierPolicy()
+        policy.maximumLockoutDuration = 960
+        var verifier = makeVerifier(policy: policy)
         let puzzle = try makePuzzle(seed: 21)
         var now = 1000.0
         /// Fails five times in a row from `now`; the lockout's length.
@@ -348,6 +367,30 @@ import Testing
         #expect(
             [claims.siteKey, claims.hostname, claims.action] == ["site-a", "example.com", "signup"])
         #expect(claims.mode == .slider)
+    }
+
+    /// A client that keeps failing is not locked out for longer but pays more: a bit per
+    /// failure in a row, counting through lockouts, up to 8; an hour of quiet forgives it.
+    @Test func thePriceKeepsRisingThroughLockoutsAndFallsAfterQuiet() throws {
+        var policy = VerifierPolicy()
+        policy.proofOfWorkDifficulty = 8
+        var verifier = makeVerifier(policy: policy)
+        let puzzle = try makePuzzle(seed: 62)
+        var now = 1000.0
+        var prices: [Int] = []
+        for _ in 0..<12 {
+            if let until = verifier.limit(for: "a", now: now) { now = until }
+            let challenge = try verifier.register(puzzle, client: "a", site: site, now: now)
+            prices.append(try #require(challenge.proofOfWork).difficulty)
+            _ = verifier.check(
+                id: challenge.id,
+                attempt: PuzzleAttempt(position: .zero, displayWidth: 640, track: []),
+                client: "a", now: now)
+        }
+        #expect(prices == [8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16])
+        now += 3601 + 60
+        let rested = try verifier.register(puzzle, client: "a", site: site, now: now)
+        #expect(rested.proofOfWork?.difficulty == 8)
     }
 
     @Test func proofOfWorkPassesOnlyWhereAllowedAndGetsHarderWithFailures() throws {

@@ -148,7 +148,8 @@ enum PuzzleServeCommand {
         return (host, port)
     }
 
-    /// Up to 64 photos from a folder, each scaled to fill and cropped.
+    /// Up to 64 photos from a folder, each kept at the size every puzzle's variation of it
+    /// needs (`PictureVariation`).
     static func loadPictures(_ directory: String?) throws(CommandFailure) -> [Bitmap] {
         guard let directory else { return [] }
         let names: [String]
@@ -168,7 +169,9 @@ enum PuzzleServeCommand {
         for name in photos.prefix(64) {
             do {
                 pictures.append(
-                    try PictureSource.file(directory + "/" + name).picture(width: 640, height: 360))
+                    PictureVariation.kept(
+                        try ImageLoader.load(path: directory + "/" + name), width: 640,
+                        height: 360))
             } catch {
                 throw .usage("--pictures: \(error)")
             }

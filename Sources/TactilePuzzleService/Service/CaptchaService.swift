@@ -21,7 +21,10 @@ public final class CaptchaService: @unchecked Sendable {
         public var policy: VerifierPolicy
         /// The puzzles' shape, size and treatment.
         public var options: PuzzleOptions
-        /// Pictures to cut puzzles from, each the options' size; empty for drawn pictures.
+        /// Photos to cut puzzles from, ideally kept at `PictureVariation.kept(_:width:height:)`
+        /// of the options' size; empty for drawn pictures. Every puzzle varies its photo anew
+        /// (zoom, crop, mirror, colour), so that comparing puzzles reveals neither the photo
+        /// nor the hole.
         public var pictures: [Bitmap]
         /// Addresses whose `X-Forwarded-For` is believed (the load balancers in front).
         public var trustedProxies: Set<String>
@@ -346,7 +349,10 @@ public final class CaptchaService: @unchecked Sendable {
         var random = SecureRandom()
         let options = configuration.options
         let picture =
-            try configuration.pictures.randomElement(using: &random)
+            try configuration.pictures.randomElement(using: &random).map {
+                PictureVariation.picture(
+                    from: $0, width: options.width, height: options.height, using: &random)
+            }
             ?? PictureSource.procedural(seed: random.next())
             .picture(width: options.width, height: options.height)
         return try PuzzleGenerator.generate(picture: picture, options: options, using: &random)

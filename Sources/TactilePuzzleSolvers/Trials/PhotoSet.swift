@@ -1,13 +1,14 @@
 import Foundation
 import TactileCairo
 import TactileCore
+import TactilePuzzleVerifier
 
 /// Photographs to cut puzzles from in trials: a directory's images, or the sample photos
 /// that ship with Debian's `python3-skimage` package (scikit-image's data set).
 ///
 /// Nothing is downloaded: a set is read from files already installed. Each trial picture is
-/// one photo, scaled to cover the puzzle with a random extra zoom, cropped at a random
-/// place and sometimes mirrored, so a few photos give many different pictures.
+/// one photo varied as a service varies the photos of its pool (`PictureVariation`), so a
+/// few photos give many different pictures.
 public struct PhotoSet: Sendable {
     /// Where Debian's `python3-skimage` installs scikit-image's sample images.
     public static let scikitImageDirectory = "/usr/lib/python3/dist-packages/skimage/data"
@@ -66,39 +67,12 @@ public struct PhotoSet: Sendable {
         PhotoSet(directory: scikitImageDirectory, names: scikitImagePhotos)
     }
 
-    /// Trial picture `index`: photo `index` modulo the count, zoomed by 1…1.5 beyond
-    /// covering `width × height`, cropped at a random place and mirrored half the time.
+    /// Trial picture `index`: photo `index` modulo the count, varied as a service varies
+    /// each photo of its pool (`PictureVariation`: zoomed, cropped, mirrored, recoloured).
     public func picture(
         _ index: Int, width: Int, height: Int, using random: inout some RandomNumberGenerator
     ) -> Bitmap {
-        var photo = photos[index % photos.count]
-        if Bool.random(using: &random) { photo = Self.mirrored(photo) }
-        let cover = max(
-            Double(width) / Double(photo.width), Double(height) / Double(photo.height))
-        let scale = cover * Double.random(in: 1...1.5, using: &random)
-        let drawn = Size(width: Double(photo.width) * scale, height: Double(photo.height) * scale)
-        let x = -Double.random(in: 0...(drawn.width - Double(width)), using: &random)
-        let y = -Double.random(in: 0...(drawn.height - Double(height)), using: &random)
-        let surface = ImageSurface(width: width, height: height)
-        let canvas = surface.makeCanvas()
-        canvas.fill(
-            Path(rect: Rect(x: 0, y: 0, width: Double(width), height: Double(height))),
-            with: .white)
-        canvas.draw(photo, in: Rect(x: x, y: y, width: drawn.width, height: drawn.height))
-        return surface.bitmap()
-    }
-
-    /// The bitmap flipped left to right.
-    static func mirrored(_ bitmap: Bitmap) -> Bitmap {
-        var out = bitmap
-        let w = bitmap.width
-        for y in 0..<bitmap.height {
-            for x in 0..<w {
-                let from = (y * w + x) * 4
-                let to = (y * w + w - 1 - x) * 4
-                for c in 0..<4 { out.pixels[to + c] = bitmap.pixels[from + c] }
-            }
-        }
-        return out
+        PictureVariation.picture(
+            from: photos[index % photos.count], width: width, height: height, using: &random)
     }
 }

@@ -21,15 +21,18 @@ import TactileCore
 ///   what is left of the picture inside no longer matches the piece's own detail, yet the
 ///   hole is as busy as the picture around it.
 /// - ``piece`` draws the piece with its own edge and colours, so none of its pixels repeats
-///   the background; ``decoys`` of the piece's own shape leave only the picture to tell
-///   the real hole from them.
+///   the background; ``decoys`` have outlines a person tells from the piece's at a glance.
 public struct HoleTreatment: Hashable, Sendable {
     /// What shape decoy holes take.
     public enum DecoyShapes: Hashable, Sendable {
-        /// Shapes unlike the piece's, a little smaller: a solver rules them out by shape.
+        /// Outlines a person tells from the piece's at a glance (a circle, a triangle, a
+        /// star, a jigsaw piece with other knobs…), 80–100 % of its size, each overlapping the
+        /// piece's outline by at most 60 % wherever the two are laid over each other. A
+        /// solver that knows the outline rules them out too: decoys are for the eye's
+        /// comfort, not a defence.
         case contrasting
         /// The piece's own shape and size, exactly on the row (or column) the piece slides
-        /// along: only the picture tells them from the real hole.
+        /// along: only the picture tells them from the real hole, and a person may pick one.
         case matching
     }
 
@@ -142,7 +145,7 @@ public struct HoleTreatment: Hashable, Sendable {
         darkening: 0.6, edgeSoftness: 14, edgeFloor: 0, blurRadius: 4, noise: 6, grainSize: 2,
         rimWidth: 1, colorJitter: 0.06, flattening: 0.6, shading: 0.25, detailGrain: 0.6,
         fadesGrain: true, tint: 30, tintSoftness: 1.5, coreInset: 13, coreShare: 0.3,
-        coreSoftness: 6, piece: .standard, decoys: .matching)
+        coreSoftness: 6, piece: .standard, decoys: .contrasting)
 
     /// The treatment's name when it is one of the named ones (`plain`, `softened`,
     /// `standard`), else `custom`.

@@ -59,30 +59,13 @@ public enum PuzzleGenerator {
         let mask = ShapeMask(path: options.shape.path(in: holeFrame), within: holeFrame)
 
         var background = picture
-        var decoys: [(shape: PuzzleShape, frame: Rect)] = []
-        var taken = [holeFrame, Rect(origin: start, size: pieceSize)]
-        let matching = options.treatment.decoys == .matching
-        let holeBlocks = HoleBlocks(picture, mask: mask)
-        for _ in 0..<options.decoyCount {
-            // A decoy of the piece's own shape goes where the picture looks least like the
-            // piece, of a few places tried, so a person tells them apart at a glance.
-            let tries = matching ? 6 : 1
-            let frames = (0..<tries).compactMap { _ in
-                placeDecoy(
-                    options: options, near: holeFrame, avoiding: taken, matching: matching,
-                    using: &random)
-            }
-            guard
-                let frame = frames.max(by: {
-                    holeBlocks.difference(picture, to: $0.origin)
-                        < holeBlocks.difference(picture, to: $1.origin)
-                })
-            else { continue }
-            let shape = matching ? options.shape : decoyShape(for: options.shape, using: &random)
-            taken.append(frame)
-            decoys.append((shape, frame))
+        let decoys = placeDecoys(
+            in: picture, options: options, hole: holeFrame, start: start, holeMask: mask,
+            using: &random)
+        for decoy in decoys {
             options.treatment.apply(
-                to: &background, mask: ShapeMask(path: shape.path(in: frame), within: frame),
+                to: &background,
+                mask: ShapeMask(path: decoy.shape.path(in: decoy.frame), within: decoy.frame),
                 using: &random)
         }
         options.treatment.apply(to: &background, mask: mask, using: &random)
@@ -166,25 +149,86 @@ public enum PuzzleGenerator {
         }
     }
 
-    /// A decoy's rectangle clear of everything taken, on the hole's row for a horizontal
-    /// puzzle (its column for a vertical one) so that scanning along the axis meets it.
-    ///
-    /// A decoy `matching` the piece has the hole's size and sits exactly on its row (or
-    /// column); another is 85…100 % of its size, up to 6 px off the row.
-    static func placeDecoy(
-        options: PuzzleOptions, near hole: Rect, avoiding taken: [Rect], matching: Bool = false,
+    /// The least mean difference, in 8-bit levels, between the picture inside the piece's
+    /// outline and inside the same outline at a decoy's place: where the picture is flatter
+    /// than that, piece and decoy would look alike, so no decoy goes there.
+    static let leastDecoyDifference = 24.0
+
+    /// Places tried for each decoy; the one whose picture differs most from the piece's wins.
+    static let decoyPlacesTried = 12
+
+    /// The decoys' outlines and rectangles: each clear of the hole, the start and the other
+    /// decoys, on the hole's row (column) so that scanning along the axis meets it, and where
+    /// the picture differs from the piece's by at least ``leastDecoyDifference``. Fewer
+    /// decoys than asked for when the picture has no such place.
+    static func placeDecoys(
+        in picture: Bitmap, options: PuzzleOptions, hole: Rect, start: Point, holeMask: ShapeMask,
         using random: inout some RandomNumberGenerator
+    ) -> [(shape: PuzzleShape, frame: Rect)] {
+        guard options.decoyCount > 0 else { return [] }
+        let matching = options.treatment.decoys == .matching
+        let outlines = matching ? [] : distinctOutlines(for: options.shape)
+        let holeBlocks = HoleBlocks(picture, mask: holeMask)
+        var taken = [hole, Rect(origin: start, size: hole.size)]
+        var decoys: [(shape: PuzzleShape, frame: Rect)] = []
+        for _ in 0..<options.decoyCount {
+            let outline = matching ? (options.shape, 1.0) : outlines.randomElement(using: &random)
+            guard let (shape, scale) = outline else { break }
+            let places = (0..<decoyPlacesTried).compactMap { _ in
+                placeDecoy(
+                    options: options, near: hole, scale: scale, avoiding: taken,
+                    onTheRow: matching, using: &random)
+            }
+            let judged = places.map { ($0, holeBlocks.difference(picture, to: $0.origin)) }
+            guard let best = judged.max(by: { $0.1 < $1.1 }), best.1 >= leastDecoyDifference
+            else { continue }
+            taken.append(best.0)
+            decoys.append((shape, best.0))
+        }
+        return decoys
+    }
+
+    /// The outlines a decoy of `piece` may take, with their sizes as shares of the piece's
+    /// side: every outline and size of ``DecoyOutlines/catalogue`` that overlaps the piece's
+    /// by at most ``DecoyOutlines/largestOverlap``. Worked out once per piece outline.
+    static func distinctOutlines(for piece: PuzzleShape) -> [(PuzzleShape, Double)] {
+        distinctOutlineCache.value(for: piece) {
+            DecoyOutlines.catalogue.flatMap { outline in
+                decoyScales.compactMap { scale in
+                    outline != piece
+                        && DecoyOutlines.overlap(piece, outline, scale: scale)
+                            <= DecoyOutlines.largestOverlap
+                        ? DecoyOutline(shape: outline, scale: scale) : nil
+                }
+            }
+        }.map { ($0.shape, $0.scale) }
+    }
+
+    /// The sizes a decoy of another outline may have, as shares of the piece's side.
+    static let decoyScales = [0.8, 0.9, 1.0]
+
+    private struct DecoyOutline: Sendable {
+        var shape: PuzzleShape
+        var scale: Double
+    }
+
+    private static let distinctOutlineCache = RecentResults<PuzzleShape, [DecoyOutline]>(limit: 32)
+
+    /// A decoy's rectangle, `scale` times the hole's side, clear of everything taken, on the
+    /// hole's row (or column) — exactly `onTheRow`, else up to 6 px off it.
+    static func placeDecoy(
+        options: PuzzleOptions, near hole: Rect, scale: Double, avoiding taken: [Rect],
+        onTheRow: Bool, using random: inout some RandomNumberGenerator
     ) -> Rect? {
-        let side = hole.width
+        let size = (hole.width * scale).rounded()
         let gap = 6.0
+        let maxX = Double(options.width) - size - 2
+        let maxY = Double(options.height) - size - 2
+        guard maxX >= 2, maxY >= 2 else { return nil }
         for _ in 0..<64 {
-            let size =
-                matching ? side : (side * Double.random(in: 0.85...1, using: &random)).rounded()
-            let maxX = Double(options.width) - size - 2
-            let maxY = Double(options.height) - size - 2
             var x = Double(Int.random(in: 2...Int(maxX), using: &random))
             var y = Double(Int.random(in: 2...Int(maxY), using: &random))
-            let wobble = matching ? 0 : Double(Int.random(in: -6...6, using: &random))
+            let wobble = onTheRow ? 0 : Double(Int.random(in: -6...6, using: &random))
             switch options.axis {
             case .horizontal: y = min(max(hole.minY + wobble, 2), maxY)
             case .vertical: x = min(max(hole.minX + wobble, 2), maxX)
@@ -196,17 +240,5 @@ public enum PuzzleGenerator {
             }
         }
         return nil
-    }
-
-    /// A shape unlike the piece's.
-    static func decoyShape(
-        for shape: PuzzleShape, using random: inout some RandomNumberGenerator
-    ) -> PuzzleShape {
-        let flipped = JigsawEdges(top: .socket, right: .socket, bottom: .knob, left: .knob)
-        var choices: [PuzzleShape] = []
-        if shape != .circle { choices.append(.circle) }
-        if shape != .square { choices.append(.square) }
-        if shape != .classic(flipped) { choices.append(.classic(flipped)) }
-        return choices.randomElement(using: &random)!
     }
 }

@@ -135,7 +135,9 @@ public struct PuzzleVerifier: Sendable {
         }
         record.requests.record(now)
         record.lastSeen = now
-        let failures = record.failures
+        // Failures in a row, counting those that ended in a lockout.
+        let failures =
+            record.failures + (record.lockouts ?? 0) * max(1, policy.failuresBeforeLockout)
         store(record, for: client, now: now)
 
         removeExpired(now: now)
@@ -400,8 +402,11 @@ public struct PuzzleVerifier: Sendable {
         record.requests.forget(through: since, now: now)
         let current = lockout(after: max(0, (record.lockouts ?? 1) - 1))
         record.lockedUntil = min(record.lockedUntil, now + current)
-        // An hour without any attempt forgives earlier lockouts.
-        if record.lastSeen + 3600 < now, record.lockedUntil <= now { record.lockouts = nil }
+        // An hour without any attempt forgives earlier lockouts and failures.
+        if record.lastSeen + 3600 < now, record.lockedUntil <= now {
+            record.lockouts = nil
+            record.failures = 0
+        }
         record.lastSeen = min(record.lastSeen, now)
     }
 

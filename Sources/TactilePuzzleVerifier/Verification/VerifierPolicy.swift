@@ -32,16 +32,18 @@ public struct VerifierPolicy: Hashable, Sendable {
     /// twice as long as the one before, up to ``maximumLockoutDuration``; a pass, or an hour
     /// without any attempt, starts again from the first.
     public var lockoutDuration = 60.0
-    /// The longest a lockout lasts, however often a client keeps failing: never a lock a
-    /// person cannot get out of.
-    public var maximumLockoutDuration = 960.0
+    /// The longest a lockout lasts, however often a client keeps failing: by default a
+    /// minute, so that a person who shares an address with a script (an office, a carrier)
+    /// can always wait it out. A client that keeps failing pays a higher price instead.
+    public var maximumLockoutDuration = 60.0
     /// The rules for drags.
     public var trajectory = TrajectoryRules()
     /// Whether a pointer attempt without a track fails (it should, outside tests).
     public var requiresTrack = true
     /// The price of an answer: the proof-of-work difficulty, in bits, every answer to a
     /// puzzle must carry a solution of (the widget searches while the person drags). Each
-    /// failure in a row adds a bit (at most 8), and the service adds more for a busy network;
+    /// failure in a row adds a bit (at most 8), counting those before a lockout, until a
+    /// pass or an hour of quiet; the service adds more for a busy network;
     /// an answer of the proof of work alone needs ``ProofOfWorkChallenge/aloneSurcharge``
     /// bits more. `nil`: no price, and no proof-of-work alternative.
     public var proofOfWorkDifficulty: Int? = nil
