@@ -2,7 +2,7 @@
 # Installs what is missing, then checks everything: formatting, build, unit tests, every
 # benchmark once, a short fuzzing run of every parser, the captcha widget in a real browser, two service instances
 # sharing one Redis, the desktop files, the documentation catalogs, a smoke run of the showcase
-# app under Xvfb, the translations (and the app in Chinese), and what a screen reader sees of
+# app under Xvfb, people's recorded drags on its captcha page at ten frames a second, the translations (and the app in Chinese), and what a screen reader sees of
 # it (AT-SPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +39,9 @@ scripts/docs.sh
 
 echo "== showcase"
 scripts/ui-smoke.sh
+
+echo "== showcase drags (people's recorded drags at ten frames a second, when the data is there)"
+timeout 300 Tests/Showcase/run.sh
 
 echo "== translations (the catalogues against the sources; the app in Chinese, over AT-SPI)"
 timeout 300 Tests/Translations/run.sh
