@@ -34,7 +34,12 @@ func makeRemoteCaptcha(server: String, siteKey: String) throws(RemoteCaptchaErro
         decode: { bytes in
             try ImageLoader.decode(bytes, name: Localization.text("the service's image"))
         },
-        solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1).solve() })
+        // The price of the proof of work alone (a fraction of a second here), which also pays
+        // the answer's own price and lets a drag the verifier doubts pass when it is in the hole.
+        solveWork: {
+            ProofOfWorkChallenge(salt: $0, difficulty: $1).solve(
+                extraBits: ProofOfWorkChallenge.aloneSurcharge)
+        })
 }
 
 /// The puzzle captcha page. By default a verifier in this process generates each puzzle and

@@ -183,7 +183,8 @@ def main():
             app.kill()
             app.wait()
             app = None
-            drag_refused = "automated" in verdict
+            # A drag the rules doubt may still pass by paying more: that counts as refused.
+            drag_refused = "automated" in verdict or "passed (proof-of-work)" in verdict
             ok = drag_refused != person
             failures += not ok
             print(f"slow-drag: {'ok  ' if ok else 'FAIL'} {verdict.split(' ', 3)[-1]}")

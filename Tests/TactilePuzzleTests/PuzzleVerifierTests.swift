@@ -369,6 +369,68 @@ import Testing
         #expect(claims.mode == .slider)
     }
 
+    /// A drag the rules doubt is priced rather than refused: dropped in the hole, it passes
+    /// when its nonce pays what the proof of work alone costs, and its token says
+    /// `proof-of-work` (a site that refuses those refuses it). The price of a drag alone, a
+    /// wrong drop, or a site without the alternative: refused as before.
+    @Test func aDoubtedDragPassesWhenItPaysThePriceOfTheWorkAlone() throws {
+        var policy = VerifierPolicy()
+        policy.proofOfWorkDifficulty = 6
+        let puzzle = try makePuzzle(seed: 63)
+        // Two samples: too little to judge.
+        let doubted = [
+            PuzzleTrackPoint(x: puzzle.startPosition.x, y: puzzle.startPosition.y, time: 0),
+            PuzzleTrackPoint(x: puzzle.holePosition.x, y: puzzle.holePosition.y, time: 0.8),
+        ]
+        func check(
+            _ verifier: inout PuzzleVerifier, dx: Double = 0, extraBits: Int, now: Double
+        ) throws -> CheckOutcome {
+            let challenge = try verifier.register(puzzle, client: "a", site: site, now: now)
+            let work = try #require(challenge.proofOfWork)
+            var nonce = work.solve(extraBits: extraBits)
+            if extraBits == 0 {
+                // The first nonce that pays the price and not the deeper one.
+                var k = 0
+                while !work.isSolved(by: String(k))
+                    || work.isSolved(by: String(k), extraBits: ProofOfWorkChallenge.aloneSurcharge)
+                {
+                    k += 1
+                }
+                nonce = String(k)
+            }
+            let position = Point(x: puzzle.holePosition.x + dx, y: puzzle.holePosition.y)
+            return verifier.check(
+                id: challenge.id,
+                attempt: PuzzleAttempt(
+                    position: position, displayWidth: 640, track: doubted,
+                    proofOfWorkNonce: nonce),
+                client: "a", now: now + 1)
+        }
+        var verifier = makeVerifier(policy: policy)
+        let priced = try check(&verifier, extraBits: ProofOfWorkChallenge.aloneSurcharge, now: 100)
+        guard case .passed(let receipt) = priced else {
+            Issue.record("a doubted drag that paid more was refused: \(priced)")
+            return
+        }
+        #expect(receipt.mode == .proofOfWork)
+        #expect(try verifier.redeemToken(receipt.token, now: 110).mode == .proofOfWork)
+        let cheap = try check(&verifier, extraBits: 0, now: 200)
+        guard case .failed(.machineLike) = cheap else {
+            Issue.record("a doubted drag that paid the drag's price passed: \(cheap)")
+            return
+        }
+        let wrong = try check(
+            &verifier, dx: 40, extraBits: ProofOfWorkChallenge.aloneSurcharge, now: 300)
+        if case .passed = wrong { Issue.record("a doubted drag off the hole passed") }
+        policy.allowsProofOfWorkAlone = false
+        var strict = makeVerifier(policy: policy)
+        let refused = try check(&strict, extraBits: ProofOfWorkChallenge.aloneSurcharge, now: 100)
+        guard case .failed(.machineLike) = refused else {
+            Issue.record("a site without the work alone passed a doubted drag: \(refused)")
+            return
+        }
+    }
+
     /// A client that keeps failing is not locked out for longer but pays more: a bit per
     /// failure in a row, counting through lockouts, up to 8; an hour of quiet forgives it.
     @Test func thePriceKeepsRisingThroughLockoutsAndFallsAfterQuiet() throws {

@@ -526,7 +526,9 @@ public final class CaptchaService: @unchecked Sendable {
                     fingerprint.bytes, in: fingerprint.bucket,
                     lifetime: configuration.acceptedDragLifetime, now: now)
             }
-            log("\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) passed")
+            log(
+                "\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) passed (\(receipt.mode.rawValue))"
+            )
             return withCORS(
                 Self.json(
                     200,

@@ -313,6 +313,9 @@ const WORKER_SOURCE = `${leadingZeroBits}\n${searchNonce}\n` +
 /** The extra zero bits a proof of work alone (no drag) must have over the price. */
 const ALONE_SURCHARGE = 2;
 
+/** How long an answer waits for the deeper proof of work before it goes with the price alone. */
+const DEEPER_GRACE_MS = 1000;
+
 let workerURL = null;
 
 /** Runs the search in a Web Worker made from inline code (no file fetched); on the page when workers are refused. */
@@ -763,18 +766,35 @@ class Widget {
   // Answers
 
   /** Starts paying a priced challenge's price in the background while the person drags: the
-   * proof of work every answer carries (about a second on a mid-range phone). */
+   * proof of work every answer carries (about a second on a mid-range phone). Once it is paid,
+   * goes on to the price of the proof of work alone (4 times as much), which lets a drag the
+   * verifier doubts pass anyway when it is dropped in the hole. */
   startPaying(challenge) {
     if (!validProofOfWork(challenge.proofOfWork) || !(globalThis.crypto && crypto.subtle)) return;
-    const price = { stopWork: null };
+    const { salt, difficulty } = challenge.proofOfWork;
+    const price = { stopWork: null, deeper: null };
     const started = performance.now();
-    price.nonce = solveProofOfWork(challenge.proofOfWork.salt, challenge.proofOfWork.difficulty, () => {}, price)
+    price.nonce = solveProofOfWork(salt, difficulty, () => {}, price)
       .then((nonce) => {
         // How long the price took, for the page's own measurements (no answer in it).
         if (typeof nonce === 'string' && this.price === price) this.root.dataset.priceMs = String(Math.round(performance.now() - started));
+        if (typeof nonce === 'string' && this.price === price) {
+          price.deeper = solveProofOfWork(salt, difficulty + ALONE_SURCHARGE, () => {}, price).catch(() => null);
+        }
         return nonce;
       }, () => null);
     this.price = price;
+  }
+
+  /** The nonce to send: the deeper one when it is found within `graceMs` of now, else the price's. */
+  async paidNonce(graceMs) {
+    const price = this.price;
+    const nonce = await price.nonce;
+    if (typeof nonce !== 'string' || !price.deeper) return nonce;
+    const deeper = await Promise.race([price.deeper, new Promise((resolve) => setTimeout(() => resolve(null), graceMs))]);
+    if (typeof deeper === 'string') return deeper;
+    if (price.stopWork) price.stopWork();
+    return nonce;
   }
 
   async submit(body) {
@@ -783,7 +803,7 @@ class Widget {
     this.setState('checking');
     this.say(this.text.checking, { announce: false });
     if (!body.proofOfWork && this.price) {
-      const nonce = await this.price.nonce;
+      const nonce = await this.paidNonce(DEEPER_GRACE_MS);
       if (generation !== this.generation) return;
       if (typeof nonce === 'string') body = { ...body, proofOfWork: { nonce } };
     }

@@ -7,6 +7,9 @@ public struct PassReceipt: Hashable, Sendable {
     public var token: String
     /// The hole's top-left corner in background pixels, known only after a pass.
     public var holePosition: Point
+    /// How the attempt passed, as its token says: ``VerificationMode/proofOfWork`` also for a
+    /// drag the rules doubted that paid the price of the proof of work alone.
+    public var mode: VerificationMode
 }
 
 /// The result of checking an attempt.

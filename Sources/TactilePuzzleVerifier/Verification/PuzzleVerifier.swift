@@ -188,17 +188,14 @@ public struct PuzzleVerifier: Sendable {
         }
         record.checks.record(now)
 
-        let failure = judge(puzzle, attempt: attempt, client: client, now: now)
-        if let puzzle, failure == nil {
+        let judged = judge(puzzle, attempt: attempt, client: client, now: now)
+        if let puzzle, case .success(let mode) = judged {
             record.failures = 0
             record.lockouts = nil
-            let mode: VerificationMode =
-                attempt.proofOfWorkNonce != nil && attempt.track.isEmpty
-                ? .proofOfWork : attempt.inputMethod == .keyboard ? .keyboard : .slider
             return .passed(
                 PassReceipt(
                     token: makeToken(puzzle: puzzle, client: client, mode: mode, now: now),
-                    holePosition: Point(x: puzzle.answerX, y: puzzle.answerY)))
+                    holePosition: Point(x: puzzle.answerX, y: puzzle.answerY), mode: mode))
         }
         record.failures = min(record.failures, VerifierState.failureLimit - 1) + 1
         if record.failures >= policy.failuresBeforeLockout {
@@ -208,33 +205,90 @@ public struct PuzzleVerifier: Sendable {
             record.lockedUntil = now + lockout(after: earlier)
             record.failures = 0
         }
-        return .failed(failure ?? .unknownPuzzle)
+        let failure: CheckFailure =
+            switch judged {
+            case .failure(let failure): failure
+            case .success: .unknownPuzzle
+            }
+        return .failed(failure)
     }
 
+    /// An attempt's judgement: passed in a mode, or failed.
+    private enum Judgement {
+        case success(VerificationMode)
+        case failure(CheckFailure)
+    }
+
+    /// How an attempt passes (the mode its token carries), or why it fails.
     private func judge(
         _ puzzle: VerifierState.Pending?, attempt: PuzzleAttempt, client: String, now: Double
-    ) -> CheckFailure? {
-        guard let puzzle else { return .unknownPuzzle }
-        guard now < puzzle.expiresAt else { return .expired }
-        guard puzzle.client == owner(client) else { return .wrongClient }
+    ) -> Judgement {
+        guard let puzzle else { return .failure(.unknownPuzzle) }
+        guard now < puzzle.expiresAt else { return .failure(.expired) }
+        guard puzzle.client == owner(client) else { return .failure(.wrongClient) }
         // The proof of work alone, for people who cannot drag: the price, 4 times over.
         if let nonce = attempt.proofOfWorkNonce, attempt.track.isEmpty {
             guard let work = puzzle.proofOfWork, policy.allowsProofOfWorkAlone else {
-                return .proofOfWorkRefused
+                return .failure(.proofOfWorkRefused)
             }
             return work.isSolved(by: nonce, extraBits: ProofOfWorkChallenge.aloneSurcharge)
-                ? nil : .proofOfWorkUnsolved
+                ? .success(.proofOfWork) : .failure(.proofOfWorkUnsolved)
         }
         // A priced puzzle's answer carries its price, whatever the drag.
         if let work = puzzle.proofOfWork {
             guard let nonce = attempt.proofOfWorkNonce, work.isSolved(by: nonce) else {
-                return .proofOfWorkUnsolved
+                return .failure(.proofOfWorkUnsolved)
             }
         }
+        let mode: VerificationMode = attempt.inputMethod == .keyboard ? .keyboard : .slider
+        switch judgeDrag(puzzle, attempt: attempt) {
+        case nil: return .success(mode)
+        case .machineLike(let violation)?:
+            // Priced rather than refused: a drag the rules doubt, dropped in the hole, passes
+            // when its answer also pays what the proof of work alone costs — no more than a
+            // script could get for that price without any drag — and counts as that mode.
+            if let work = puzzle.proofOfWork, policy.allowsProofOfWorkAlone,
+                let nonce = attempt.proofOfWorkNonce,
+                work.isSolved(by: nonce, extraBits: ProofOfWorkChallenge.aloneSurcharge),
+                placement(of: puzzle, attempt: attempt) == nil
+            {
+                return .success(.proofOfWork)
+            }
+            return .failure(.machineLike(violation))
+        case let failure?: return .failure(failure)
+        }
+    }
+
+    /// Whether a drag (or key presses) dropped the piece in the hole as a person would.
+    private func judgeDrag(_ puzzle: VerifierState.Pending, attempt: PuzzleAttempt)
+        -> CheckFailure?
+    {
         let width = attempt.displayWidth
         guard width.isFinite, width > 0, attempt.position.isFinite else {
             return .invalidAttempt("position and display width must be finite, width positive")
         }
+        let placement = placement(of: puzzle, attempt: attempt)
+        if attempt.track.isEmpty, !policy.requiresTrack { return placement }
+        let scale = Double(puzzle.imageWidth) / width
+        let start = Point(x: puzzle.startX / scale, y: puzzle.startY / scale)
+        if attempt.inputMethod == .keyboard, !policy.allowsKeyboard { return .keyboardRefused }
+        if let violation = policy.trajectory.violation(
+            in: attempt.track, release: attempt.position, start: start, displayWidth: width,
+            axis: puzzle.axis, inputMethod: attempt.inputMethod, farEdge: attempt.farEdge)
+        {
+            return .machineLike(violation)
+        }
+        if attempt.repeatsAcceptedDrag, attempt.inputMethod == .pointer {
+            return .machineLike(.replayed)
+        }
+        return placement
+    }
+
+    /// How far from the hole the piece was dropped, as a failure, or `nil` within tolerance.
+    private func placement(of puzzle: VerifierState.Pending, attempt: PuzzleAttempt)
+        -> CheckFailure?
+    {
+        let width = attempt.displayWidth
         // Both coordinates in background pixels, compared with the answer's.
         let scale = Double(puzzle.imageWidth) / width
         let dx = abs(attempt.position.x * scale - puzzle.answerX)
@@ -252,21 +306,7 @@ public struct PuzzleVerifier: Sendable {
         let tolerance = max(
             policy.verificationTolerance,
             shown.map { policy.shownTolerance * Double(puzzle.imageWidth) / $0 } ?? 0)
-        let placement: CheckFailure? =
-            off <= tolerance ? nil : .wrongPosition(pixelsOff: off)
-        if attempt.track.isEmpty, !policy.requiresTrack { return placement }
-        let start = Point(x: puzzle.startX / scale, y: puzzle.startY / scale)
-        if attempt.inputMethod == .keyboard, !policy.allowsKeyboard { return .keyboardRefused }
-        if let violation = policy.trajectory.violation(
-            in: attempt.track, release: attempt.position, start: start, displayWidth: width,
-            axis: puzzle.axis, inputMethod: attempt.inputMethod, farEdge: attempt.farEdge)
-        {
-            return .machineLike(violation)
-        }
-        if attempt.repeatsAcceptedDrag, attempt.inputMethod == .pointer {
-            return .machineLike(.replayed)
-        }
-        return placement
+        return off <= tolerance ? nil : .wrongPosition(pixelsOff: off)
     }
 
     /// How long a lockout lasts after `earlier` lockouts in a row.
