@@ -59,18 +59,27 @@ import Testing
                 clientAddress: address))
     }
 
-    /// A nonce that pays a challenge's price, as the widget's worker finds it.
+    /// A nonce that pays a challenge's price and not the deeper price of the work alone (which
+    /// would let a drag the rules doubt pass anyway), as the widget's worker first finds it.
     func paying(_ price: [String: Any]) throws -> String {
-        ProofOfWorkChallenge(
+        let work = ProofOfWorkChallenge(
             salt: try #require(price["salt"] as? String),
-            difficulty: try #require(price["difficulty"] as? Int)
-        ).solve()
+            difficulty: try #require(price["difficulty"] as? Int))
+        var k = 0
+        while !work.isSolved(by: String(k))
+            || work.isSolved(by: String(k), extraBits: ProofOfWorkChallenge.aloneSurcharge)
+        {
+            k += 1
+        }
+        return String(k)
     }
 
     /// A challenge, and a hand-like drag into its hole, as the widget would send it.
-    func challengeAndDrag(_ service: CaptchaService, seed: UInt64 = 1, off: Double = 0) throws
-        -> (id: String, answer: [String: Any])
-    {
+    func challengeAndDrag(
+        _ service: CaptchaService, seed: UInt64 = 1, off: Double = 0,
+        store: (any VerifierBackend)? = nil
+    ) throws -> (id: String, answer: [String: Any]) {
+        let backend = store ?? backend
         let made = post(service, "/v1/challenges", ["sitekey": site.sitekey, "action": "signup"])
         #expect(made.status == 201)
         let challenge = json(made)
@@ -157,6 +166,59 @@ import Testing
         #expect(price(from: "::ffff:198.51.100.77") == 18)
         #expect(CaptchaService.pricingNetwork(of: "2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
         #expect(CaptchaService.pricingNetwork(of: "::ffff:10.1.2.3") == "10.1.2.0/24")
+    }
+
+    /// A megabyte of fake token with an idempotency key is refused before anything is
+    /// remembered: 20 of them leave the directory store's state as small as it was, and it
+    /// goes on working (they once pushed it past its read limit for good). A key longer than
+    /// 64 bytes is refused by name.
+    @Test func hugeTokensAndKeysAreRefusedBeforeAnythingIsRemembered() throws {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tactile-huge-\(UInt64.random(in: 0...UInt64.max))").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try DirectoryBackend(directory: folder, policy: plumbingPolicy)
+        let service = CaptchaService(
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: store,
+            log: { _ in })
+        func size() -> Int {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            return names.reduce(0) { total, name in
+                let attributes = try? FileManager.default.attributesOfItem(
+                    atPath: folder + "/" + name)
+                return total + ((attributes?[.size] as? Int) ?? 0)
+            }
+        }
+        let (id, answer) = try challengeAndDrag(service, seed: 4, store: store)
+        let token = try #require(
+            json(post(service, "/v1/challenges/\(id)/answer", answer))["token"] as? String)
+        let before = size()
+        let huge = "pt2." + String(repeating: "A", count: 1 << 20)
+        for k in 0..<20 {
+            let reply = json(
+                post(
+                    service, "/v1/siteverify",
+                    ["secret": site.secret, "response": huge, "idempotency_key": "k\(k)"],
+                    origin: nil))
+            #expect(reply["error-codes"] as? [String] == ["invalid-input-response"])
+        }
+        #expect(size() < before + 64 * 1024, "state grew from \(before) to \(size()) bytes")
+        let longKey = json(
+            post(
+                service, "/v1/siteverify",
+                [
+                    "secret": site.secret, "response": token,
+                    "idempotency_key": String(repeating: "k", count: 65),
+                ], origin: nil))
+        #expect(longKey["error-codes"] as? [String] == ["invalid-idempotency-key"])
+        // The token was not spent by the refused call, and the store still works.
+        let verified = json(
+            post(
+                service, "/v1/siteverify",
+                [
+                    "secret": site.secret, "response": token,
+                    "idempotency_key": String(repeating: "k", count: 64),
+                ], origin: nil))
+        #expect(verified["success"] as? Bool == true, "\(verified)")
     }
 
     @Test func siteverifyNamesWhatIsWrongAsTurnstileDoes() throws {

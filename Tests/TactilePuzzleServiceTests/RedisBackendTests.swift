@@ -234,11 +234,18 @@ import Testing
             })
         let samples = try #require(answer["track"] as? [[String: Double]])
         let scale = hole.x / (answer["x"] as! Double)
-        // Its price paid: what refuses it is the memory of the drag.
+        // Its price paid, and not the deeper price of the work alone (which would let a
+        // doubted drag pass anyway): what refuses it is the memory of the drag.
         let work = try #require(second["proofOfWork"] as? [String: Any])
-        let nonce = ProofOfWorkChallenge(
-            salt: work["salt"] as! String, difficulty: work["difficulty"] as! Int
-        ).solve()
+        let price = ProofOfWorkChallenge(
+            salt: work["salt"] as! String, difficulty: work["difficulty"] as! Int)
+        var paying = 0
+        while !price.isSolved(by: String(paying))
+            || price.isSolved(by: String(paying), extraBits: ProofOfWorkChallenge.aloneSurcharge)
+        {
+            paying += 1
+        }
+        let nonce = String(paying)
         let replay: [String: Any] = [
             "x": hole.x, "y": answer["y"]!, "proofOfWork": ["nonce": nonce],
             "track": samples.map { ["x": $0["x"]! * scale, "y": $0["y"]!, "t": $0["t"]!] },

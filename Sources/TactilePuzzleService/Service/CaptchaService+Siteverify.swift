@@ -43,7 +43,14 @@ extension CaptchaService {
         guard let token = fields["response"], !token.isEmpty else {
             return failure(["missing-input-response"])
         }
+        // Refused before anything is looked up or remembered.
+        guard token.utf8.count <= TokenSigner.maximumLength else {
+            return failure(["invalid-input-response"])
+        }
         let key = fields["idempotency_key"].flatMap { $0.isEmpty ? nil : $0 }
+        if let key, key.utf8.count > PuzzleVerifier.maximumIdempotencyKeyLength {
+            return failure(["invalid-idempotency-key"])
+        }
         let result: Result<TokenClaims, TokenError>
         do {
             let scope = VerifierScope.redeeming(

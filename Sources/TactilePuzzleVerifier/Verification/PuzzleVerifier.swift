@@ -370,6 +370,11 @@ public struct PuzzleVerifier: Sendable {
         guard let key = idempotencyKey else {
             return try redeem(token, now: now, siteKey: siteKey)
         }
+        // Nothing is remembered for what no token or key can be: a megabyte of fake token
+        // must not become a megabyte of state.
+        guard token.utf8.count <= TokenSigner.maximumLength,
+            key.utf8.count <= Self.maximumIdempotencyKeyLength
+        else { throw .malformed }
         if state.verifications.count >= policy.maximumRedeemed || now >= sweptVerificationsAt + 1 {
             state.verifications = state.verifications.filter { $0.value.until > now }
             sweptVerificationsAt = now
@@ -395,9 +400,13 @@ public struct PuzzleVerifier: Sendable {
         }
     }
 
-    /// The name a verification with an idempotency key is remembered under.
+    /// The longest idempotency key accepted, in bytes.
+    public static let maximumIdempotencyKeyLength = 64
+
+    /// The name a verification with an idempotency key is remembered under: a digest of the
+    /// key, the site and the token, the same size whatever they are.
     static func remembered(_ key: String, site: String?, token: String) -> String {
-        "\(key.utf8.count):\(key)|\(site ?? "")|\(token)"
+        Hex.encode(Sodium.sha256(Array("\(key.utf8.count):\(key)|\(site ?? "")|\(token)".utf8)))
     }
 
     private mutating func redeem(_ token: String, now: Double, siteKey: String?)
