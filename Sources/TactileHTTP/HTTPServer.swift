@@ -216,6 +216,55 @@ private func collect(
     return collector.values
 }
 
+/// Every value of a request header, in order (`collect` keeps the last of each name).
+private func values(of name: String, on connection: OpaquePointer?) -> [String] {
+    final class Found {
+        var values: [String] = []
+        let name: String
+        init(_ name: String) { self.name = name }
+    }
+    let found = Found(name.lowercased())
+    withExtendedLifetime(found) {
+        _ = MHD_get_connection_values(
+            connection, MHD_ValueKind.HEADER_KIND,
+            { context, _, key, value in
+                guard let context, let key else { return MHD_Result.YES }
+                let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
+                if String(cString: key).lowercased() == found.name {
+                    found.values.append(value.map { String(cString: $0) } ?? "")
+                }
+                return MHD_Result.YES
+            }, Unmanaged.passUnretained(found).toOpaque())
+    }
+    return found.values
+}
+
+/// Why a request's framing is refused, or `nil`: both `Content-Length` and
+/// `Transfer-Encoding`, `Content-Length` given more than once or not a plain number (400), or a
+/// transfer coding other than `chunked` alone (501).
+private func framingRefusal(_ connection: OpaquePointer?) -> HTTPResponse? {
+    let lengths = values(of: "Content-Length", on: connection)
+    let codings = values(of: "Transfer-Encoding", on: connection)
+    if !lengths.isEmpty, !codings.isEmpty {
+        return .text(400, "a request may not have both Content-Length and Transfer-Encoding")
+    }
+    if lengths.count > 1 {
+        return .text(400, "a request may have one Content-Length, not \(lengths.count)")
+    }
+    if let length = lengths.first,
+        length.isEmpty || !length.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+    {
+        return .text(400, "Content-Length must be a number of bytes")
+    }
+    if !codings.isEmpty,
+        codings.count > 1
+            || codings[0].trimmingCharacters(in: .whitespaces).lowercased() != "chunked"
+    {
+        return .text(501, "only the chunked transfer coding is accepted")
+    }
+    return nil
+}
+
 private func send(_ response: HTTPResponse, on connection: OpaquePointer?) -> MHD_Result {
     let made = response.body.withUnsafeBytes { bytes in
         MHD_create_response_from_buffer(
@@ -239,7 +288,13 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     let limit = server.configuration.maximumBodyBytes
     guard let stored = requestContext.pointee else {
-        // First call: only the headers are in. Refuse a declared body over the limit now.
+        // First call: only the headers are in. A message whose length two headers could
+        // read two ways is refused, and the connection closed: what a proxy in front takes
+        // for the rest of one request must never run here as another.
+        if let refusal = framingRefusal(connection) {
+            return send(refusal.adding("Connection", "close"), on: connection)
+        }
+        // Refuse a declared body over the limit now.
         if let length = MHD_lookup_connection_value(
             connection, MHD_ValueKind.HEADER_KIND, "Content-Length"),
             let declared = Int(String(cString: length)), declared > limit
