@@ -667,6 +667,38 @@ import Testing
         #expect(String(decoding: widget.body, as: UTF8.self).contains("tactile-captcha"))
         let demo = service.handle(HTTPRequest(method: "GET", path: "/demo"))
         #expect(String(decoding: demo.body, as: UTF8.self).contains(site.sitekey))
+        // A wrong method is told which are right; HEAD is answered where GET is.
+        let wrong = service.handle(HTTPRequest(method: "DELETE", path: "/v1/challenges"))
+        #expect(wrong.status == 405)
+        #expect(wrong.headers.contains { $0.name == "Allow" && $0.value == "POST, OPTIONS" })
+        #expect(service.handle(HTTPRequest(method: "HEAD", path: "/healthz")).status == 200)
+        #expect(service.handle(HTTPRequest(method: "HEAD", path: "/widget.js")).status == 200)
+    }
+
+    /// What a client sends as its method reaches the log only when it is a standard one: a
+    /// made-up method could carry terminal escapes or fill a line.
+    @Test func madeUpMethodsDoNotReachTheLog() {
+        let service = service
+        let method = "\u{1B}]0;owned\u{07}" + String(repeating: "X", count: 50_000)
+        _ = service.handle(HTTPRequest(method: method, path: "/healthz"))
+        let line = log.lines.last ?? ""
+        #expect(line.contains(" other ") && !line.contains("\u{1B}") && line.count < 200, "\(line)")
+    }
+
+    /// An opaque origin (`Origin: null`: a sandboxed frame, a file) is no site's page,
+    /// whatever its `Referer` says: no challenge, and no `Access-Control-Allow-Origin: null`.
+    @Test func anOpaqueOriginIsNoSitesPage() {
+        let service = service
+        let made = post(
+            service, "/v1/challenges", ["sitekey": site.sitekey], origin: "null",
+            headers: ["Referer": "https://example.com/signup"])
+        #expect(made.status == 403, "\(made.status)")
+        #expect(!made.headers.contains { $0.name == "Access-Control-Allow-Origin" })
+        let preflight = service.handle(
+            HTTPRequest(
+                method: "OPTIONS", path: "/v1/challenges",
+                headers: ["Origin": "null", "Referer": "https://example.com/"]))
+        #expect(preflight.status == 403)
     }
 
     @Test func sitesFilesAreChecked() throws {

@@ -106,9 +106,16 @@ public final class CaptchaService: @unchecked Sendable {
             endpoint: endpoint, status: response.status, seconds: seconds,
             waited: Self.seconds(max(.zero, start - request.received)))
         log(
-            "\(Self.timestamp(clock())) \(client(of: request)) \(request.method) \(endpoint) \(response.status) \(Self.milliseconds(seconds)) ms"
+            "\(Self.timestamp(clock())) \(client(of: request)) \(Self.loggable(request.method)) \(endpoint) \(response.status) \(Self.milliseconds(seconds)) ms"
         )
         return response
+    }
+
+    /// A request method as the log shows it: a standard method's name, else `other` (a
+    /// client's made-up method could carry terminal escapes or fill a line).
+    static func loggable(_ method: String) -> String {
+        ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE"].contains(
+            method) ? method : "other"
     }
 
     /// Logs a message of the HTTP server's own (a request it refused before any handler
@@ -145,7 +152,8 @@ public final class CaptchaService: @unchecked Sendable {
         if p.count >= 2, p[0] == "v1", p[1] == "challenges", method == "OPTIONS" {
             return preflight(request)
         }
-        switch (method, p.count) {
+        // HEAD is GET without the body (libmicrohttpd leaves it out).
+        switch (method == "HEAD" ? "GET" : method, p.count) {
         case ("POST", 2) where p == ["v1", "challenges"]:
             return issue(request)
         case ("GET", 4)
@@ -167,12 +175,23 @@ public final class CaptchaService: @unchecked Sendable {
         case ("GET", 3) where configuration.revealsAnswers && p[0] == "test" && p[1] == "answer":
             return revealAnswer(id: p[2])
         default:
-            if let first = p.first, Self.knownPaths.contains(first) {
-                return Self.error(
-                    Self.isRoute(p) ? 405 : 404,
-                    Self.isRoute(p) ? "method not allowed" : "no such endpoint")
+            if let first = p.first, Self.knownPaths.contains(first), Self.isRoute(p) {
+                return Self.error(405, "method not allowed").adding(
+                    "Allow", Self.allowedMethods(p).joined(separator: ", "))
             }
             return Self.error(404, "no such endpoint")
+        }
+    }
+
+    /// The methods an endpoint answers, for a 405's `Allow`.
+    static func allowedMethods(_ p: [String]) -> [String] {
+        switch p.count {
+        case 1 where p[0] == "demo": ["GET", "HEAD", "POST"]
+        case 1: ["GET", "HEAD"]
+        case 2 where p[1] == "challenges": ["POST", "OPTIONS"]
+        case 2: ["POST"]
+        case 4 where p[3] == "answer": ["POST", "OPTIONS"]
+        default: ["GET", "HEAD", "OPTIONS"]
         }
     }
 
@@ -602,15 +621,13 @@ public final class CaptchaService: @unchecked Sendable {
         return words.joined(separator: ":") + "::/64"
     }
 
-    /// The page's host name, from `Origin`, else `Referer`.
+    /// The page's host name, from `Origin`, else (when there is no `Origin` at all)
+    /// `Referer`. An opaque origin (`Origin: null`, a sandboxed frame or a file) has none,
+    /// whatever its `Referer` says.
     func pageHostname(_ request: HTTPRequest) -> String? {
-        for header in ["Origin", "Referer"] {
-            if let value = request.header(header), let url = URL(string: value), let host = url.host
-            {
-                return host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-            }
-        }
-        return nil
+        let value = request.header("Origin") ?? request.header("Referer")
+        guard let value, let url = URL(string: value), let host = url.host else { return nil }
+        return host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
     }
 
     func siteOfOrigin(_ request: HTTPRequest) -> ServiceSite? {
