@@ -20,8 +20,11 @@ import Testing
         let directory: String?
         private(set) var process: Process?
 
-        init(persistent: Bool = false) throws {
+        let extraArguments: [String]
+
+        init(persistent: Bool = false, arguments: [String] = []) throws {
             port = Self.freePort()
+            extraArguments = arguments
             if persistent {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                     "redis-\(UUID())"
@@ -43,7 +46,7 @@ import Testing
                 + (directory.map {
                     ["--appendonly", "yes", "--appendfsync", "always", "--dir", $0]
                 }
-                    ?? ["--appendonly", "no"])
+                    ?? ["--appendonly", "no"]) + extraArguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
@@ -99,6 +102,26 @@ import Testing
 
     let site = ServiceSite(
         sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"])
+
+    /// A Redis that evicts keys when full could evict a redeemed token, which would then pass
+    /// again: it is named as a risk, and /healthz fails on it. A memory limit with
+    /// `noeviction`, or no limit with any policy, evicts nothing.
+    @Test func aRedisThatEvictsIsRefused() throws {
+        for (arguments, risky) in [
+            (["--maxmemory", "64mb", "--maxmemory-policy", "allkeys-lru"], true),
+            (["--maxmemory", "64mb", "--maxmemory-policy", "volatile-lru"], true),
+            (["--maxmemory", "64mb", "--maxmemory-policy", "noeviction"], false),
+            (["--maxmemory", "0", "--maxmemory-policy", "allkeys-lru"], false),
+        ] {
+            let redis = try RedisServer(arguments: arguments)
+            let backend = try RedisBackend(
+                url: "redis://127.0.0.1:\(redis.port)", policy: plumbingPolicy)
+            let risk = try backend.evictionRisk()
+            #expect((risk != nil) == risky, "\(arguments): \(risk ?? "none")")
+            if let risk { #expect(risk.contains(arguments[3]) && risk.contains("noeviction")) }
+            #expect(backend.isHealthy() == !risky, "\(arguments)")
+        }
+    }
 
     func instance(_ redis: RedisServer) throws -> (CaptchaService, RedisBackend) {
         let backend = try RedisBackend(

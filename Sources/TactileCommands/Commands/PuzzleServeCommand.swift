@@ -22,9 +22,16 @@ enum PuzzleServeCommand {
             backend = MemoryBackend(policy: policy)
             storeName = "memory"
         case let value where value.hasPrefix("redis://"):
-            do { backend = try RedisBackend(url: value, policy: policy) } catch {
+            let redis: RedisBackend
+            do { redis = try RedisBackend(url: value, policy: policy) } catch {
                 throw .usage(error.description)
             }
+            // A Redis that evicts keys when full could let a spent token pass again. (One that
+            // does not answer yet is checked by /healthz, which fails until it does.)
+            if let risk = try? redis.evictionRisk() {
+                throw CommandFailure(.damagedStore, "--store \(value): \(risk)")
+            }
+            backend = redis
             storeName = value
         case let directory:
             guard !directory.isEmpty else { throw .usage("--store needs memory or a directory") }

@@ -685,17 +685,56 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         }
     }
 
-    /// Whether Redis answers and still holds the secret this instance uses.
+    /// Whether Redis answers, keeps every record until its TTL (``evictionRisk(in:)``), and
+    /// still holds the secret this instance uses.
     public func isHealthy() -> Bool {
         lock.lock()
         let known = cachedKey
         lock.unlock()
         guard
-            let replies = try? withConnection({ try run(["PING"], ["GET", Self.keyName], on: $0) })
+            let replies = try? withConnection({
+                try run(["PING"], ["GET", Self.keyName], ["INFO", "memory"], on: $0)
+            })
         else { return false }
         guard replies[0] == .status("PONG") else { return false }
+        guard case .string(let info) = replies[2], evictionRisk(in: info) == nil else {
+            return false
+        }
         guard let known else { return true }
         return replies[1] == .string(known.sealed)
+    }
+
+    /// Why this Redis could drop a record before its time, or `nil` when it cannot: read from
+    /// `INFO memory` (which works where `CONFIG` is turned off). A Redis with a memory limit
+    /// and any policy but `noeviction` evicts keys when full, and an evicted redeemed token or
+    /// lockout would pass again.
+    ///
+    /// - Throws: ``Failure`` when Redis does not answer.
+    public func evictionRisk() throws -> String? {
+        let reply = try withConnection { try run(["INFO", "memory"], on: $0)[0] }
+        guard case .string(let info) = reply else {
+            return "Redis at \(host):\(port) did not answer INFO memory"
+        }
+        return evictionRisk(in: info)
+    }
+
+    /// ``evictionRisk()`` from the text of `INFO memory`.
+    func evictionRisk(in info: [UInt8]) -> String? {
+        var fields: [String: String] = [:]
+        for line in String(decoding: info, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[String(line[..<colon])] = String(line[line.index(after: colon)...])
+                .trimmingCharacters(in: .whitespaces)
+        }
+        guard let policy = fields["maxmemory_policy"],
+            let limit = fields["maxmemory"].flatMap(Int.init)
+        else {
+            return
+                "Redis at \(host):\(port) does not say its maxmemory and maxmemory_policy (INFO memory)"
+        }
+        guard limit > 0, policy != "noeviction" else { return nil }
+        return
+            "Redis at \(host):\(port) evicts keys when full (maxmemory \(limit) bytes, maxmemory-policy \(policy)): a redeemed token or a lockout could be evicted and pass again; set maxmemory-policy noeviction, or no maxmemory"
     }
 
     // MARK: - Images
