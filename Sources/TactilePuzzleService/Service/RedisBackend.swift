@@ -685,15 +685,19 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         }
     }
 
-    /// Whether Redis answers, keeps every record until its TTL (``evictionRisk(in:)``), and
-    /// still holds the secret this instance uses.
+    /// Whether Redis answers, takes writes, keeps every record until its TTL
+    /// (``evictionRisk()``), and still holds the secret this instance uses.
     public func isHealthy() -> Bool {
         lock.lock()
         let known = cachedKey
         lock.unlock()
         guard
+            // A write too: a full `noeviction` Redis, or a replica, answers every read and
+            // refuses every write (an error reply fails the whole pipeline).
             let replies = try? withConnection({
-                try run(["PING"], ["GET", Self.keyName], ["INFO", "memory"], on: $0)
+                try run(
+                    ["PING"], ["GET", Self.keyName], ["INFO", "memory"],
+                    ["SET", "tactile:healthz", "1", "PX", "10000"], on: $0)
             })
         else { return false }
         guard replies[0] == .status("PONG") else { return false }
@@ -718,14 +722,20 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         return evictionRisk(in: info)
     }
 
-    /// ``evictionRisk()`` from the text of `INFO memory`.
-    func evictionRisk(in info: [UInt8]) -> String? {
+    /// The fields of an `INFO` reply, by name.
+    static func fields(of info: [UInt8]) -> [String: String] {
         var fields: [String: String] = [:]
         for line in String(decoding: info, as: UTF8.self).split(whereSeparator: \.isNewline) {
             guard let colon = line.firstIndex(of: ":") else { continue }
             fields[String(line[..<colon])] = String(line[line.index(after: colon)...])
                 .trimmingCharacters(in: .whitespaces)
         }
+        return fields
+    }
+
+    /// ``evictionRisk()`` from the text of `INFO memory`.
+    func evictionRisk(in info: [UInt8]) -> String? {
+        let fields = Self.fields(of: info)
         guard let policy = fields["maxmemory_policy"],
             let limit = fields["maxmemory"].flatMap(Int.init)
         else {
