@@ -61,13 +61,17 @@ import Testing
             }
         }
         queue.close()
-        // Starts are logged a moment after a job is taken, so neighbours may swap; a job
-        // starting long after a later one would mean the queue is not in order.
+        // Starts are logged a moment after a job is taken, and a thread the system pauses
+        // there lets the others run on, so some jobs log late; but pairs logged out of order
+        // stay few. A queue that took jobs in any other order (last first, at random) would
+        // put about half of all 79,800 pairs out of order.
         let order = started.values
         #expect(order.sorted() == Array(0..<400))
-        for (position, index) in order.enumerated() {
-            #expect(abs(position - index) < 4, "job \(index) started \(position)th")
+        var inversions = 0
+        for i in order.indices {
+            for j in order.indices.dropFirst(i + 1) where order[i] > order[j] { inversions += 1 }
         }
+        #expect(inversions < 2_000, "\(inversions) pairs started out of order: \(order)")
     }
 
     @Test func closingWaitsForReservedJobsThenRefusesMore() {
