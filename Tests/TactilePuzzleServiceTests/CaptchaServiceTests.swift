@@ -281,6 +281,40 @@ import Testing
         #expect(metrics.contains("tactile_challenges_issued_total 1"))
     }
 
+    /// The metrics follow Prometheus's conventions from the start: every family has a HELP
+    /// and a TYPE line before its samples, and the counters an alert would watch are there at
+    /// zero before their first event.
+    @Test func metricsHaveHelpTypeAndZerosFromTheStart() {
+        let fresh = CaptchaService(
+            configuration: .init(sites: [site], policy: plumbingPolicy),
+            backend: MemoryBackend(policy: plumbingPolicy), log: { _ in })
+        let lines = metricLines(fresh)
+        for zero in [
+            "tactile_passes_total 0", "tactile_challenges_issued_total 0",
+            "tactile_store_errors_total 0", #"tactile_rate_limited_total{scope="client"} 0"#,
+        ] {
+            #expect(lines.contains(zero), "\(zero) missing: \(lines)")
+        }
+        var helped: Set<String> = []
+        var typed: Set<String> = []
+        for line in lines {
+            let words = line.split(separator: " ")
+            if line.hasPrefix("# HELP ") {
+                helped.insert(String(words[2]))
+                #expect(words.count > 3, "HELP without text: \(line)")
+            } else if line.hasPrefix("# TYPE ") {
+                #expect(helped.contains(String(words[2])), "TYPE before HELP: \(line)")
+                typed.insert(String(words[2]))
+            } else {
+                var family = String(line.prefix { $0 != "{" && $0 != " " })
+                for suffix in ["_bucket", "_sum", "_count"] where !typed.contains(family) {
+                    if family.hasSuffix(suffix) { family = String(family.dropLast(suffix.count)) }
+                }
+                #expect(typed.contains(family), "a sample before its TYPE: \(line)")
+            }
+        }
+    }
+
     /// The metrics' lines, as a set, and one histogram's cumulative counts by bound.
     func metricLines(_ service: CaptchaService) -> [String] {
         String(

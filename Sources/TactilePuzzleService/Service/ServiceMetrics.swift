@@ -8,6 +8,38 @@ final class ServiceMetrics: @unchecked Sendable {
     private var durations: [String: Histogram] = [:]
     /// Time waiting for a worker, over every endpoint.
     private var waits = Histogram()
+    /// Every counter family: its name, what it counts, and the series it shows from the
+    /// start, at zero (Prometheus's `rate()` and alerts need a series before its first event).
+    static let counterFamilies: [(name: String, help: String, zeros: [String])] = [
+        (
+            "tactile_challenges_issued_total", "Puzzles handed out.",
+            ["tactile_challenges_issued_total"]
+        ),
+        ("tactile_passes_total", "Answers that passed.", ["tactile_passes_total"]),
+        ("tactile_failures_total", "Answers that failed, by the rule that refused them.", []),
+        (
+            "tactile_rate_limited_total", "Requests refused by a rate limit, by scope.",
+            [
+                #"tactile_rate_limited_total{scope="client"}"#,
+                #"tactile_rate_limited_total{scope="site"}"#,
+            ]
+        ),
+        ("tactile_siteverify_total", "siteverify calls, by result.", []),
+        ("tactile_http_requests_total", "HTTP requests answered, by status.", []),
+        (
+            "tactile_server_messages_total",
+            "Messages of the HTTP server's own, by whether they were logged or held back.",
+            [
+                #"tactile_server_messages_total{logged="no"}"#,
+                #"tactile_server_messages_total{logged="yes"}"#,
+            ]
+        ),
+        (
+            "tactile_store_errors_total", "Operations the store could not carry out.",
+            ["tactile_store_errors_total"]
+        ),
+    ]
+
     /// Latency bucket bounds in seconds.
     static let bounds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
@@ -64,11 +96,22 @@ final class ServiceMetrics: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var lines: [String] = []
-        var typed: Set<String> = []
-        for key in counters.keys.sorted() {
-            let name = String(key.prefix { $0 != "{" })
-            if typed.insert(name).inserted { lines.append("# TYPE \(name) counter") }
-            lines.append("\(key) \(Int(counters[key]!))")
+        var series = counters
+        for family in Self.counterFamilies {
+            for zero in family.zeros where series[zero] == nil { series[zero] = 0 }
+        }
+        let helps = Dictionary(Self.counterFamilies.map { ($0.name, $0.help) }) { first, _ in first
+        }
+        var families: [String: [String]] = [:]
+        for key in series.keys {
+            families[String(key.prefix { $0 != "{" }), default: []].append(key)
+        }
+        for name in Set(families.keys).union(helps.keys).sorted() {
+            lines.append("# HELP \(name) \(helps[name] ?? "A count.")")
+            lines.append("# TYPE \(name) counter")
+            for key in (families[name] ?? []).sorted() {
+                lines.append("\(key) \(Int(series[key]!))")
+            }
         }
         let duration = "tactile_http_request_duration_seconds"
         lines.append(
