@@ -65,13 +65,7 @@ import Testing
         let work = ProofOfWorkChallenge(
             salt: try #require(price["salt"] as? String),
             difficulty: try #require(price["difficulty"] as? Int))
-        var k = 0
-        while !work.isSolved(by: String(k))
-            || work.isSolved(by: String(k), extraBits: ProofOfWorkChallenge.aloneSurcharge)
-        {
-            k += 1
-        }
-        return String(k)
+        return work.priceOnlyNonce()
     }
 
     /// A challenge, and a hand-like drag into its hole, as the widget would send it.

@@ -387,17 +387,8 @@ import Testing
         ) throws -> CheckOutcome {
             let challenge = try verifier.register(puzzle, client: "a", site: site, now: now)
             let work = try #require(challenge.proofOfWork)
-            var nonce = work.solve(extraBits: extraBits)
-            if extraBits == 0 {
-                // The first nonce that pays the price and not the deeper one.
-                var k = 0
-                while !work.isSolved(by: String(k))
-                    || work.isSolved(by: String(k), extraBits: ProofOfWorkChallenge.aloneSurcharge)
-                {
-                    k += 1
-                }
-                nonce = String(k)
-            }
+            let nonce =
+                extraBits == 0 ? work.priceOnlyNonce() : work.solve(extraBits: extraBits)
             let position = Point(x: puzzle.holePosition.x + dx, y: puzzle.holePosition.y)
             return verifier.check(
                 id: challenge.id,
