@@ -25,11 +25,11 @@ public final class HTTPServer: @unchecked Sendable {
         /// Worker threads that run the handler; by default one per core. A handler that
         /// waits (on a database, say) wants more.
         public var threads: Int
-        /// The most connections at once.
-        public var connectionLimit: Int
-        /// The most connections at once from one address.
-        public var connectionsPerAddress: Int
-        /// Seconds a connection may sit idle before it is closed.
+        /// What one client or network may hold (connections, time, body bytes): see
+        /// ``ConnectionGuard``.
+        public var limits: ConnectionGuard.Limits
+        /// Seconds a connection may sit idle, between requests or within one, before it
+        /// is closed (a request's whole deadline is in ``limits``).
         public var timeoutSeconds: Int
         /// The largest request body accepted.
         public var maximumBodyBytes: Int
@@ -38,20 +38,19 @@ public final class HTTPServer: @unchecked Sendable {
         /// standard error.
         public var messages: @Sendable (String) -> Void
 
-        /// Creates a configuration; by default 127.0.0.1:8080, a thread per core, 1,024
-        /// connections (64 per address), 10 s idle timeout, 1 MiB bodies.
+        /// Creates a configuration; by default 127.0.0.1:8080, a thread per core, the
+        /// guard's default limits, 10 s idle timeout, 1 MiB bodies.
         public init(
             host: String = "127.0.0.1", port: Int = 8080,
             threads: Int = ProcessInfo.processInfo.activeProcessorCount,
-            connectionLimit: Int = 1024, connectionsPerAddress: Int = 64,
+            limits: ConnectionGuard.Limits = ConnectionGuard.Limits(),
             timeoutSeconds: Int = 10, maximumBodyBytes: Int = 1 << 20,
             messages: @escaping @Sendable (String) -> Void = HTTPServer.standardErrorMessages
         ) {
             self.host = host
             self.port = port
             self.threads = threads
-            self.connectionLimit = connectionLimit
-            self.connectionsPerAddress = connectionsPerAddress
+            self.limits = limits
             self.timeoutSeconds = timeoutSeconds
             self.maximumBodyBytes = maximumBodyBytes
             self.messages = messages
@@ -78,6 +77,10 @@ public final class HTTPServer: @unchecked Sendable {
     /// Requests handed to the workers whose answers are not yet sent.
     fileprivate let unsent = Atomic<Int>(0)
     fileprivate let configuration: Configuration
+    /// Who may connect, and the deadlines and body budget of every connection.
+    fileprivate let connectionGuard: ConnectionGuard
+    /// Closes connections past their deadline, and reports refusals.
+    fileprivate let reaper: Reaper
     /// libmicrohttpd's messages' way to ``Configuration/messages``, alive as long as the server.
     private let logger: UnsafeMutablePointer<tactile_mhd_logger>
     /// The port the server listens on.
@@ -119,27 +122,32 @@ public final class HTTPServer: @unchecked Sendable {
         }
         self.configuration = configuration
         self.handler = handler
+        connectionGuard = ConnectionGuard(limits: configuration.limits)
+        reaper = Reaper(guard: connectionGuard, messages: configuration.messages)
         workers = WorkQueue(threads: configuration.threads, name: "http-worker")
         logger = .allocate(capacity: 1)
         let context = Unmanaged.passUnretained(self).toOpaque()
         logger.initialize(to: tactile_mhd_logger(log: messageHandler, context: context))
         daemon = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                // "::" takes IPv4 clients too, as "0.0.0.0" would on its own.
                 tactile_mhd_start(
-                    address, isIPv6 ? 1 : 0, accessHandler, context, completionHandler, context,
-                    UInt32(Self.networkThreads),
-                    UInt32(max(1, configuration.connectionLimit)),
-                    UInt32(max(1, configuration.connectionsPerAddress)),
+                    address, isIPv6 ? 1 : 0, configuration.host == "::" ? 1 : 0, acceptPolicy,
+                    context, accessHandler, context, completionHandler, context,
+                    connectionHandler, context, UInt32(Self.networkThreads),
+                    UInt32(max(1, configuration.limits.connections)),
                     UInt32(max(1, configuration.timeoutSeconds)), Self.connectionMemory, logger)
             }
         }
         guard let daemon else {
             workers.close()
+            reaper.stop()
             throw StartError(
                 description:
                     "cannot listen on \(configuration.host):\(configuration.port) (in use, or not permitted)"
             )
         }
+        reaper.start()
         port = Int(tactile_mhd_port(daemon))
     }
 
@@ -159,6 +167,7 @@ public final class HTTPServer: @unchecked Sendable {
         // Requests that arrive meanwhile are answered on the network thread; none is left
         // suspended, which libmicrohttpd does not allow when it stops.
         workers.close()
+        reaper.stop()
         // The network thread sends what the workers answered (a client that does not read
         // its answer gets two seconds).
         let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
@@ -185,8 +194,83 @@ private struct SuspendedConnection: @unchecked Sendable {
 private final class RequestBody {
     var bytes: [UInt8] = []
     var isTooLarge = false
+    /// Whether a part of the body found the body budget spent (it is then answered 503).
+    var isOverBudget = false
+    /// Body budget taken for it, given back when it completes.
+    var budget = 0
+    let origin: ClientNetwork
     /// Whether the request has gone to a worker.
     var isDispatched = false
+    init(origin: ClientNetwork) { self.origin = origin }
+}
+
+/// Now, on the clock the connection guard keeps its deadlines by.
+private func uptime() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// A connection's key in the connection guard.
+private func guardID(_ connection: OpaquePointer?) -> Int { Int(bitPattern: connection) }
+
+/// The client and network of a connection; a fixed one when its address is unknown.
+private func origin(of connection: OpaquePointer?) -> ClientNetwork {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let count = Int(tactile_mhd_client_bytes(connection, &bytes))
+    return ClientNetwork(addressBytes: Array(bytes.prefix(count))) ?? unknownOrigin
+}
+
+private let unknownOrigin = ClientNetwork(addressBytes: [0, 0, 0, 0])!
+
+/// Closes connections past their deadline every quarter second, and says every ten seconds
+/// how many connections were refused or closed for being slow, if any.
+private final class Reaper: Sendable {
+    private let connectionGuard: ConnectionGuard
+    private let messages: @Sendable (String) -> Void
+    private let running = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    /// Connections refused at accepting, and closed at their deadline, since the last report.
+    let refused = Atomic<Int>(0)
+    let closedSlow = Atomic<Int>(0)
+
+    init(guard connectionGuard: ConnectionGuard, messages: @escaping @Sendable (String) -> Void) {
+        self.connectionGuard = connectionGuard
+        self.messages = messages
+    }
+
+    func start() {
+        running.store(true, ordering: .releasing)
+        let thread = Thread { [self] in
+            var ticks = 0
+            while running.load(ordering: .acquiring) {
+                usleep(250_000)
+                connectionGuard.expired(at: uptime()) { socket in
+                    // The network thread sees the end of the stream and closes it.
+                    shutdown(socket, Int32(SHUT_RDWR))
+                    closedSlow.add(1, ordering: .relaxed)
+                }
+                ticks += 1
+                if ticks % 40 == 0 { report() }
+            }
+            finished.signal()
+        }
+        thread.name = "http-deadlines"
+        thread.start()
+    }
+
+    private func report() {
+        let refused = refused.exchange(0, ordering: .relaxed)
+        let slow = closedSlow.exchange(0, ordering: .relaxed)
+        guard refused > 0 || slow > 0 else { return }
+        let usage = connectionGuard.usage
+        messages(
+            "in the last 10 s: \(refused) connections refused (a client or network over its "
+                + "limit, or the server full), \(slow) closed for being too slow; "
+                + "\(usage.connections) open, \(usage.bodyBytes) body bytes held")
+    }
+
+    /// Stops the thread and waits for it; nothing when it never started.
+    func stop() {
+        guard running.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+    }
 }
 
 /// Collects a connection's headers or query arguments.
@@ -282,6 +366,45 @@ private func send(_ response: HTTPResponse, on connection: OpaquePointer?) -> MH
     return MHD_queue_response(connection, UInt32(response.status), made)
 }
 
+/// Queues an answer on the network thread, due to be read at the minimum rate.
+private func answer(
+    _ response: HTTPResponse, on connection: OpaquePointer?, server: HTTPServer
+) -> MHD_Result {
+    server.connectionGuard.answered(guardID(connection), bytes: response.body.count, at: uptime())
+    return send(response, on: connection)
+}
+
+/// The answer when the body budget is spent: try again shortly, on a new connection.
+private let overBudget = HTTPResponse.text(503, "the server is busy; try again shortly")
+    .adding("Retry-After", "1").adding("Connection", "close")
+
+private let acceptPolicy: MHD_AcceptPolicyCallback = { context, address, _ in
+    guard let context else { return MHD_Result.NO }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let count = Int(tactile_address_bytes(address, &bytes))
+    let client = ClientNetwork(addressBytes: Array(bytes.prefix(count))) ?? unknownOrigin
+    guard server.connectionGuard.admits(client) else {
+        server.reaper.refused.add(1, ordering: .relaxed)
+        return MHD_Result.NO
+    }
+    return MHD_Result.YES
+}
+
+private let connectionHandler: tactile_mhd_connection_callback = {
+    context, connection, _, code in
+    guard let context else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    let id = guardID(connection)
+    if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
+        server.connectionGuard.opened(
+            id, origin: origin(of: connection), socket: tactile_mhd_socket(connection),
+            at: uptime())
+    } else {
+        server.connectionGuard.closed(id)
+    }
+}
+
 private let accessHandler: MHD_AccessHandlerCallback = {
     context, connection, url, method, _, uploadData, uploadSize, requestContext in
     guard let context, let requestContext, let uploadSize else { return MHD_Result.NO }
@@ -292,22 +415,42 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         // read two ways is refused, and the connection closed: what a proxy in front takes
         // for the rest of one request must never run here as another.
         if let refusal = framingRefusal(connection) {
-            return send(refusal.adding("Connection", "close"), on: connection)
+            return answer(refusal.adding("Connection", "close"), on: connection, server: server)
         }
-        // Refuse a declared body over the limit now.
-        if let length = MHD_lookup_connection_value(
-            connection, MHD_ValueKind.HEADER_KIND, "Content-Length"),
-            let declared = Int(String(cString: length)), declared > limit
-        {
-            return send(
-                .text(413, "the request body is larger than \(limit) bytes"), on: connection)
+        let id = guardID(connection)
+        server.connectionGuard.headersArrived(id, at: uptime())
+        // Refuse a declared body over the limit now, or one the body budget cannot hold.
+        let declared =
+            MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length")
+            .flatMap { Int(String(cString: $0)) } ?? 0
+        if declared > limit {
+            return answer(
+                .text(413, "the request body is larger than \(limit) bytes"), on: connection,
+                server: server)
         }
-        requestContext.pointee = Unmanaged.passRetained(RequestBody()).toOpaque()
+        let body = RequestBody(origin: origin(of: connection))
+        if declared > 0 {
+            guard server.connectionGuard.takeBody(declared, for: id) else {
+                return answer(overBudget, on: connection, server: server)
+            }
+            body.budget = declared
+        }
+        requestContext.pointee = Unmanaged.passRetained(body).toOpaque()
         return MHD_Result.YES
     }
     let body = Unmanaged<RequestBody>.fromOpaque(stored).takeUnretainedValue()
     if uploadSize.pointee > 0 {
-        if let uploadData, !body.isTooLarge {
+        let needed = body.bytes.count + uploadSize.pointee - body.budget
+        if needed > 0, !body.isTooLarge, !body.isOverBudget {
+            // Chunked: the budget is taken as the body arrives.
+            if server.connectionGuard.takeBody(needed, for: guardID(connection)) {
+                body.budget += needed
+            } else {
+                body.isOverBudget = true
+                body.bytes = []
+            }
+        }
+        if let uploadData, !body.isTooLarge, !body.isOverBudget {
             if body.bytes.count + uploadSize.pointee > limit {
                 body.isTooLarge = true
                 body.bytes = []
@@ -322,8 +465,11 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         return MHD_Result.YES
     }
     if body.isTooLarge {
-        return send(.text(413, "the request body is larger than \(limit) bytes"), on: connection)
+        return answer(
+            .text(413, "the request body is larger than \(limit) bytes"), on: connection,
+            server: server)
     }
+    if body.isOverBudget { return answer(overBudget, on: connection, server: server) }
     // Called again after a worker's answer could not be queued: give up on the connection.
     guard !body.isDispatched else { return MHD_Result.NO }
     var address = [CChar](repeating: 0, count: 64)
@@ -338,19 +484,24 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     guard server.workers.reserve() else {
         // Stopping: answer here rather than leave the connection waiting.
-        return send(server.handler(request), on: connection)
+        return answer(server.handler(request), on: connection, server: server)
     }
     body.isDispatched = true
+    server.connectionGuard.dispatched(guardID(connection))
     server.unsent.add(1, ordering: .relaxed)
     // The connection waits, off the network thread's list, until a worker has queued the
     // answer; the worker then resumes it and the network thread sends it.
     MHD_suspend_connection(connection)
     let suspended = SuspendedConnection(connection: connection)
     let handler = server.handler
+    let connectionGuard = server.connectionGuard
     server.workers.enqueue {
         // Should nothing be queued (out of memory), the handler is called again on resuming
         // and closes the connection.
-        _ = send(handler(request), on: suspended.connection)
+        let response = handler(request)
+        _ = send(response, on: suspended.connection)
+        connectionGuard.answered(
+            guardID(suspended.connection), bytes: response.body.count, at: uptime())
         MHD_resume_connection(suspended.connection)
     }
     return MHD_Result.YES
@@ -365,17 +516,30 @@ private let messageHandler:
             let bytes = UnsafeBufferPointer(start: message, count: strlen(message)).map {
                 $0 >= 0 && $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : UInt8(bitPattern: $0)
             }
-            server.configuration.messages(String(decoding: bytes, as: UTF8.self))
+            var text = String(decoding: bytes, as: UTF8.self)
+            // The address is handed over whole, so libmicrohttpd's port is always 0: name it.
+            let bindFailure = "Failed to bind to port "
+            if text.hasPrefix(bindFailure), let colon = text.firstIndex(of: ":") {
+                let host = server.configuration.host
+                text =
+                    "Failed to bind to \(host.contains(":") ? "[\(host)]" : host):"
+                    + "\(server.configuration.port)\(text[colon...])"
+            }
+            server.configuration.messages(text)
         }
 
 private let completionHandler: MHD_RequestCompletedCallback = {
-    context, _, requestContext, _ in
+    context, connection, requestContext, _ in
+    guard let context else { return }
+    let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+    server.connectionGuard.completed(guardID(connection), at: uptime())
     guard let requestContext, let stored = requestContext.pointee else { return }
     let body = Unmanaged<RequestBody>.fromOpaque(stored)
-    if body.takeUnretainedValue().isDispatched, let context {
+    let request = body.takeUnretainedValue()
+    server.connectionGuard.returnBody(request.budget, from: request.origin)
+    if request.isDispatched {
         // Sent, or the connection is gone: either way nothing more is owed.
-        Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue().unsent.subtract(
-            1, ordering: .releasing)
+        server.unsent.subtract(1, ordering: .releasing)
     }
     body.release()
     requestContext.pointee = nil

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import TactileHTTP
@@ -24,8 +25,22 @@ import Testing
 
     /// A socket connected to the server on loopback, its reads timing out after `timeout`
     /// seconds; `nil` when it cannot connect.
-    static func connect(to port: Int, timeout: Double) -> Int32? {
+    static func connect(to port: Int, timeout: Double, from source: String? = nil) -> Int32? {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(socket)
+                return nil
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -371,11 +386,138 @@ import Testing
         do {
             let first = try echoServer(configuration())
             defer { first.stop() }
+            let messages = Mutex<[String]>([])
             #expect(throws: HTTPServer.StartError.self) {
-                try echoServer(configuration { $0.port = first.port })
+                try echoServer(
+                    configuration {
+                        $0.port = first.port
+                        $0.messages = { message in messages.withLock { $0.append(message) } }
+                    })
             }
+            // libmicrohttpd's own message names the address, not "port 0".
+            let said = messages.withLock { $0 }
+            #expect(
+                said.contains { $0.hasPrefix("Failed to bind to 127.0.0.1:\(first.port): ") },
+                "\(said)")
         } catch {
             Issue.record("\(error)")
         }
+    }
+
+    /// Whether the server has closed `socket` (end of stream, or reset), waiting at most
+    /// `seconds` for it.
+    static func isClosed(_ socket: Int32, within seconds: Double) -> Bool {
+        var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(seconds * 1000)) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK)) <= 0
+    }
+
+    @Test func aClientTricklingItsHeadersIsCutOffAtTheDeadline() throws {
+        // A byte every 0.3 s never leaves the connection idle for the 10 s idle timeout: the
+        // whole-request deadline (1 s here) must close it.
+        let server = try echoServer(
+            configuration { $0.limits.requestSeconds = 1 })
+        defer { server.stop() }
+        let socket = try #require(Self.connect(to: server.port, timeout: 5))
+        defer { close(socket) }
+        let request = Array(
+            "GET / HTTP/1.1\r\nHost: a\r\nX-Padding: \(String(repeating: "x", count: 60))".utf8)
+        var sent = 0
+        for byte in request {
+            var copy = byte
+            guard send(socket, &copy, 1, Int32(MSG_NOSIGNAL)) == 1 else { break }
+            sent += 1
+            if Self.isClosed(socket, within: 0.3) { break }
+        }
+        #expect(sent < request.count, "a trickle of \(sent) header bytes held the connection")
+        #expect(Self.isClosed(socket, within: 1))
+    }
+
+    @Test func aClientOverItsLimitIsRefusedAndOthersAreServed() throws {
+        let server = try echoServer(
+            configuration {
+                $0.limits.perClient = 2
+                $0.limits.perNetwork = 3
+            })
+        defer { server.stop() }
+        // Two idle connections from 127.0.0.1 hold its share.
+        let held = (0..<2).compactMap { _ in Self.connect(to: server.port, timeout: 5) }
+        defer { for socket in held { close(socket) } }
+        #expect(held.count == 2)
+        usleep(200_000)
+        // A third from it is closed at once, unanswered.
+        let third = try #require(Self.connect(to: server.port, timeout: 5))
+        defer { close(third) }
+        #expect(Self.isClosed(third, within: 2))
+        // Another address of the network gets one connection (the network's third) and an
+        // answer; a second from that address is over the network's limit.
+        let other = try #require(Self.connect(to: server.port, timeout: 5, from: "127.0.0.2"))
+        defer { close(other) }
+        let request = Array("GET /x HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(other, $0.baseAddress, $0.count, 0) }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = chunk.withUnsafeMutableBytes { recv(other, $0.baseAddress, $0.count, 0) }
+        #expect(String(decoding: chunk.prefix(max(0, n)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        let fourth = try #require(Self.connect(to: server.port, timeout: 5, from: "127.0.0.3"))
+        defer { close(fourth) }
+        #expect(Self.isClosed(fourth, within: 2))
+        // Another network is not held back by this one.
+        let elsewhere = exchangeFrom("127.1.0.1", server.port, request)
+        #expect(elsewhere.hasPrefix("HTTP/1.1 200"), "\(elsewhere)")
+    }
+
+    /// `exchange` from a given source address.
+    func exchangeFrom(_ source: String, _ port: Int, _ request: [UInt8]) -> String {
+        guard let socket = Self.connect(to: port, timeout: 5, from: source) else { return "" }
+        defer { close(socket) }
+        _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+        return String(decoding: chunk.prefix(max(0, n)), as: UTF8.self)
+    }
+
+    @Test func bodiesPastTheBudgetAre503AndTheBudgetComesBack() throws {
+        let server = try echoServer(
+            configuration {
+                $0.limits.bodyBudget = 100_000
+                $0.limits.bodyBudgetPerNetwork = 100_000
+            })
+        defer { server.stop() }
+        // One request declares 80 kB and sends a little of it: the budget holds it.
+        let slow = try #require(Self.connect(to: server.port, timeout: 5))
+        let head = "POST /slow HTTP/1.1\r\nHost: a\r\nContent-Length: 80000\r\n\r\n"
+        _ = Array(head.utf8).withUnsafeBytes { send(slow, $0.baseAddress, $0.count, 0) }
+        usleep(200_000)
+        let over = exchange(
+            server.port,
+            Array(
+                ("POST /over HTTP/1.1\r\nHost: a\r\nContent-Length: 40000\r\n\r\n"
+                    + String(repeating: "b", count: 40000)).utf8))
+        #expect(over.hasPrefix("HTTP/1.1 503"), "\(over.prefix(80))")
+        #expect(over.contains("Retry-After: 1"))
+        // The slow one finishes: it is answered, and its share comes back.
+        _ = Array(String(repeating: "a", count: 80000).utf8).withUnsafeBytes {
+            send(slow, $0.baseAddress, $0.count, 0)
+        }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let n = chunk.withUnsafeMutableBytes { recv(slow, $0.baseAddress, $0.count, 0) }
+        close(slow)
+        #expect(String(decoding: chunk.prefix(max(0, n)), as: UTF8.self).contains("n=80000"))
+        usleep(200_000)
+        let after = exchange(
+            server.port,
+            Array(
+                ("POST /after HTTP/1.1\r\nHost: a\r\nContent-Length: 40000\r\nConnection: close\r\n\r\n"
+                    + String(repeating: "b", count: 40000)).utf8))
+        #expect(after.hasPrefix("HTTP/1.1 200") && after.contains("n=40000"), "\(after.prefix(80))")
+    }
+
+    @Test func theUnspecifiedIPv6AddressTakesIPv4ClientsToo() throws {
+        let server = try echoServer(configuration { $0.host = "::" })
+        defer { server.stop() }
+        let answer = exchange(
+            server.port, Array("GET /v4 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n".utf8))
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
     }
 }
