@@ -103,8 +103,8 @@ public final class ConnectionGuard: Sendable {
         /// When it is closed unless something moves the deadline on; `nil` while a worker
         /// has its request.
         var deadline: UInt64?
-        /// When the current request's headers came in, and the body bytes it declared or
-        /// sent so far (its deadline grows with them at the minimum rate).
+        /// When the current request's headers came in, and the body bytes it sent so far
+        /// (its deadline grows with them at the minimum rate).
         var bodyStart: UInt64 = 0
         var bodyBytes = 0
     }
@@ -162,12 +162,12 @@ public final class ConnectionGuard: Sendable {
         }
     }
 
-    /// Takes `bytes` more of the body budget for a request on connection `id` (declared
-    /// up front, or as they arrive), moving its deadline on at the minimum rate. `false`,
-    /// taking nothing, when the budget or its network's share is spent.
+    /// Takes `bytes` more of the body budget for a request on connection `id` (declared up
+    /// front, or as they arrive). `false`, taking nothing, when the budget or its network's
+    /// share is spent.
     public func takeBody(_ bytes: Int, for id: Int) -> Bool {
         state.withLock { state in
-            guard var open = state.open[id] else { return false }
+            guard let open = state.open[id] else { return false }
             let network = open.origin.network
             let held = state.bodyBytesPerNetwork[network, default: 0]
             guard bytes >= 0, state.bodyBytes + bytes <= limits.bodyBudget,
@@ -175,14 +175,20 @@ public final class ConnectionGuard: Sendable {
             else { return false }
             state.bodyBytes += bytes
             state.bodyBytesPerNetwork[network] = held + bytes
-            open.bodyBytes += bytes
-            if open.deadline != nil {
-                open.deadline =
-                    open.bodyStart + seconds(limits.requestSeconds)
-                    + transferTime(open.bodyBytes)
-            }
-            state.open[id] = open
             return true
+        }
+    }
+
+    /// `bytes` of the body arrived on connection `id`: the deadline moves on, so that a
+    /// body arriving at the minimum rate (after the allowance) is never cut off, and one
+    /// arriving slower is.
+    public func bodyArrived(_ bytes: Int, on id: Int) {
+        state.withLock { state in
+            guard var open = state.open[id], open.deadline != nil else { return }
+            open.bodyBytes += max(0, bytes)
+            open.deadline =
+                open.bodyStart + seconds(limits.requestSeconds) + transferTime(open.bodyBytes)
+            state.open[id] = open
         }
     }
 

@@ -440,6 +440,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     let body = Unmanaged<RequestBody>.fromOpaque(stored).takeUnretainedValue()
     if uploadSize.pointee > 0 {
+        server.connectionGuard.bodyArrived(uploadSize.pointee, on: guardID(connection))
         let needed = body.bytes.count + uploadSize.pointee - body.budget
         if needed > 0, !body.isTooLarge, !body.isOverBudget {
             // Chunked: the budget is taken as the body arrives.

@@ -76,9 +76,14 @@ struct ConnectionGuardTests {
         guardian.headersArrived(2, at: 3 * second)
         #expect(expired(at: 10 * second) == [41])
         #expect(expired(at: 11 * second).isEmpty)  // each is handed over once
-        // A body of 5,000 bytes at 1,000 bytes a second: 10 s + 5 s from its headers.
-        #expect(guardian.takeBody(5000, for: 2))
+        // Its body must arrive at 1,000 bytes a second after a 10 s allowance: 5,000 bytes
+        // buy 5 s, whatever it declared.
+        #expect(guardian.takeBody(1_000_000, for: 2))
+        #expect(expired(at: 13 * second - 1).isEmpty)
+        guardian.bodyArrived(2000, on: 2)
+        guardian.bodyArrived(3000, on: 2)
         #expect(expired(at: 18 * second - 1).isEmpty)
+        #expect(expired(at: 18 * second) == [42])  // and no more came
         guardian.dispatched(2)
         #expect(expired(at: 100 * second).isEmpty)  // a worker's time is not the client's
         // Its 2,000-byte answer must be read within 10 s + 2 s.

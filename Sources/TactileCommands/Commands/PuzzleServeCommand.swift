@@ -79,6 +79,7 @@ enum PuzzleServeCommand {
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
+        raiseOpenFileLimit()
         let server: HTTPServer
         do {
             // A worker waiting on Redis holds its thread: give it a few more of them than
@@ -137,6 +138,17 @@ enum PuzzleServeCommand {
         server.stop()
         metricsServer.stop()
         output.line("stopped")
+    }
+
+    /// Lets the process open as many files as it is allowed to (its hard limit, up to
+    /// 65,536): a soft limit of 1,024 would run out below the server's connection limit.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+        let wanted = min(limit.rlim_max, 65536)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// `HOST:PORT`, with IPv6 in brackets.
