@@ -656,6 +656,28 @@ class DemoTests(unittest.TestCase):
         wait_state("ready", index=0)
         self.assertEqual(DRIVER.execute_script("return window.tactileCaptcha.getResponse(window.__good)"), "")
 
+    def test_12_a_page_that_forbids_workers_pays_the_price_on_the_page(self):
+        open_demo()
+        if not last_challenge().get("proofOfWork"):
+            self.skipTest("the service asks no price")
+        # A Content-Security-Policy without blob: workers; Chromium refuses the widget's worker
+        # with an error event, and the widget searches on the page instead.
+        DRIVER.execute_script("""
+            window.__refused = [];
+            document.addEventListener('securitypolicyviolation', (e) => window.__refused.push(e.effectiveDirective));
+            const policy = document.createElement('meta');
+            policy.httpEquiv = 'Content-Security-Policy'; policy.content = "worker-src 'none'";
+            document.head.appendChild(policy);
+            window.tactileCaptcha.reset();""")
+        wait_state("ready")
+        challenge = last_challenge()
+        hole_x, _ = answer_for(BASE, challenge["id"])
+        drag(slider(), css_offset_for(hole_x), seed=47)
+        wait_state("passed", timeout=30)
+        self.assertIn("worker-src", DRIVER.execute_script("return window.__refused"))
+        nonce = sent("/answer")[-1]["body"]["proofOfWork"]["nonce"]
+        self.assertTrue(check_pow(challenge["proofOfWork"]["salt"], nonce, challenge["proofOfWork"]["difficulty"]))
+
 
 class AxisTests(unittest.TestCase):
     """Vertical and free puzzles (the service may issue them): against mocks that do."""
@@ -769,6 +791,111 @@ class ExpiryTests(unittest.TestCase):
         # A 9 s lifetime: the widget asks for a new puzzle about 2 s before the end, by itself.
         wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge_id) and state() == "ready", 12)
         self.assertEqual(status_text(), "")
+
+
+# ----------------------------------------------------------------------------- the widget's width
+
+# A page with no style sheet of its own: the widget's width is whatever widget.js gives it.
+PLAIN_PAGE = r"""
+    window.tactileCaptcha.remove();
+    document.querySelectorAll('style, link[rel=stylesheet]').forEach((sheet) => sheet.remove());
+    document.body.innerHTML = arguments[1];
+    for (const host of document.querySelectorAll('.tactile-captcha')) {
+      host.dataset.sitekey = arguments[0];
+      window.tactileCaptcha.render(host);
+    }
+"""
+
+# The narrowest the picture is shown while the container has room (widget.js's CSS).
+SMALLEST_PICTURE = 280
+
+
+class WidthTests(unittest.TestCase):
+    """The widget on a plain page: no wider than its picture's natural width on a wide page,
+    no narrower than 280 px while there is room, and never wider than a narrow container."""
+
+    def setUp(self):
+        DRIVER.set_window_size(1400, 1000)
+        self.addCleanup(DRIVER.set_window_size, 960, 1000)
+
+    def plain_page(self, body, base=None):
+        """Opens /demo (for its origin and its site key), then replaces the page's body with
+        `body` and its style sheets with none, and renders every .tactile-captcha in it."""
+        DRIVER.get(f"{base or BASE}/demo")
+        sitekey = DRIVER.find_element(By.CSS_SELECTOR, ".tactile-captcha").get_attribute("data-sitekey")
+        DRIVER.execute_script(PLAIN_PAGE, sitekey, body)
+        self.assertGreaterEqual(DRIVER.execute_script("return window.innerWidth"), 1300, "a wide page")
+
+    def picture(self, index=0):
+        """The rectangles of the picture (the <img>) and of its stage, in CSS pixels."""
+        w = widget(index)
+        return rect(w.find_element(By.CSS_SELECTOR, ".tactile-bg")), rect(w.find_element(By.CSS_SELECTOR, ".tactile-stage"))
+
+    def test_50_on_a_wide_page_the_picture_is_at_most_its_natural_width(self):
+        self.plain_page('<form method="post" action="/demo"><p>Sign up</p>'
+                        '<div class="tactile-captcha"></div><button>Sign up</button></form>')
+        wait_state("ready")
+        time.sleep(0.3)  # the picture fades in
+        shot("50-plain-wide-page")
+        challenge = last_challenge()
+        natural = challenge["imageWidth"]
+        picture, stage = self.picture()
+        self.assertLessEqual(picture["w"], natural + 0.5, "no wider than the picture itself")
+        self.assertGreaterEqual(picture["w"], SMALLEST_PICTURE)
+        self.assertAlmostEqual(picture["w"], stage["w"], delta=0.5)
+        self.assertAlmostEqual(picture["h"], picture["w"] * challenge["imageHeight"] / natural, delta=1)
+        rail = rect(widget().find_element(By.CSS_SELECTOR, ".tactile-rail"))
+        self.assertAlmostEqual(rail["w"], picture["w"], delta=0.5, msg="the slider as wide as the picture")
+        self.assertLessEqual(rail["y"] + rail["h"], DRIVER.execute_script("return window.innerHeight"),
+                             "the slider above the fold")
+        # The answer reports the width the picture is shown at.
+        hole_x, _ = answer_for(BASE, challenge["id"])
+        drag(slider(), css_offset_for(hole_x), seed=71)
+        wait_state("passed", timeout=30)
+        self.assertAlmostEqual(sent("/answer")[-1]["body"]["displayWidth"], picture["w"], delta=0.5)
+
+    def test_51_in_a_narrow_container_the_widget_fits_inside_it(self):
+        self.plain_page('<div id="w320" style="width: 320px"><div class="tactile-captcha"></div></div>'
+                        '<div id="w260" style="width: 260px"><div class="tactile-captcha"></div></div>')
+        wait_state("ready", index=0)
+        wait_state("ready", index=1)
+        shot("51-plain-narrow-containers")
+        for index, name, width in ((0, "w320", 320), (1, "w260", 260)):
+            box = rect(DRIVER.find_element(By.ID, name))
+            outer = rect(widget(index))
+            picture, stage = self.picture(index)
+            self.assertAlmostEqual(box["w"], width, delta=0.5)
+            self.assertGreaterEqual(outer["x"], box["x"] - 0.5, name)
+            self.assertLessEqual(outer["x"] + outer["w"], box["x"] + box["w"] + 0.5, f"{name}: the widget fits")
+            self.assertLessEqual(picture["x"] + picture["w"], box["x"] + box["w"] + 0.5, f"{name}: the picture fits")
+            self.assertAlmostEqual(picture["w"], stage["w"], delta=0.5)
+            overflow = DRIVER.execute_script("return arguments[0].scrollWidth - arguments[0].clientWidth",
+                                             DRIVER.find_element(By.ID, name))
+            self.assertLessEqual(overflow, 0, f"{name}: nothing sticks out")
+        # With room for it (320 px), the picture is still at least 280 px wide.
+        picture, _ = self.picture(0)
+        self.assertGreaterEqual(picture["w"], SMALLEST_PICTURE)
+        # And a drag in it reports that width.
+        hole_x, _ = answer_for(BASE, widget(0).get_attribute("data-challenge"))
+        drag(slider(0), css_offset_for(hole_x, index=0), seed=73)
+        wait_state("passed", index=0, timeout=30)
+        self.assertAlmostEqual(sent("/answer")[-1]["body"]["displayWidth"], picture["w"], delta=0.5)
+
+    def test_52_a_vertical_slider_beside_the_picture_leaves_it_its_natural_width(self):
+        process, base = start_mock("--axis", "vertical", "--no-proof-of-work")
+        try:
+            self.plain_page('<form><div class="tactile-captcha"></div></form>', base)
+            wait_state("ready")
+            shot("52-plain-wide-page-vertical")
+            challenge = last_challenge()
+            self.assertEqual(challenge["axis"], "vertical")
+            picture, _ = self.picture()
+            rail = rect(widget().find_element(By.CSS_SELECTOR, ".tactile-rail"))
+            self.assertLessEqual(picture["w"], challenge["imageWidth"] + 0.5)
+            self.assertGreaterEqual(picture["w"], min(challenge["imageWidth"], SMALLEST_PICTURE))
+            self.assertGreaterEqual(rail["x"], picture["x"] + picture["w"], "the slider beside the picture")
+        finally:
+            stop(process)
 
 
 # ----------------------------------------------------------------------------- the piece in the photo

@@ -26,6 +26,10 @@
  *   window.tactileCaptcha.remove(widgetId?)
  * The same functions are exported by the module. Load it with ?render=explicit to stop
  * it from rendering the .tactile-captcha divs by itself.
+ *
+ * The widget takes its container's width, but shows the picture no wider than its natural
+ * width and no narrower than 280 px while the container has room: a narrower container (a
+ * phone) gets a widget as wide as itself. To make it smaller, make its container smaller.
  */
 
 const SERVICE = new URL('./', import.meta.url);
@@ -105,7 +109,13 @@ const STYLES = `
   --tactile-ok: #1d8348; --tactile-ok-soft: rgb(29 131 72 / 16%); --tactile-bad: #c0392b; --tactile-bad-soft: rgb(192 57 43 / 14%);
   --tactile-focus: #2f6fde; --tactile-shadow: 0 1px 3px rgb(0 0 0 / 18%), 0 1px 1px rgb(0 0 0 / 8%);
   box-sizing: border-box; position: relative; display: flex; flex-direction: column; gap: 8px;
-  width: 100%; min-width: 280px; max-width: 100%; margin: 0; padding: 10px;
+  /* The picture is shown at most at its natural width (--tactile-picture-width: the challenge's
+   * imageWidth once it arrives; the service's pictures are 640 wide) and at least 280 px wide,
+   * unless the container is narrower: then the widget takes the container's width. The frame is
+   * what the widget adds beside the picture: padding and border on both sides. */
+  --tactile-picture-width: 640px; --tactile-frame: 22px;
+  width: 100%; max-width: calc(var(--tactile-picture-width) + var(--tactile-frame));
+  min-width: min(100%, calc(280px + var(--tactile-frame))); margin: 0; padding: 10px;
   color: var(--tactile-text); background: var(--tactile-bg); border: 1px solid var(--tactile-border); border-radius: 12px;
   font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif;
   text-align: left; -webkit-tap-highlight-color: transparent; container-type: inline-size;
@@ -127,6 +137,7 @@ const STYLES = `
 .tactile-widget *, .tactile-widget *::before, .tactile-widget *::after { box-sizing: border-box; }
 .tactile-body { display: flex; flex-direction: column; gap: 8px; }
 .tactile-vertical .tactile-body { flex-direction: row; }
+.tactile-widget.tactile-vertical { --tactile-frame: 74px; } /* and the gap and the 44 px rail beside the picture */
 .tactile-stage {
   position: relative; width: 100%; aspect-ratio: 16 / 9; overflow: hidden; border-radius: 8px;
   background: var(--tactile-rail); user-select: none; -webkit-user-select: none;
@@ -261,6 +272,15 @@ function retryAfter(response) {
   return Number.isFinite(seconds) ? clamp(Math.ceil(seconds), 1, 3600) : 30;
 }
 
+/** The code of a refusal: the first of "error-codes", or "error" when it is a code (the service
+ * says {"error": "invalid-sitekey"}), else "http-" and the status. */
+function errorCode(json, status) {
+  const first = json && Array.isArray(json['error-codes']) ? json['error-codes'][0] : undefined;
+  if (typeof first === 'string' && first) return first;
+  if (json && typeof json.error === 'string' && /^[a-z][a-z0-9-]{0,63}$/.test(json.error)) return json.error;
+  return `http-${status}`;
+}
+
 /** The challenge if the service's answer has every field the widget needs, else null. */
 function validChallenge(c) {
   if (!c || typeof c !== 'object') return null;
@@ -318,28 +338,40 @@ const DEEPER_GRACE_MS = 1000;
 
 let workerURL = null;
 
+/** Set once a worker was refused, so later searches go straight to the page. */
+let workersRefused = false;
+
 /** Runs the search in a Web Worker made from inline code (no file fetched); on the page when workers are refused. */
 function solveProofOfWork(salt, difficulty, report, owner) {
   return new Promise((resolve, reject) => {
-    let worker = null;
-    try {
-      workerURL = workerURL || URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
-      worker = new Worker(workerURL);
-    } catch (_) {
-      worker = null; // a Content-Security-Policy without blob: workers
-    }
-    if (!worker) {
+    const onPage = () => {
       let stopped = false;
       owner.stopWork = () => { stopped = true; owner.stopWork = null; };
       searchNonce(salt, difficulty, report, () => stopped).then(resolve, reject);
-      return;
+    };
+    let worker = null;
+    if (!workersRefused) {
+      try {
+        workerURL = workerURL || URL.createObjectURL(new Blob([WORKER_SOURCE], { type: 'text/javascript' }));
+        worker = new Worker(workerURL);
+      } catch (_) {
+        workersRefused = true; // a Content-Security-Policy without blob: workers, in some browsers
+      }
     }
+    if (!worker) return onPage();
     owner.stopWork = () => { worker.terminate(); owner.stopWork = null; resolve(null); };
     worker.onmessage = (e) => {
       if (typeof e.data.tried === 'number') report(e.data.tried);
       if (typeof e.data.nonce === 'string') { worker.terminate(); owner.stopWork = null; resolve(e.data.nonce); }
     };
-    worker.onerror = (e) => { worker.terminate(); owner.stopWork = null; e.preventDefault(); reject(new Error('worker failed')); };
+    // Chromium refuses a worker that the page's Content-Security-Policy forbids here, with an
+    // error event, not in the constructor: the search goes on on the page.
+    worker.onerror = (e) => {
+      worker.terminate();
+      e.preventDefault();
+      workersRefused = true;
+      onPage();
+    };
     worker.postMessage({ salt, difficulty });
   });
 }
@@ -576,7 +608,7 @@ class Widget {
       const json = await response.json().catch(() => null);
       if (generation !== this.generation) return;
       if (!response.ok) {
-        const code = (json && Array.isArray(json['error-codes']) && json['error-codes'][0]) || `http-${response.status}`;
+        const code = errorCode(json, response.status);
         const setup = ['invalid-sitekey', 'invalid-hostname', 'origin-not-allowed'].includes(code) || response.status === 403;
         return this.failed(code, setup ? this.text.misconfigured : this.text.error);
       }
@@ -606,6 +638,7 @@ class Widget {
     this.root.classList.toggle('tactile-vertical', vertical);
     this.root.classList.toggle('tactile-free', free);
     this.stage.style.aspectRatio = `${challenge.imageWidth} / ${challenge.imageHeight}`;
+    this.root.style.setProperty('--tactile-picture-width', `${challenge.imageWidth}px`);
     // The slider role sits on the thumb, or on the piece when there is no slider.
     const [on, off] = free ? [this.piece, this.thumb] : [this.thumb, this.piece];
     for (const name of ['role', 'tabindex', 'aria-label', 'aria-describedby', 'aria-valuemin', 'aria-valuemax',
@@ -838,8 +871,7 @@ class Widget {
       if (codes.includes('expired')) return { kind: 'expired' };
       return { kind: 'not-passed' };
     }
-    const code = (json && Array.isArray(json['error-codes']) && json['error-codes'][0]) || `http-${response.status}`;
-    return { kind: 'error', code };
+    return { kind: 'error', code: errorCode(json, response.status) };
   }
 
   passed(json, serverNow) {
