@@ -323,10 +323,16 @@ private func values(of name: String, on connection: OpaquePointer?) -> [String] 
     return found.values
 }
 
-/// Why a request's framing is refused, or `nil`: both `Content-Length` and
+/// Why a request's framing is refused, or `nil`: no `Host` in HTTP/1.1 or more than one,
+/// both `Content-Length` and
 /// `Transfer-Encoding`, `Content-Length` given more than once or not a plain number (400), or a
 /// transfer coding other than `chunked` alone (501).
-private func framingRefusal(_ connection: OpaquePointer?) -> HTTPResponse? {
+private func framingRefusal(_ connection: OpaquePointer?, version: String) -> HTTPResponse? {
+    // Which site a request is for must not be read two ways either (HTTP/1.1 requires one).
+    let hosts = values(of: "Host", on: connection)
+    if hosts.count > 1 || (hosts.isEmpty && version == "HTTP/1.1") {
+        return .text(400, "a request must have one Host header, not \(hosts.count)")
+    }
     let lengths = values(of: "Content-Length", on: connection)
     let codings = values(of: "Transfer-Encoding", on: connection)
     if !lengths.isEmpty, !codings.isEmpty {
@@ -406,7 +412,7 @@ private let connectionHandler: tactile_mhd_connection_callback = {
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {
-    context, connection, url, method, _, uploadData, uploadSize, requestContext in
+    context, connection, url, method, version, uploadData, uploadSize, requestContext in
     guard let context, let requestContext, let uploadSize else { return MHD_Result.NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
     let limit = server.configuration.maximumBodyBytes
@@ -414,7 +420,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         // First call: only the headers are in. A message whose length two headers could
         // read two ways is refused, and the connection closed: what a proxy in front takes
         // for the rest of one request must never run here as another.
-        if let refusal = framingRefusal(connection) {
+        if let refusal = framingRefusal(
+            connection, version: version.map { String(cString: $0) } ?? "")
+        {
             return answer(refusal.adding("Connection", "close"), on: connection, server: server)
         }
         let id = guardID(connection)

@@ -159,6 +159,25 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 4, "\(answer)")
     }
 
+    /// Which host a request is for must not be read two ways: HTTP/1.1 needs exactly one
+    /// `Host` (HTTP/1.0 may have none).
+    @Test func aRequestHasOneHost() throws {
+        let server = try echoServer(configuration())
+        defer { server.stop() }
+        for (head, status) in [
+            ("GET /none HTTP/1.1\r\n", 400),
+            ("GET /two HTTP/1.1\r\nHost: a\r\nHost: b\r\n", 400),
+            ("GET /old HTTP/1.0\r\nHost: a\r\nHost: b\r\n", 400),
+            ("GET /old HTTP/1.0\r\n", 200),
+            ("GET /one HTTP/1.1\r\nHost: a\r\n", 200),
+        ] {
+            let answer = exchange(server.port, Array("\(head)Connection: close\r\n\r\n".utf8))
+            #expect(
+                answer.hasPrefix("HTTP/1.1 \(status)") || answer.hasPrefix("HTTP/1.0 \(status)"),
+                "\(head): \(answer)")
+        }
+    }
+
     @Test func chunkedAloneAndOneContentLengthStillWork() throws {
         let server = try echoServer(configuration())
         defer { server.stop() }

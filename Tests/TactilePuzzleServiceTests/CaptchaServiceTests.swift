@@ -271,8 +271,12 @@ import Testing
         let metrics = String(
             decoding: service.handleMetrics(HTTPRequest(method: "GET", path: "/metrics")).body,
             as: UTF8.self)
-        #expect(metrics.contains("tactile_failures_total{rule=\"wrong-position\"} 1"), "\(metrics)")
-        #expect(metrics.contains("tactile_challenges_issued_total 1"))
+        #expect(
+            metrics.contains(
+                #"tactile_failures_total{site="site-one-key",rule="wrong-position"} 1"#),
+            "\(metrics)")
+        #expect(metrics.contains(#"tactile_challenges_issued_total{site="site-one-key"} 1"#))
+        #expect(metrics.contains(#"tactile_challenges_issued_total{site="site-two-key"} 0"#))
     }
 
     /// The metrics follow Prometheus's conventions from the start: every family has a HELP
@@ -284,7 +288,9 @@ import Testing
             backend: MemoryBackend(policy: plumbingPolicy), log: { _ in })
         let lines = metricLines(fresh)
         for zero in [
-            "tactile_passes_total 0", "tactile_challenges_issued_total 0",
+            #"tactile_passes_total{site="site-one-key"} 0"#,
+            #"tactile_challenges_issued_total{site="site-one-key"} 0"#,
+            #"tactile_challenges_refused_total{reason="hostname"} 0"#,
             "tactile_store_errors_total 0", #"tactile_rate_limited_total{scope="client"} 0"#,
         ] {
             #expect(lines.contains(zero), "\(zero) missing: \(lines)")
@@ -547,6 +553,9 @@ import Testing
             CaptchaService.network(of: "2001:db8:1:3::1")
                 != CaptchaService.network(of: "2001:db8:1:2::1"))
         #expect(CaptchaService.network(of: "192.0.2.7") == "192.0.2.7")
+        // An IPv4 client forwarded as IPv6 is its IPv4 address, not a /64 every one shares.
+        #expect(CaptchaService.network(of: "::ffff:192.0.2.7") == "192.0.2.7")
+        #expect(CaptchaService.network(of: "::FFFF:c000:0208") == "192.0.2.8")
         #expect(CaptchaService.network(of: "not an address") == "not an address")
     }
 
@@ -693,8 +702,13 @@ import Testing
         let widget = service.handle(HTTPRequest(method: "GET", path: "/widget.js"))
         #expect(widget.status == 200)
         #expect(String(decoding: widget.body, as: UTF8.self).contains("tactile-captcha"))
-        let demo = service.handle(HTTPRequest(method: "GET", path: "/demo"))
-        #expect(String(decoding: demo.body, as: UTF8.self).contains(site.sitekey))
+        // No demo unless one is asked for; the home page says so.
+        #expect(service.handle(HTTPRequest(method: "GET", path: "/demo")).status == 404)
+        #expect(service.handle(HTTPRequest(method: "POST", path: "/demo")).status == 404)
+        let home = service.handle(HTTPRequest(method: "GET", path: "/"))
+        #expect(home.status == 200)
+        #expect(String(decoding: home.body, as: UTF8.self).contains("The demo is off"))
+        #expect(service.handle(HTTPRequest(method: "POST", path: "/")).status == 405)
         // A wrong method is told which are right; HEAD is answered where GET is.
         let wrong = service.handle(HTTPRequest(method: "DELETE", path: "/v1/challenges"))
         #expect(wrong.status == 405)
@@ -750,5 +764,160 @@ import Testing
                 try ServiceSite.load(path: path)
             }
         }
+    }
+
+    @Test func theDemoHasASiteOfItsOwnOnThisServicesPagesOnly() throws {
+        let demoSite = ServiceSite.demo()
+        let service = CaptchaService(
+            configuration: .init(sites: [site], policy: plumbingPolicy, demoSite: demoSite),
+            backend: MemoryBackend(policy: plumbingPolicy), log: { _ in })
+        let page = String(
+            decoding: service.handle(HTTPRequest(method: "GET", path: "/demo")).body,
+            as: UTF8.self)
+        #expect(page.contains(demoSite.sitekey) && !page.contains(site.sitekey))
+        let home = service.handle(HTTPRequest(method: "GET", path: "/"))
+        #expect(String(decoding: home.body, as: UTF8.self).contains("href=\"/demo\""))
+        // Its puzzles show on pages this service serves, wherever it runs, and nowhere else.
+        func challenge(origin: String, host: String) -> Int {
+            post(
+                service, "/v1/challenges", ["sitekey": demoSite.sitekey], origin: origin,
+                headers: ["Host": host]
+            ).status
+        }
+        #expect(
+            challenge(origin: "https://captcha.example.net", host: "captcha.example.net") == 201)
+        #expect(challenge(origin: "http://[::1]:8080", host: "[::1]:8080") == 201)
+        #expect(challenge(origin: "https://evil.example", host: "captcha.example.net") == 403)
+        // The configured site keeps its own host names only.
+        #expect(
+            post(
+                service, "/v1/challenges", ["sitekey": site.sitekey],
+                origin: "https://captcha.example.net", headers: ["Host": "captcha.example.net"]
+            ).status == 403)
+    }
+
+    @Test func aRefusedChallengeTellsTheOperatorWhichSettingIsWrong() {
+        let log = Log()
+        let service = CaptchaService(
+            configuration: .init(sites: [site], policy: plumbingPolicy),
+            backend: MemoryBackend(policy: plumbingPolicy), log: { log.append($0) })
+        #expect(post(service, "/v1/challenges", ["sitekey": "no-such-key"]).status == 400)
+        #expect(
+            post(
+                service, "/v1/challenges", ["sitekey": site.sitekey], origin: "https://shop.example"
+            )
+            .status == 403)
+        let preflight = service.handle(
+            HTTPRequest(
+                method: "OPTIONS", path: "/v1/challenges",
+                headers: ["Origin": "https://typo.example\u{1B}[31m"]))
+        #expect(preflight.status == 403)
+        let text = log.text
+        #expect(
+            text.contains(
+                #"refused a challenge from "https://example.com": the site key "no-such-key" is not one of the sites'"#
+            ), "\(text)")
+        #expect(
+            text.contains(
+                #"refused a challenge from "https://shop.example": the page's host name "shop.example" is not one of site key site-one-key's host names (example.com)"#
+            ), "\(text)")
+        // What a client sent reaches the log escaped.
+        #expect(text.contains(#""https://typo.example\u{1b}[31m""#), "\(text)")
+        #expect(!text.contains("\u{1B}"))
+        let metrics = metricLines(service)
+        #expect(metrics.contains(#"tactile_challenges_refused_total{reason="sitekey"} 1"#))
+        #expect(metrics.contains(#"tactile_challenges_refused_total{reason="hostname"} 2"#))
+    }
+
+    @Test func sitesCanBeReplacedWhileServing() {
+        let service = CaptchaService(
+            configuration: .init(sites: [site], policy: plumbingPolicy),
+            backend: MemoryBackend(policy: plumbingPolicy), log: { _ in })
+        #expect(post(service, "/v1/challenges", ["sitekey": site.sitekey]).status == 201)
+        service.replaceSites([other])
+        #expect(post(service, "/v1/challenges", ["sitekey": site.sitekey]).status == 400)
+        #expect(
+            post(service, "/v1/challenges", ["sitekey": other.sitekey], origin: "https://other.org")
+                .status == 201)
+        let verify = json(
+            post(service, "/v1/siteverify", ["secret": site.secret, "response": "x"], origin: nil))
+        #expect(verify["error-codes"] as? [String] == ["invalid-input-secret"])
+        #expect(metricLines(service).contains(#"tactile_passes_total{site="site-two-key"} 0"#))
+    }
+
+    @Test func aPreviousSecretIsAcceptedUntilItsTime() throws {
+        final class Clock: @unchecked Sendable { var now = 1_800_000_000.0 }
+        let clock = Clock()
+        var rotated = site
+        rotated.secret = "the-new-secret-0123456789"
+        rotated.previousSecret = site.secret
+        rotated.previousSecretUntil = clock.now + 7200
+        let service = CaptchaService(
+            configuration: .init(sites: [rotated], policy: plumbingPolicy),
+            backend: MemoryBackend(policy: plumbingPolicy), log: { _ in }, clock: { clock.now })
+        func codes(_ secret: String) -> [String] {
+            json(
+                post(service, "/v1/siteverify", ["secret": secret, "response": "x.y"], origin: nil))[
+                    "error-codes"] as? [String] ?? []
+        }
+        // Both secrets are the site's (the token is what is wrong) until the time is up.
+        #expect(codes(rotated.secret) == ["invalid-input-response"])
+        #expect(codes(site.secret) == ["invalid-input-response"])
+        clock.now += 7200
+        #expect(codes(rotated.secret) == ["invalid-input-response"])
+        #expect(codes(site.secret) == ["invalid-input-secret"])
+    }
+
+    @Test func aSitesFileErrorNamesTheEntryAndTheField() throws {
+        let scratch = ScratchDirectory("sites-errors")
+        let good = #""sitekey": "abcdefgh", "secret": "0123456789abcdef", "hostnames": ["a.com"]"#
+        for (text, expected) in [
+            (
+                #"[{\#(good)}, {"sitekey": "ijklmnop", "secret": "0123456789abcdef"}]"#,
+                #"entry 2: the field "hostnames" is missing"#
+            ),
+            (
+                #"[{\#(good), "puzzlesPerMinute": "ten"}]"#,
+                #"entry 1 field "puzzlesPerMinute" must be a whole number"#
+            ),
+            (
+                #"[{"sitekey": "abcdefgh", "secret": "0123456789abcdef", "hostnames": ["a.com", 7]}]"#,
+                #"entry 1 field "hostnames.[1]" must be text"#
+            ),
+            (
+                #"[{\#(good), "puzzlesPerMinutes": 10}]"#,
+                #"entry 1 field "puzzlesPerMinutes": unknown field"#
+            ),
+            (
+                #"[{\#(good), "previousSecret": "0123456789abcdef", "previousSecretUntil": "tomorrow"}]"#,
+                #"entry 1 field "previousSecretUntil": must be a time in RFC 3339"#
+            ),
+            (
+                #"[{\#(good), "previousSecret": "0123456789abcdef"}]"#,
+                "abcdefgh needs both previousSecret and previousSecretUntil"
+            ),
+            (
+                #"[{"sitekey": "a b", "secret": "0123456789abcdef", "hostnames": ["a"]}]"#,
+                #"entry 1 field "sitekey" must be"#
+            ),
+            ("{", "not valid JSON"),
+            (#"{"sitekey": "x"}"#, "expected a JSON array"),
+        ] {
+            let path = try scratch.write(text, to: "sites.json")
+            do {
+                _ = try ServiceSite.load(path: path)
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.description.contains(expected), "\(text): \(error.description)")
+            }
+        }
+        let rotated = try scratch.write(
+            #"[{\#(good), "previousSecret": "fedcba9876543210", "previousSecretUntil": "2026-12-04T12:00:00Z"}]"#,
+            to: "rotated.json")
+        let site = try #require(try ServiceSite.load(path: rotated).first)
+        #expect(site.previousSecretUntil == 1_796_385_600)
+        #expect(
+            site.acceptedSecrets(at: 1_796_385_599) == ["0123456789abcdef", "fedcba9876543210"])
+        #expect(site.acceptedSecrets(at: 1_796_385_600) == ["0123456789abcdef"])
     }
 }

@@ -7,6 +7,8 @@ struct ArgumentParser {
         var name: String
         var valueName: String
         var help: String
+        /// A switch, given alone (`--demo`): it takes no value, and reads as "yes".
+        var isFlag = false
     }
 
     /// What a command accepts, and its help text.
@@ -27,7 +29,10 @@ struct ArgumentParser {
             }
             lines.append("")
             lines.append("Options:")
-            for o in options { lines.append("  " + pad("--\(o.name) \(o.valueName)") + o.help) }
+            for o in options {
+                lines.append(
+                    "  " + pad(o.isFlag ? "--\(o.name)" : "--\(o.name) \(o.valueName)") + o.help)
+            }
             lines.append("  " + pad("--help") + "Show this help.")
             if !details.isEmpty {
                 lines.append("")
@@ -79,13 +84,18 @@ struct ArgumentParser {
                     value = String(name[name.index(after: equals)...])
                     name = String(name[..<equals])
                 }
-                guard spec.options.contains(where: { $0.name == name }) else {
+                guard let option = spec.options.first(where: { $0.name == name }) else {
                     let known = spec.options.map { "--\($0.name)" } + ["--help"]
                     throw .usage(
                         "unknown option --\(TerminalText.shown(name)); accepted: \(known.joined(separator: ", "))"
                     )
                 }
-                if value == nil {
+                if option.isFlag {
+                    guard value == nil else {
+                        throw .usage("option --\(name) takes no value")
+                    }
+                    value = "yes"
+                } else if value == nil {
                     i += 1
                     guard i < arguments.count else {
                         throw .usage("option --\(name) needs a value")

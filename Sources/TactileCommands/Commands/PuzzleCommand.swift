@@ -79,7 +79,7 @@ enum PuzzleCommand {
 
     static let serveSpec = ArgumentParser.Spec(
         usage:
-            "tactile puzzle serve [--listen HOST:PORT] [--store memory|DIR|redis://HOST:PORT[/DB]] [--sites FILE] [--pictures DIR]",
+            "tactile puzzle serve [--listen HOST:PORT] [--store memory|DIR|redis://HOST:PORT[/DB]|redis-sentinel://HOST:PORT[,HOST:PORT…]/MASTER[/DB]] [--sites FILE] [--pictures DIR] [--trusted-proxy ADDR[,ADDR]] [--metrics-listen HOST:PORT] [--demo]",
         summary:
             "Run the captcha as a web service: the HTTP API, siteverify, /widget.js and a /demo page.",
         options: [
@@ -94,7 +94,7 @@ enum PuzzleCommand {
             .init(
                 name: "sites", valueName: "FILE",
                 help:
-                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"proofOfWorkDifficulty\"?, \"puzzlesPerMinute\"?, \"answersPerMinute\"?, \"sitePuzzlesPerMinute\"?, \"scriptScoreLimit\"?, \"proofOfWorkAlone\"?, \"keyboard\"?}. Default: a development site for localhost, printed."
+                    "JSON array of {\"sitekey\", \"secret\", \"hostnames\": […], \"previousSecret\"?, \"previousSecretUntil\"?, \"proofOfWorkDifficulty\"?, \"puzzlesPerMinute\"?, \"answersPerMinute\"?, \"sitePuzzlesPerMinute\"?, \"scriptScoreLimit\"?, \"proofOfWorkAlone\"?, \"keyboard\"?}; read again on SIGHUP. Default: a development site for localhost, printed, and /demo."
             ),
             .init(
                 name: "pictures", valueName: "DIR",
@@ -110,6 +110,11 @@ enum PuzzleCommand {
                 name: "trusted-proxy", valueName: "ADDR[,ADDR]",
                 help: "Addresses whose X-Forwarded-For names the client (your load balancers)."),
             .init(
+                name: "demo", valueName: "",
+                help:
+                    "Adds /demo, a sign-up form on a built-in demo site (on without --sites).",
+                isFlag: true),
+            .init(
                 name: "reveal-answers-for-tests", valueName: "yes",
                 help: "Adds /test/answer/{id}, giving every answer away: for browser tests only."),
             .init(
@@ -119,9 +124,10 @@ enum PuzzleCommand {
             ),
         ],
         details: [
-            "Open http://HOST:PORT/demo for a sign-up form protected by the widget. A site adds",
+            "With --demo (or no --sites), open http://HOST:PORT/demo for a sign-up form protected by the widget. A site adds",
             "<div class=\"tactile-captcha\" data-sitekey=\"…\"></div> and <script type=\"module\" src=\"http://HOST:PORT/widget.js\">,",
-            "and its server POSTs {\"secret\", \"response\"} to /v1/siteverify. Stops on Ctrl-C.",
+            "and its server POSTs {\"secret\", \"response\"} to /v1/siteverify. SIGHUP reads --sites again;",
+            "Ctrl-C (SIGINT) or SIGTERM stops.",
         ])
 
     static let redeemSpec = ArgumentParser.Spec(

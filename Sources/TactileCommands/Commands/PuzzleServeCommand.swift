@@ -23,7 +23,14 @@ enum PuzzleServeCommand {
             storeName = "memory"
         case let value where value.hasPrefix("redis://"):
             let redis: RedisBackend
-            do { redis = try RedisBackend(url: value, policy: policy) } catch {
+            do {
+                redis = try RedisBackend(
+                    url: value, policy: policy,
+                    log: { line in
+                        let stamp = CaptchaService.timestamp(Date().timeIntervalSince1970)
+                        FileHandle.standardError.write(Data("\(stamp) \(line)\n".utf8))
+                    })
+            } catch {
                 throw .usage(error.description)
             }
             // A Redis that evicts keys when full could let a spent token pass again. (One that
@@ -66,10 +73,15 @@ enum PuzzleServeCommand {
             } != nil
         var servicePolicy = policy
         if skipsModel { servicePolicy.trajectory.maximumScriptScore = 1 }
+        // /demo on the development site, or with --demo on a site of its own (never a
+        // configured site, whose tokens it would spend without its secret).
+        let demoSite: ServiceSite? =
+            development ? sites.first : parsed.option("demo") != nil ? ServiceSite.demo() : nil
+        if development { sites = [] }
         let service = CaptchaService(
             configuration: .init(
                 sites: sites, policy: servicePolicy, pictures: pictures, trustedProxies: proxies,
-                revealsAnswers: reveals),
+                revealsAnswers: reveals, demoSite: demoSite),
             backend: backend,
             log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
 
@@ -78,6 +90,7 @@ enum PuzzleServeCommand {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         raiseOpenFileLimit()
         let server: HTTPServer
@@ -114,7 +127,7 @@ enum PuzzleServeCommand {
         }
         let shown = host.contains(":") ? "[\(host)]" : host
         let metricsShown = metricsHost.contains(":") ? "[\(metricsHost)]" : metricsHost
-        if development, let site = sites.first {
+        if development, let site = demoSite {
             output.line("development site: sitekey \(site.sitekey) secret \(site.secret)")
         }
         if skipsModel {
@@ -131,13 +144,35 @@ enum PuzzleServeCommand {
             "store: \(storeName); pictures: \(pictures.isEmpty ? "drawn" : "\(pictures.count) photos")"
         )
         output.line("metrics on http://\(metricsShown):\(metricsServer.port)/metrics")
-        output.line("listening on http://\(shown):\(server.port) (open /demo)")
+        output.line(
+            "listening on http://\(shown):\(server.port)\(demoSite == nil ? "" : " (open /demo)")")
         try output.checkWritable()
         var received: Int32 = 0
-        sigwait(&signals, &received)
+        while sigwait(&signals, &received) == 0, received == SIGHUP {
+            reloadSites(parsed.option("sites"), into: service)
+        }
         server.stop()
         metricsServer.stop()
         output.line("stopped")
+    }
+
+    /// Reads the sites file again and serves its sites from now on; a file that cannot be
+    /// used leaves the sites as they were. Either way the log says what happened.
+    static func reloadSites(_ path: String?, into service: CaptchaService) {
+        let stamp = CaptchaService.timestamp(Date().timeIntervalSince1970)
+        let line: String
+        if let path {
+            do {
+                let sites = try ServiceSite.load(path: path)
+                service.replaceSites(sites)
+                line = "sites reloaded on SIGHUP: \(sites.count) from \(path)"
+            } catch {
+                line = "sites NOT reloaded on SIGHUP, the sites in use stay: \(error)"
+            }
+        } else {
+            line = "SIGHUP: no --sites file to read again; the development site stays"
+        }
+        FileHandle.standardError.write(Data("\(stamp) \(line)\n".utf8))
     }
 
     /// Lets the process open as many files as it is allowed to (its hard limit, up to

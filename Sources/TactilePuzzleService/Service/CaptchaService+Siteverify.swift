@@ -32,12 +32,16 @@ extension CaptchaService {
         guard let secret = fields["secret"], !secret.isEmpty else {
             return failure(["missing-input-secret"])
         }
-        // Compared in constant time with every site's secret.
+        // Compared in constant time with every site's secret, and with a previous secret
+        // until its time runs out (a rotation's overlap).
         var matched: ServiceSite?
         let given = Sodium.sha256(Array(secret.utf8))
-        for site in configuration.sites
-        where Sodium.constantTimeEquals(given, Sodium.sha256(Array(site.secret.utf8))) {
-            matched = site
+        let now = clock()
+        for site in sites.sites {
+            for accepted in site.acceptedSecrets(at: now)
+            where Sodium.constantTimeEquals(given, Sodium.sha256(Array(accepted.utf8))) {
+                matched = site
+            }
         }
         guard let site = matched else { return failure(["invalid-input-secret"]) }
         guard let token = fields["response"], !token.isEmpty else {
@@ -55,7 +59,6 @@ extension CaptchaService {
         do {
             let scope = VerifierScope.redeeming(
                 token: token, idempotencyKey: key, site: site.sitekey)
-            let now = clock()
             result = try backend.withVerifier(scope, now: now) { verifier in
                 do throws(TokenError) {
                     // Another site's token is not this one's, and is not spent by asking.
@@ -91,7 +94,16 @@ extension CaptchaService {
 
     // MARK: - Demo
 
-    var demoSite: ServiceSite? { configuration.sites.first }
+    var demoSite: ServiceSite? { configuration.demoSite }
+
+    /// `GET /`: what this is, for whoever opens the address.
+    func homePage() -> HTTPResponse {
+        let demo =
+            configuration.demoSite == nil
+            ? "<p>The demo is off (start with <code>--demo</code> to see one).</p>"
+            : "<p><a href=\"/demo\">Try the demo</a>: a sign-up form protected by the captcha.</p>"
+        return WebResources.page("home.html", replacing: ["DEMO": demo])
+    }
 
     func demoPage() -> HTTPResponse {
         guard let site = demoSite else { return Self.error(404, "no site") }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TactileCore
 import TactileCrypto
 import TactileHTTP
@@ -31,6 +32,10 @@ public final class CaptchaService: @unchecked Sendable {
         /// Adds `/test/answer/{id}`, which gives any puzzle's answer away: for browser tests
         /// only, and said loudly at start-up.
         public var revealsAnswers: Bool
+        /// The site `/demo` shows a sign-up form of (and verifies its tokens with), or `nil`
+        /// for no `/demo`. Its puzzles are also allowed on pages this service serves itself
+        /// (the `Host` of the request), wherever it runs.
+        public var demoSite: ServiceSite?
         /// How long an accepted drag is remembered, in seconds: a drag that matches it is
         /// refused as a replay until then.
         public var acceptedDragLifetime = 86_400.0
@@ -39,7 +44,8 @@ public final class CaptchaService: @unchecked Sendable {
         public init(
             sites: [ServiceSite], policy: VerifierPolicy = VerifierPolicy(),
             options: PuzzleOptions = PuzzleOptions(), pictures: [Bitmap] = [],
-            trustedProxies: Set<String> = [], revealsAnswers: Bool = false
+            trustedProxies: Set<String> = [], revealsAnswers: Bool = false,
+            demoSite: ServiceSite? = nil
         ) {
             self.sites = sites
             self.policy = policy
@@ -47,6 +53,7 @@ public final class CaptchaService: @unchecked Sendable {
             self.pictures = pictures
             self.trustedProxies = trustedProxies
             self.revealsAnswers = revealsAnswers
+            self.demoSite = demoSite
         }
     }
 
@@ -56,7 +63,23 @@ public final class CaptchaService: @unchecked Sendable {
     let serverMessages = MessageBudget(perSecond: 10)
     let log: @Sendable (String) -> Void
     let clock: @Sendable () -> Double
-    let sitesByKey: [String: ServiceSite]
+    /// The sites served now (the demo site among them): replaced whole by
+    /// ``replaceSites(_:)``.
+    private let siteTable: Mutex<SiteTable>
+
+    /// The sites, by key too.
+    struct SiteTable {
+        var sites: [ServiceSite]
+        var byKey: [String: ServiceSite]
+
+        init(_ sites: [ServiceSite]) {
+            self.sites = sites
+            byKey = Dictionary(sites.map { ($0.sitekey, $0) }) { first, _ in first }
+        }
+    }
+
+    /// The sites served now.
+    var sites: SiteTable { siteTable.withLock { $0 } }
 
     /// Creates the service.
     ///
@@ -77,7 +100,19 @@ public final class CaptchaService: @unchecked Sendable {
         self.backend = backend
         self.log = log
         self.clock = clock
-        sitesByKey = Dictionary(configuration.sites.map { ($0.sitekey, $0) }) { first, _ in first }
+        let all = configuration.sites + (configuration.demoSite.map { [$0] } ?? [])
+        siteTable = Mutex(SiteTable(all))
+        metrics.declare(sites: all.map(\.sitekey))
+    }
+
+    /// Serves `sites` from now on instead of those it was given (the demo site stays):
+    /// a new site key works at once, a removed one is refused, a changed secret or host
+    /// name holds for the next request. Challenges and tokens already issued keep the site
+    /// key they were issued for.
+    public func replaceSites(_ sites: [ServiceSite]) {
+        let all = sites + (configuration.demoSite.map { [$0] } ?? [])
+        siteTable.withLock { $0 = SiteTable(all) }
+        metrics.declare(sites: all.map(\.sitekey))
     }
 
     /// A duration in seconds.
@@ -163,11 +198,13 @@ public final class CaptchaService: @unchecked Sendable {
             return answer(request, id: p[2])
         case ("POST", 2) where p == ["v1", "siteverify"]:
             return siteverify(request)
+        case ("GET", 0):
+            return homePage()
         case ("GET", 1) where p == ["widget.js"]:
             return WebResources.widget()
-        case ("GET", 1) where p == ["demo"]:
+        case ("GET", 1) where p == ["demo"] && configuration.demoSite != nil:
             return demoPage()
-        case ("POST", 1) where p == ["demo"]:
+        case ("POST", 1) where p == ["demo"] && configuration.demoSite != nil:
             return demoSubmit(request)
         case ("GET", 1) where p == ["healthz"]:
             return backend.isHealthy()
@@ -175,7 +212,12 @@ public final class CaptchaService: @unchecked Sendable {
         case ("GET", 3) where configuration.revealsAnswers && p[0] == "test" && p[1] == "answer":
             return revealAnswer(id: p[2])
         default:
-            if let first = p.first, Self.knownPaths.contains(first), Self.isRoute(p) {
+            if p.isEmpty {
+                return Self.error(405, "method not allowed").adding("Allow", "GET, HEAD")
+            }
+            if let first = p.first, Self.knownPaths.contains(first), Self.isRoute(p),
+                first != "demo" || configuration.demoSite != nil
+            {
                 return Self.error(405, "method not allowed").adding(
                     "Allow", Self.allowedMethods(p).joined(separator: ", "))
             }
@@ -219,6 +261,7 @@ public final class CaptchaService: @unchecked Sendable {
     /// nor write what they like into the log.
     static func endpoint(of path: String) -> String {
         var parts = segments(of: path)
+        if parts.isEmpty { return "/" }
         if parts.count == 3, parts[0] == "test", parts[1] == "answer" { return "/test/answer/{id}" }
         guard isRoute(parts) else { return "other" }
         if parts.count == 4 { parts[2] = "{id}" }
@@ -231,12 +274,22 @@ public final class CaptchaService: @unchecked Sendable {
         guard let body = Self.object(request.body), let key = body["sitekey"]?.string else {
             return Self.error(400, "expected JSON {\"sitekey\": …, \"action\"?: …}")
         }
-        guard let site = sitesByKey[key] else { return Self.error(400, "invalid-sitekey") }
+        guard let site = sites.byKey[key] else {
+            refuseChallenge(
+                "the site key \(Self.quoted(key)) is not one of the sites' (check the page's "
+                    + "data-sitekey against --sites)", reason: "sitekey", request: request)
+            return Self.error(400, "invalid-sitekey")
+        }
         let action = body["action"]?.string ?? ""
         guard action.utf8.count <= 64,
             action.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_./".contains($0)) })
         else { return Self.error(400, "action must be at most 64 letters, digits or -_./") }
-        guard let hostname = pageHostname(request), site.hostnames.contains(hostname) else {
+        guard let hostname = pageHostname(request), allows(site, hostname, request) else {
+            let page = pageHostname(request).map { "host name \(Self.quoted($0))" }
+            refuseChallenge(
+                "the page's \(page ?? "origin (none, or opaque)") is not one of site key "
+                    + "\(site.sitekey)'s host names (\(site.hostnames.joined(separator: ", ")))",
+                reason: "hostname", request: request)
             return Self.error(403, "this page's host name is not one of the site's")
         }
         let client = client(of: request)
@@ -306,7 +359,7 @@ public final class CaptchaService: @unchecked Sendable {
             metrics.count("tactile_rate_limited_total", label: ("scope", "client"))
             return rateLimited(until: refusal.until, now: now, origin: request)
         case .success(let challenge):
-            metrics.count("tactile_challenges_issued_total")
+            metrics.count("tactile_challenges_issued_total", labels: [("site", key)])
             var fields: [String: JSONValue] = [
                 "id": JSONValue(challenge.id), "axis": JSONValue(challenge.axis.rawValue),
                 "imageWidth": JSONValue(challenge.imageWidth),
@@ -505,7 +558,7 @@ public final class CaptchaService: @unchecked Sendable {
         } catch {
             return storeUnavailable(error)
         }
-        let outcome: (CheckOutcome, String)
+        let outcome: (CheckOutcome, String, String?)
         do {
             outcome = try backend.withVerifier(.checking(puzzle: id, client: client), now: now) {
                 verifier in
@@ -513,7 +566,7 @@ public final class CaptchaService: @unchecked Sendable {
                 // The limits of the site the puzzle was issued for, whatever the request's
                 // Origin claims.
                 verifier.policy =
-                    pending?.siteKey.flatMap { sitesByKey[$0] }?.policy(
+                    pending?.siteKey.flatMap { sites.byKey[$0] }?.policy(
                         from: configuration.policy) ?? configuration.policy
                 var attempt = PuzzleAttempt(
                     position: Point(x: body.x ?? .nan, y: body.y ?? 0),
@@ -529,16 +582,17 @@ public final class CaptchaService: @unchecked Sendable {
                     ? Double(pending?.imageHeight ?? 0) - side
                     : Double(pending?.imageWidth ?? 0) - side
                 let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
-                return (outcome, verifier.digest(client))
+                return (outcome, verifier.digest(client), pending?.siteKey)
             }
         } catch {
             return storeUnavailable(error)
         }
-        let (result, digest) = outcome
+        let (result, digest, siteKey) = outcome
+        let siteLabel = [("site", siteKey ?? "")]
         let site = siteOfOrigin(origin)
         switch result {
         case .passed(let receipt):
-            metrics.count("tactile_passes_total")
+            metrics.count("tactile_passes_total", labels: siteLabel)
             if let fingerprint {
                 // A memory that cannot be written now only lets this drag be replayed.
                 try? backend.rememberAcceptedDrag(
@@ -557,7 +611,7 @@ public final class CaptchaService: @unchecked Sendable {
                         "y": JSONValue(receipt.holePosition.y),
                     ]), for: origin, site: site)
         case .failed(let failure):
-            metrics.count("tactile_failures_total", label: ("rule", failure.rule))
+            metrics.count("tactile_failures_total", labels: siteLabel + [("rule", failure.rule)])
             log(
                 "\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) \(failure.clientVerdict.rawValue): \(failure)"
             )
@@ -615,6 +669,12 @@ public final class CaptchaService: @unchecked Sendable {
         guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else {
             return address
         }
+        // An IPv4 address written as IPv6 (as some proxies forward it) is that address: as
+        // a /64 it would put every IPv4 client in one bucket.
+        let raw = withUnsafeBytes(of: &bytes) { Array($0) }
+        if raw.prefix(10).allSatisfy({ $0 == 0 }), raw[10] == 0xFF, raw[11] == 0xFF {
+            return raw.suffix(4).map(String.init).joined(separator: ".")
+        }
         let words = withUnsafeBytes(of: &bytes) { raw in
             (0..<4).map { String(format: "%x", UInt16(raw[2 * $0]) << 8 | UInt16(raw[2 * $0 + 1])) }
         }
@@ -632,7 +692,41 @@ public final class CaptchaService: @unchecked Sendable {
 
     func siteOfOrigin(_ request: HTTPRequest) -> ServiceSite? {
         guard let host = pageHostname(request) else { return nil }
-        return configuration.sites.first { $0.hostnames.contains(host) }
+        return sites.sites.first { $0.hostnames.contains(host) }
+    }
+
+    /// Whether `site`'s puzzles may be shown on a page of `hostname`: one of its host names,
+    /// or for the demo site, a page of this service itself.
+    func allows(_ site: ServiceSite, _ hostname: String, _ request: HTTPRequest) -> Bool {
+        if site.hostnames.contains(hostname) { return true }
+        guard site.sitekey == configuration.demoSite?.sitekey, let host = request.header("Host"),
+            let own = URL(string: "http://" + host)?.host
+        else { return false }
+        return (own.hasPrefix("[") ? String(own.dropFirst().dropLast()) : own) == hostname
+    }
+
+    /// Logs why a request for a puzzle was refused, naming the page's origin, so that an
+    /// operator finds the setting that is wrong; counted by reason.
+    func refuseChallenge(_ why: String, reason: String, request: HTTPRequest) {
+        metrics.count("tactile_challenges_refused_total", label: ("reason", reason))
+        let origin = request.header("Origin") ?? request.header("Referer").map { "referer " + $0 }
+        log(
+            "\(Self.timestamp(clock())) refused a challenge from \(Self.quoted(origin ?? "no origin")): \(why)"
+        )
+    }
+
+    /// A client's text for the log: in quotes, at most 100 characters, anything but
+    /// printable ASCII escaped, so that it can neither fill a line nor reach a terminal.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars.prefix(100) {
+            switch scalar {
+            case "\"", "\\": out += "\\" + String(scalar)
+            case " "..."~": out.unicodeScalars.append(scalar)
+            default: out += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return out + (text.unicodeScalars.count > 100 ? "…\"" : "\"")
     }
 
     func withCORS(_ response: HTTPResponse, for request: HTTPRequest, site: ServiceSite?)
@@ -647,6 +741,9 @@ public final class CaptchaService: @unchecked Sendable {
 
     func preflight(_ request: HTTPRequest) -> HTTPResponse {
         guard siteOfOrigin(request) != nil, let origin = request.header("Origin") else {
+            refuseChallenge(
+                "the page's host name is not one of any site's (a cross-origin page must be "
+                    + "listed in its site's hostnames)", reason: "hostname", request: request)
             return HTTPResponse(status: 403)
         }
         return HTTPResponse(status: 204).adding("Access-Control-Allow-Origin", origin)
@@ -706,7 +803,7 @@ public final class CaptchaService: @unchecked Sendable {
 
     /// The time as ISO 8601 in UTC to the second, `2026-12-02T01:41:58Z` (the years 1970 to
     /// 9999; a time outside them is written as the nearer end).
-    static func timestamp(_ seconds: Double) -> String {
+    public static func timestamp(_ seconds: Double) -> String {
         var time = time_t(seconds.isNaN ? 0 : min(max(seconds, 0), 253_402_300_799).rounded(.down))
         var parts = tm()
         gmtime_r(&time, &parts)

@@ -60,6 +60,15 @@ public final class ExpiringCache<Value: Sendable>: @unchecked Sendable {
         if let gone = entries.removeValue(forKey: name) { bytes -= gone.bytes }
     }
 
+    /// Forgets every value.
+    func removeAll() {
+        lock.lock()
+        defer { lock.unlock() }
+        entries = [:]
+        order = []
+        bytes = 0
+    }
+
     /// Forgets the values that expired by `now`, oldest first, up to the first that has
     /// not; the caller holds `lock`.
     private func removeExpired(now: Double) {

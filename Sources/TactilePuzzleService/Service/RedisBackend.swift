@@ -28,8 +28,12 @@ import TactilePuzzleVerifier
 /// Connections are pooled, one per concurrent request. When Redis does not answer, every
 /// operation throws (the service answers 503 and `/healthz` fails, so nothing passes); the
 /// next operation reconnects. Redis that comes back with its data (persistence on) is used
-/// again at once; Redis that comes back without the secret this instance knew fails closed
-/// (503, and `/healthz` says so) rather than forget every limit.
+/// again at once. Redis that comes back without the secret this instance knew (restarted
+/// without persistence, flushed, or another server) starts a new epoch: the first instance
+/// to notice makes a new secret, every instance takes it up at its next operation or
+/// `/healthz`, and nothing sealed or signed under the old one (a challenge, a token) passes
+/// any more. What the old epoch's records held (limits, lockouts) is lost with them; the
+/// log says so.
 ///
 /// Redis is trusted: whoever can read it can read the secret and so make tokens, and
 /// whoever deletes a record lifts that record's limit. Keep it on a private network, with
@@ -64,6 +68,9 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// operation that takes longer writes nothing and fails. (One that ran without the lock
     /// writes only if nothing it read has changed, however long it took.)
     var lockLease = 5.0
+    /// Where a new epoch is told (one line), and how many this instance has begun or taken up.
+    private let log: @Sendable (String) -> Void
+    private(set) var epochsTakenUp = 0
 
     /// A Redis operation failed: the server is gone, or answered an error.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -72,7 +79,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     }
 
     /// Parses `redis://HOST:PORT[/DB]` (IPv6 in brackets) and prepares a connection.
-    public init(url: String, policy: VerifierPolicy) throws(ServiceConfigurationError) {
+    public init(
+        url: String, policy: VerifierPolicy,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(ServiceConfigurationError) {
         let accepted = "--store must be redis://HOST:PORT[/DB], got \"\(url)\""
         guard url.hasPrefix("redis://") else { throw ServiceConfigurationError(accepted) }
         var rest = String(url.dropFirst("redis://".count))
@@ -95,6 +105,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         self.port = port
         self.database = database
         self.policy = policy
+        self.log = log
     }
 
     deinit { for context in idle { redisFree(context) } }
@@ -376,23 +387,52 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     ) throws -> R {
         try withConnection { context in
             let (key, keys) = try key(on: context)
+            if let result = try run(
+                scope, now: now, key: key, keys: keys, on: context, alongside: alongside, body)
+            {
+                return result
+            }
+            // Redis holds another secret, or none: a new epoch, then the operation in it.
+            let (newKey, newKeys) = try takeUpNewEpoch(replacing: key, on: context)
             guard
                 let result = try run(
-                    scope, now: now, key: key, keys: keys, on: context, alongside: alongside,
-                    body)
+                    scope, now: now, key: newKey, keys: newKeys, on: context,
+                    alongside: alongside, body)
             else {
-                throw Self.keyLost
+                throw VerifierStoreError(
+                    "Redis replaced \(Self.keyName) again while this instance took it up")
             }
             return result
         }
     }
 
-    /// Redis no longer holds the secret this instance has been using: it restarted without
-    /// persistence, was flushed, or evicted the key. Starting afresh would forget every rate
-    /// limit and lockout, so the instance refuses until an operator restarts it.
-    static let keyLost = VerifierStoreError(
-        "Redis lost or replaced \(keyName) while this instance was using it (restarted without persistence, flushed, or evicted?): refusing to start afresh, which would forget every limit and lockout. Run Redis with persistence (appendonly yes) and maxmemory-policy noeviction; restart the instances to start afresh on purpose"
-    )
+    /// Forgets the secret `old` and everything kept under it, and takes up the one Redis
+    /// holds (making it when Redis holds none): a new epoch. Once per epoch, however many
+    /// operations notice it at once.
+    private func takeUpNewEpoch(
+        replacing old: [UInt8], on context: UnsafeMutablePointer<redisContext>
+    ) throws -> (sealed: [UInt8], keys: VerifierRecords.Keys) {
+        lock.lock()
+        let isFirst = cachedKey?.sealed == old
+        if isFirst {
+            cachedKey = nil
+            epochsTakenUp += 1
+        }
+        lock.unlock()
+        if isFirst {
+            localRecords.removeAll()
+            localImages.removeAll()
+        }
+        let fresh = try key(on: context)
+        if isFirst {
+            log(
+                "store: Redis at \(host):\(port) no longer holds the secret this instance used "
+                    + "(restarted without persistence, flushed, or another server): a new epoch "
+                    + "begins; challenges and tokens issued before do not pass, and limits and "
+                    + "lockouts start afresh")
+        }
+        return fresh
+    }
 
     /// One operation under `key` (whose keys are `keys`); `nil` when Redis holds another key
     /// (or none).
@@ -704,8 +744,10 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         guard case .string(let info) = replies[2], evictionRisk(in: info) == nil else {
             return false
         }
-        guard let known else { return true }
-        return replies[1] == .string(known.sealed)
+        guard let known, replies[1] != .string(known.sealed) else { return true }
+        // The secret is gone or replaced: healthy again once this instance is in the new
+        // epoch (a load balancer's checks heal it even before any request).
+        return (try? withConnection { try takeUpNewEpoch(replacing: known.sealed, on: $0) }) != nil
     }
 
     /// Why this Redis could drop a record before its time, or `nil` when it cannot: read from

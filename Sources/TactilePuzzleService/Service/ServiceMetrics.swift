@@ -11,12 +11,20 @@ final class ServiceMetrics: @unchecked Sendable {
     /// Every counter family: its name, what it counts, and the series it shows from the
     /// start, at zero (Prometheus's `rate()` and alerts need a series before its first event).
     static let counterFamilies: [(name: String, help: String, zeros: [String])] = [
+        ("tactile_challenges_issued_total", "Puzzles handed out, by site key.", []),
         (
-            "tactile_challenges_issued_total", "Puzzles handed out.",
-            ["tactile_challenges_issued_total"]
+            "tactile_challenges_refused_total",
+            "Requests for a puzzle refused for the site's settings, by reason: an unknown site key, or a page whose host name is not the site's.",
+            [
+                #"tactile_challenges_refused_total{reason="hostname"}"#,
+                #"tactile_challenges_refused_total{reason="sitekey"}"#,
+            ]
         ),
-        ("tactile_passes_total", "Answers that passed.", ["tactile_passes_total"]),
-        ("tactile_failures_total", "Answers that failed, by the rule that refused them.", []),
+        ("tactile_passes_total", "Answers that passed, by site key.", []),
+        (
+            "tactile_failures_total",
+            "Answers that failed, by site key and the rule that refused them.", []
+        ),
         (
             "tactile_rate_limited_total", "Requests refused by a rate limit, by scope.",
             [
@@ -75,10 +83,33 @@ final class ServiceMetrics: @unchecked Sendable {
 
     /// Adds one to a counter, with an optional label.
     func count(_ name: String, label: (String, String)? = nil) {
-        let key = label.map { "\(name){\($0.0)=\"\(Self.escape($0.1))\"}" } ?? name
+        count(name, labels: label.map { [$0] } ?? [])
+    }
+
+    /// Adds one to a counter with labels (in the order given, which must not vary).
+    func count(_ name: String, labels: [(String, String)]) {
+        let key = Self.series(name, labels)
         lock.lock()
         counters[key, default: 0] += 1
         lock.unlock()
+    }
+
+    /// Shows each site's counters from now on, at zero until their first event.
+    func declare(sites: [String]) {
+        lock.lock()
+        defer { lock.unlock() }
+        for site in sites {
+            for name in ["tactile_challenges_issued_total", "tactile_passes_total"] {
+                let key = Self.series(name, [("site", site)])
+                if counters[key] == nil { counters[key] = 0 }
+            }
+        }
+    }
+
+    private static func series(_ name: String, _ labels: [(String, String)]) -> String {
+        guard !labels.isEmpty else { return name }
+        let pairs = labels.map { "\($0.0)=\"\(escape($0.1))\"" }
+        return "\(name){\(pairs.joined(separator: ","))}"
     }
 
     /// Records a request's status, its time in the service from when it was read whole, and

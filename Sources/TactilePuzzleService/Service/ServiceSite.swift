@@ -10,6 +10,12 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     public var sitekey: String
     /// The secret the site's server sends to siteverify.
     public var secret: String
+    /// The secret before ``secret``, still accepted until ``previousSecretUntil``: a new
+    /// secret can then be put in place first here, then on the site's servers.
+    public var previousSecret: String?
+    /// Until when ``previousSecret`` is accepted, in seconds since 1970 (written in the file
+    /// as RFC 3339, such as `2026-12-04T12:00:00Z`).
+    public var previousSecretUntil: Double?
     /// The host names of pages allowed to show its puzzles (from `Origin` or `Referer`).
     public var hostnames: [String]
     /// The price of an answer: the proof-of-work difficulty in bits every answer carries (the
@@ -39,9 +45,26 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     /// The site-wide limit when a site sets none: 30,000 puzzles a minute (500 a second).
     public static let defaultSitePuzzlesPerMinute = 30_000
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case sitekey, secret, hostnames, proofOfWorkDifficulty, puzzlesPerMinute, answersPerMinute
         case sitePuzzlesPerMinute, scriptScoreLimit, proofOfWorkAlone, keyboard
+        case previousSecret, previousSecretUntil
+    }
+
+    /// Any field name, to find those a site has that are not ours.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// The secrets siteverify accepts for this site at `now`.
+    func acceptedSecrets(at now: Double) -> [String] {
+        guard let previousSecret, let until = previousSecretUntil, now < until else {
+            return [secret]
+        }
+        return [secret, previousSecret]
     }
 
     /// Creates a site.
@@ -55,6 +78,16 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     }
 
     public init(from decoder: any Decoder) throws {
+        // A misspelt field would otherwise be ignored, and its setting silently not applied.
+        let known = Set(CodingKeys.allCases.map(\.stringValue))
+        for key in try decoder.container(keyedBy: AnyKey.self).allKeys
+        where !known.contains(key.stringValue) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: try decoder.container(keyedBy: AnyKey.self),
+                debugDescription:
+                    "unknown field; the fields are \(CodingKeys.allCases.map(\.stringValue).joined(separator: ", "))"
+            )
+        }
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sitekey = try container.decode(String.self, forKey: .sitekey)
         secret = try container.decode(String.self, forKey: .secret)
@@ -69,6 +102,34 @@ public struct ServiceSite: Codable, Hashable, Sendable {
         scriptScoreLimit = try container.decodeIfPresent(Double.self, forKey: .scriptScoreLimit)
         proofOfWorkAlone = try container.decodeIfPresent(Bool.self, forKey: .proofOfWorkAlone)
         keyboard = try container.decodeIfPresent(Bool.self, forKey: .keyboard)
+        previousSecret = try container.decodeIfPresent(String.self, forKey: .previousSecret)
+        if let until = try container.decodeIfPresent(String.self, forKey: .previousSecretUntil) {
+            guard let date = ISO8601DateFormatter().date(from: until) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .previousSecretUntil, in: container,
+                    debugDescription: "must be a time in RFC 3339, such as 2026-12-04T12:00:00Z")
+            }
+            previousSecretUntil = date.timeIntervalSince1970
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sitekey, forKey: .sitekey)
+        try container.encode(secret, forKey: .secret)
+        try container.encode(hostnames, forKey: .hostnames)
+        try container.encode(proofOfWorkDifficulty, forKey: .proofOfWorkDifficulty)
+        try container.encodeIfPresent(puzzlesPerMinute, forKey: .puzzlesPerMinute)
+        try container.encodeIfPresent(answersPerMinute, forKey: .answersPerMinute)
+        try container.encodeIfPresent(sitePuzzlesPerMinute, forKey: .sitePuzzlesPerMinute)
+        try container.encodeIfPresent(scriptScoreLimit, forKey: .scriptScoreLimit)
+        try container.encodeIfPresent(proofOfWorkAlone, forKey: .proofOfWorkAlone)
+        try container.encodeIfPresent(keyboard, forKey: .keyboard)
+        try container.encodeIfPresent(previousSecret, forKey: .previousSecret)
+        try container.encodeIfPresent(
+            previousSecretUntil.map {
+                ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0))
+            }, forKey: .previousSecretUntil)
     }
 
     /// The verifier's policy for this site: `base` with the site's own limits.
@@ -81,6 +142,15 @@ public struct ServiceSite: Codable, Hashable, Sendable {
         if let proofOfWorkAlone { policy.allowsProofOfWorkAlone = proofOfWorkAlone }
         if let keyboard { policy.allowsKeyboard = keyboard }
         return policy
+    }
+
+    /// The built-in site of `/demo`, with a fresh random key and secret: only its own
+    /// pages, on this service, show its puzzles.
+    public static func demo() -> ServiceSite {
+        ServiceSite(
+            sitekey: "demo-" + Hex.encode(Sodium.randomBytes(8)),
+            secret: "demo-secret-" + Hex.encode(Sodium.randomBytes(16)),
+            hostnames: ["localhost", "127.0.0.1", "::1"])
     }
 
     /// A development site for this machine, with a fresh random key and secret.
@@ -100,24 +170,70 @@ public struct ServiceSite: Codable, Hashable, Sendable {
             throw ServiceConfigurationError("--sites: \(error)")
         }
         let sites: [ServiceSite]
-        do { sites = try JSONDecoder().decode([ServiceSite].self, from: Data(bytes)) } catch {
-            throw ServiceConfigurationError(
-                "--sites \(path): expected a JSON array of {\"sitekey\", \"secret\", \"hostnames\": […]}"
-            )
+        do {
+            sites = try JSONDecoder().decode([ServiceSite].self, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw ServiceConfigurationError("--sites \(path): \(Self.describe(error))")
+        } catch {
+            throw ServiceConfigurationError("--sites \(path): \(error)")
         }
         try validate(sites, path: path)
         return sites
     }
 
+    /// What a decoding error says, naming the entry (counted from 1) and the field.
+    static func describe(_ error: DecodingError) -> String {
+        let shape = #"expected a JSON array of {"sitekey", "secret", "hostnames": […], …}"#
+        func place(_ path: [any CodingKey], _ key: (any CodingKey)? = nil) -> String {
+            var entry: Int?
+            var fields: [String] = []
+            for step in path + (key.map { [$0] } ?? []) {
+                if entry == nil, let index = step.intValue {
+                    entry = index + 1
+                } else if let index = step.intValue {
+                    fields.append("[\(index)]")
+                } else {
+                    fields.append(step.stringValue)
+                }
+            }
+            let field = fields.isEmpty ? "" : " field \"\(fields.joined(separator: "."))\""
+            return entry.map { "entry \($0)\(field)" } ?? "the file"
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(place(context.codingPath)): the field \"\(key.stringValue)\" is missing"
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            if context.codingPath.isEmpty { return shape }
+            return "\(place(context.codingPath)) must be \(describe(type))"
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return "not valid JSON; \(shape)" }
+            return "\(place(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return shape
+        }
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "text"
+        case is Int.Type: "a whole number"
+        case is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is [String].Type: "a list of text"
+        default: "of another kind"
+        }
+    }
+
     static func validate(_ sites: [ServiceSite], path: String) throws(ServiceConfigurationError) {
         guard !sites.isEmpty else { throw ServiceConfigurationError("--sites \(path): no sites") }
         var keys: Set<String> = []
-        for site in sites {
+        for (index, site) in sites.enumerated() {
             guard (8...128).contains(site.sitekey.utf8.count),
                 site.sitekey.allSatisfy(\.isSafeToken)
             else {
                 throw ServiceConfigurationError(
-                    "--sites \(path): a site key must be 8…128 letters, digits, - or _")
+                    "--sites \(path): entry \(index + 1) field \"sitekey\" must be 8…128 letters, digits, - or _"
+                )
             }
             guard site.secret.utf8.count >= 16 else {
                 throw ServiceConfigurationError(
@@ -146,6 +262,16 @@ public struct ServiceSite: Codable, Hashable, Sendable {
             if let limit = site.scriptScoreLimit, !(limit > 0 && limit <= 1) {
                 throw ServiceConfigurationError(
                     "--sites \(path): scriptScoreLimit of \(site.sitekey) must be above 0 and at most 1, got \(limit)"
+                )
+            }
+            if (site.previousSecret == nil) != (site.previousSecretUntil == nil) {
+                throw ServiceConfigurationError(
+                    "--sites \(path): \(site.sitekey) needs both previousSecret and previousSecretUntil, or neither"
+                )
+            }
+            if let previous = site.previousSecret, previous.utf8.count < 16 {
+                throw ServiceConfigurationError(
+                    "--sites \(path): the previousSecret of \(site.sitekey) must be at least 16 characters"
                 )
             }
             guard keys.insert(site.sitekey).inserted else {
