@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Tactile needs to build, test and run, when missing.
 # Usage: scripts/setup.sh [--with-display] [--with-browser] [--with-peers] [--with-photos]
-#                         [--with-bench] [--with-accessibility] [--with-desktop]
+#                         [--with-bench] [--with-accessibility] [--with-desktop] [--with-promtool]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
 #   --with-browser  also installs Chromium, its driver, Selenium, a Chinese font, and Pillow
 #                   and NumPy (the photo test reads pixels) for the browser tests of the
@@ -14,6 +14,7 @@
 #                   dbus-run-session), Xvfb and xdotool for `Tests/Accessibility/run.sh`.
 #   --with-desktop  also installs desktop-file-utils, AppStream and xmllint for
 #                   `scripts/validate-desktop.sh`.
+#   --with-promtool also installs Prometheus, whose promtool checks the service's /metrics.
 # gettext (msgfmt) is always installed: the showcase's translations are compiled before it
 # runs (`scripts/build-translations.sh`) and when it is installed (`scripts/install.sh`).
 set -euo pipefail
@@ -43,6 +44,7 @@ for option in "$@"; do
     --with-bench) packages+=(wrk) ;;
     --with-accessibility) packages+=(at-spi2-core python3-pyatspi dbus xvfb xdotool) ;;
     --with-desktop) packages+=(desktop-file-utils appstream libxml2-utils) ;;
+    --with-promtool) packages+=(prometheus) ;;
     *) echo "setup.sh: unknown option $option" >&2; exit 2 ;;
   esac
 done

@@ -6,7 +6,7 @@
 # it (AT-SPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --with-display --with-browser --with-photos --with-desktop --with-accessibility
+scripts/setup.sh --with-display --with-browser --with-photos --with-desktop --with-accessibility --with-promtool
 
 echo "== format"
 swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources

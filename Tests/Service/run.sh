@@ -74,6 +74,7 @@ cat >"$work/sites.json" <<EOF
 EOF
 
 urls=()
+metrics_urls=()
 for instance in 1 2; do
     "$tactile" puzzle serve --listen 127.0.0.1:0 --store "redis://127.0.0.1:$redis_port" \
         --sites "$work/sites.json" --reveal-answers-for-tests yes --skip-drag-model-for-tests yes \
@@ -88,13 +89,15 @@ for instance in 1 2; do
     url=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$work/serve$instance.out")
     [[ -n "$url" ]] || { echo "run.sh: serve $instance did not start" >&2; cat "$work/serve$instance.err" >&2; exit 1; }
     urls+=("$url")
+    metrics_urls+=("$(sed -n 's/^metrics on \(http:[^ ]*\).*/\1/p' "$work/serve$instance.out")")
 done
 echo "instances at ${urls[*]}, sharing redis://127.0.0.1:$redis_port"
 
 status=0
 TACTILE_SERVICE_URLS="${urls[*]}" TACTILE_SITE_KEY=service-test-site TACTILE_SITE_SECRET="$secret" \
     TACTILE_REDIS_PORT="$redis_port" TACTILE_REDIS_PIDFILE="$work/redis.pid" \
-    TACTILE_REDIS_DIR="$work/redis" \
+    TACTILE_REDIS_DIR="$work/redis" TACTILE_SITES_FILE="$work/sites.json" \
+    TACTILE_SERVE_PIDS="${pids[*]}" TACTILE_METRICS_URLS="${metrics_urls[*]}" TACTILE_SERVE_LOGS="$work/serve1.err $work/serve2.err" \
     TACTILE_REDIS_COMMAND="$("$python" -c 'import json, sys; print(json.dumps(sys.argv[1:]))' "${redis_command[@]}")" \
     "$python" Tests/Service/test_two_instances.py "$@" || status=$?
 if ((status != 0)); then

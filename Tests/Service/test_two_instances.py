@@ -13,6 +13,8 @@ served and answered by the other; a token redeems once across both, under 100 co
 verifications; with Redis gone every stateful endpoint answers 503 (siteverify answers
 internal-error) and nothing passes, and when Redis is back both resume by themselves; when
 it comes back empty, both begin a new epoch by themselves, in which nothing from before passes.
+SIGHUP reloads the sites file on both (a broken one changes nothing and is logged), and the
+metrics pass `promtool check metrics` with a site label.
 Nothing here knows how the store lays out its keys.
 
 Answers come from /test/answer/{id} (--reveal-answers-for-tests); the drag track is a hand's,
@@ -24,6 +26,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -319,6 +322,75 @@ class TwoInstanceTests(unittest.TestCase):
         verdict = siteverify(self.one, token).json()
         self.assertTrue(verdict["success"], verdict)
         self.assertEqual(siteverify(self.two, token).json()["error-codes"], ["timeout-or-duplicate"])
+
+    def test_5_sighup_reloads_the_sites_and_a_broken_file_changes_nothing(self):
+        path = os.environ["TACTILE_SITES_FILE"]
+        with open(path) as file:
+            original = file.read()
+        sites = json.loads(original)
+        added = {"sitekey": "service-added-site", "secret": "service-added-secret-0123456789",
+                 "hostnames": ["127.0.0.1"], "proofOfWorkDifficulty": None}
+        pids = [int(pid) for pid in os.environ["TACTILE_SERVE_PIDS"].split()]
+
+        def ask(base, sitekey):
+            return request(f"{base}/v1/challenges", {"sitekey": sitekey},
+                           headers={"Origin": ORIGIN}).status
+
+        def hang_up():
+            for pid in pids:
+                os.kill(pid, signal.SIGHUP)
+
+        try:
+            for base in URLS:
+                self.assertEqual(ask(base, added["sitekey"]), 400)
+            with open(path, "w") as file:
+                json.dump(sites + [added], file)
+            hang_up()
+            for base in URLS:
+                wait_until(lambda: ask(base, added["sitekey"]) == 201, 5, "SIGHUP did not add the site")
+            # A broken file leaves the sites in use; the log says why.
+            with open(path, "w") as file:
+                file.write('[{"sitekey": "service-added-site"}]')
+            hang_up()
+            time.sleep(0.5)
+            for base in URLS:
+                self.assertEqual(ask(base, added["sitekey"]), 201)
+                self.assertEqual(ask(base, SITEKEY), 201)
+            with open(os.environ["TACTILE_SERVE_LOGS"].split()[0]) as log:
+                text = log.read()
+            self.assertIn("sites reloaded on SIGHUP: 2 from", text)
+            self.assertIn('sites NOT reloaded on SIGHUP, the sites in use stay: --sites', text)
+            self.assertIn('entry 1: the field "secret" is missing', text)
+        finally:
+            with open(path, "w") as file:
+                file.write(original)
+            hang_up()
+        for base in URLS:
+            wait_until(lambda: ask(base, added["sitekey"]) == 400, 5, "SIGHUP did not remove the site")
+            # With --sites and no --demo, there is no demo; the home page says what this is.
+            self.assertEqual(request(f"{base}/demo").status, 404)
+            home = request(f"{base}/")
+            self.assertEqual(home.status, 200)
+            self.assertIn(b"Tactile captcha service", home.body)
+
+    def test_6_metrics_pass_promtool_and_name_the_site(self):
+        # After the tests above, every kind of series is there: issued, passed, failed, refused.
+        self.assertEqual(request(f"{URLS[0]}/v1/challenges", {"sitekey": "no-such-site"},
+                                 headers={"Origin": ORIGIN}).status, 400)
+        promtool = shutil.which("promtool")
+        for url in os.environ["TACTILE_METRICS_URLS"].split():
+            with self.subTest(metrics=url):
+                reply = request(url)
+                self.assertEqual(reply.status, 200)
+                text = reply.body.decode()
+                self.assertIn(f'tactile_challenges_issued_total{{site="{SITEKEY}"}}', text)
+                self.assertIn('tactile_challenges_refused_total{reason="sitekey"}', text)
+                if promtool is None:
+                    self.skipTest("promtool is missing (scripts/setup.sh --with-promtool)")
+                checked = subprocess.run([promtool, "check", "metrics"], input=reply.body,
+                                         capture_output=True, timeout=30)
+                self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
+                self.assertEqual(checked.stdout + checked.stderr, b"")
 
     def kill_redis(self):
         with open(os.environ["TACTILE_REDIS_PIDFILE"]) as file:
