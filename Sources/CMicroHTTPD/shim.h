@@ -38,16 +38,20 @@ typedef void (*tactile_mhd_connection_callback)(
     void *context, struct MHD_Connection *connection, void **socket_context,
     enum MHD_ConnectionNotificationCode code);
 
+/// Called with a request's URI before its arguments are parsed.
+typedef void *(*tactile_mhd_uri_callback)(
+    void *context, const char *uri, struct MHD_Connection *connection);
+
 /// Starts a daemon on `address` (IPv4 or IPv6; `dual_stack` also takes IPv4 on an IPv6
 /// address) with `threads` epoll threads that allow suspending connections, an accept
 /// policy, a connection limit, a per-connection idle timeout and memory limit, and a call
-/// as each connection opens and closes; its messages go to `logger`, which must outlive it.
+/// as each connection opens and closes and as each request's URI arrives; its messages go to `logger`, which must outlive it.
 static inline struct MHD_Daemon *tactile_mhd_start(
     const struct sockaddr *address, int is_ipv6, int dual_stack, MHD_AcceptPolicyCallback accept,
     void *accept_context, MHD_AccessHandlerCallback handler, void *handler_context,
     MHD_RequestCompletedCallback completed, void *completed_context,
     tactile_mhd_connection_callback connections, void *connections_context,
-    unsigned int threads, unsigned int connection_limit,
+    tactile_mhd_uri_callback uris, void *uris_context, unsigned int threads, unsigned int connection_limit,
     unsigned int timeout_seconds, size_t memory_limit, const struct tactile_mhd_logger *logger) {
     unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
     if (is_ipv6) flags |= dual_stack ? MHD_USE_DUAL_STACK : MHD_USE_IPv6;
@@ -68,6 +72,7 @@ static inline struct MHD_Daemon *tactile_mhd_start(
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
         MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
         MHD_OPTION_NOTIFY_CONNECTION, connections, connections_context,
+        MHD_OPTION_URI_LOG_CALLBACK, uris, uris_context,
         MHD_OPTION_END);
 }
 

@@ -203,6 +203,11 @@ public final class ConnectionGuard: Sendable {
         }
     }
 
+    /// The connection is to close at the next look at deadlines (within a quarter second).
+    public func expireNow(_ id: Int) {
+        state.withLock { state in state.open[id]?.deadline = 0 }
+    }
+
     /// A worker has the request: no deadline until it answers.
     public func dispatched(_ id: Int) {
         state.withLock { state in state.open[id]?.deadline = nil }

@@ -134,7 +134,8 @@ public final class HTTPServer: @unchecked Sendable {
                 tactile_mhd_start(
                     address, isIPv6 ? 1 : 0, configuration.host == "::" ? 1 : 0, acceptPolicy,
                     context, accessHandler, context, completionHandler, context,
-                    connectionHandler, context, UInt32(Self.networkThreads),
+                    connectionHandler, context, uriHandler, context,
+                    UInt32(Self.networkThreads),
                     UInt32(max(1, configuration.limits.connections)),
                     UInt32(max(1, configuration.timeoutSeconds)), Self.connectionMemory, logger)
             }
@@ -159,6 +160,9 @@ public final class HTTPServer: @unchecked Sendable {
     /// copied out as they arrive). libmicrohttpd clears it for every request on a
     /// connection, so it is kept to what a request's headers need (browsers send a few KiB).
     static let connectionMemory = 64 << 10
+
+    /// The most query arguments a request may have: about what ``connectionMemory`` holds.
+    static let maximumArguments = 512
 
     /// Finishes the requests under way, stops accepting, and closes every connection.
     public func stop() {
@@ -409,6 +413,23 @@ private let connectionHandler: tactile_mhd_connection_callback = {
     } else {
         server.connectionGuard.closed(id)
     }
+}
+
+/// A URI with more arguments than a request's memory holds makes libmicrohttpd (0.9.75) stall
+/// until the connection times out, answering nothing: such a connection is closed at once.
+private let uriHandler: tactile_mhd_uri_callback = { context, uri, connection in
+    guard let context, let uri else { return nil }
+    var separators = 0
+    var byte = uri
+    while byte.pointee != 0 {
+        if byte.pointee == 0x26 || byte.pointee == 0x3B { separators += 1 }  // & ;
+        byte += 1
+    }
+    if separators >= HTTPServer.maximumArguments {
+        let server = Unmanaged<HTTPServer>.fromOpaque(context).takeUnretainedValue()
+        server.connectionGuard.expireNow(guardID(connection))
+    }
+    return nil
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {

@@ -178,6 +178,29 @@ import Testing
         }
     }
 
+    /// A URI with more arguments than a request's memory holds used to stall until the idle
+    /// timeout; it is closed at once, and one with a few hundred is answered.
+    @Test func aThousandQueryArgumentsDoNotHoldAConnection() throws {
+        let server = try echoServer(configuration())
+        defer { server.stop() }
+        func ask(_ count: Int) -> (answer: String, closed: Bool) {
+            guard let socket = Self.connect(to: server.port, timeout: 5) else { return ("", false) }
+            defer { close(socket) }
+            let query = (0..<count).map { "a\($0)=1" }.joined(separator: "&")
+            let request = Array(
+                "GET /q?\(query) HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n".utf8)
+            _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+            let closed = Self.isClosed(socket, within: 3)
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let n = chunk.withUnsafeMutableBytes {
+                recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+            }
+            return (String(decoding: chunk.prefix(max(0, n)), as: UTF8.self), closed)
+        }
+        #expect(ask(300).answer.hasPrefix("HTTP/1.1 200"))
+        #expect(ask(1000).closed, "a thousand arguments held the connection")
+    }
+
     @Test func chunkedAloneAndOneContentLengthStillWork() throws {
         let server = try echoServer(configuration())
         defer { server.stop() }
