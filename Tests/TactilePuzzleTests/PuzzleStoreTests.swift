@@ -91,6 +91,32 @@ import Testing
         try FileAccess.write(bytes, to: path, permissions: 0o600)
     }
 
+    /// A read (a health check, a look at a puzzle) leaves the state file as it was: with many
+    /// puzzles pending, a write per request would cost more than the request.
+    @Test func onlyAChangeIsWritten() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try VerifierStore(directory: directory)
+        let puzzle = try makePuzzle(seed: 32)
+        let id = try store.withVerifier { try $0.register(puzzle, client: "a", now: 10).id }
+        /// The file's inode and modification time (an inode alone may be reused).
+        func identity() throws -> String {
+            let attributes = try FileManager.default.attributesOfItem(
+                atPath: directory + "/state.json")
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(attributes[.systemFileNumber] ?? "?") \(modified)"
+        }
+        let before = try identity()
+        _ = try store.withVerifier { _ in true }
+        _ = try store.withVerifier { $0.state.pending[id]?.answerX }
+        let after = try identity()
+        // An atomic write replaces the file: a new inode, written later.
+        #expect(before == after, "a read rewrote the state")
+        usleep(10_000)
+        _ = try store.withVerifier { try $0.register(puzzle, client: "b", now: 11) }
+        #expect(try identity() != after, "a change was not written")
+    }
+
     @Test func everyBitFlipAndTruncationIsRefused() throws {
         let (directory, key, state) = try populatedStore()
         defer { try? FileManager.default.removeItem(atPath: directory) }

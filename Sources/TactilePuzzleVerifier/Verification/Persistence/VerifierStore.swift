@@ -81,7 +81,7 @@ public struct VerifierStore: Sendable {
     public var logPath: String { directory + "/verifier.log" }
 
     /// Loads the verifier under an exclusive lock, runs `body`, and saves the state
-    /// atomically if `body` returns normally.
+    /// atomically if `body` returns normally and changed it.
     ///
     /// - Parameters:
     ///   - policy: The limits.
@@ -102,9 +102,12 @@ public struct VerifierStore: Sendable {
                 var verifier = PuzzleVerifier(
                     key: secret, policy: policy, state: state, random: random)
             else { throw VerifierStoreError("\(keyPath) does not hold a 32-byte key") }
+            let loaded = verifier.state
             do {
                 let result = try body(&verifier)
-                try save(verifier.state, secret: secret)
+                // Only a change is written: a read (a health check, a look at a puzzle)
+                // costs no write, and leaves the file as it was.
+                if verifier.state != loaded { try save(verifier.state, secret: secret) }
                 return .success(result)
             } catch {
                 return .failure(error)
