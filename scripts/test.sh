@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then checks everything: formatting, build, unit tests, every
 # benchmark once, a short fuzzing run of every parser, the captcha widget in a real browser, two service instances
-# sharing one Redis, one under attack by slow clients, the desktop files, the documentation catalogs, a smoke run of the showcase
+# sharing one Redis, one following a Redis Sentinel failover, one under attack by slow clients, the desktop files, the documentation catalogs, a smoke run of the showcase
 # app under Xvfb, people's recorded drags on its captcha page at ten frames a second, the translations (and the app in Chinese), and what a screen reader sees of
 # it (AT-SPI).
 set -euo pipefail
@@ -30,6 +30,9 @@ timeout 600 Tests/Browser/run-against-service.sh
 
 echo "== service (two tactile puzzle serve instances sharing one Redis, over HTTP)"
 timeout 180 Tests/Service/run.sh
+
+echo "== sentinel (a primary, a replica and three Sentinels; the primary killed under load)"
+timeout 120 Tests/Service/sentinel.sh
 
 echo "== slow clients (20 addresses of slow connections and slow bodies; a probe must be served)"
 timeout 120 Tests/Service/slow-clients.sh

@@ -620,6 +620,9 @@ import Testing
     @Test func redisURLsAreChecked() {
         for bad in [
             "redis://", "redis://host", "redis://host:0", "redis://host:6379/99", "http://x:1",
+            "redis-sentinel://", "redis-sentinel://a:26379", "redis-sentinel://a:26379/",
+            "redis-sentinel://a:26379,b/main", "redis-sentinel://a:26379/main/16",
+            "redis-sentinel://a:26379/main/0/x", "redis-sentinel://,a:1/main",
         ] {
             #expect(throws: ServiceConfigurationError.self, "\(bad)") {
                 try RedisBackend(url: bad, policy: plumbingPolicy)
@@ -628,6 +631,14 @@ import Testing
         #expect(
             (try? RedisBackend(url: "redis://[::1]:6380/2", policy: plumbingPolicy))?.database
                 == 2)
+        let sentinel = try? RedisBackend(
+            url: "redis-sentinel://10.0.0.1:26379,[::1]:26380,s3:26381/main/3",
+            policy: plumbingPolicy)
+        #expect(
+            sentinel?.sentinels.map { "\($0.host) \($0.port)" } == [
+                "10.0.0.1 26379", "::1 26380", "s3 26381",
+            ])
+        #expect(sentinel?.primaryName == "main" && sentinel?.database == 3)
     }
 }
 

@@ -89,7 +89,7 @@ enum PuzzleCommand {
             .init(
                 name: "store", valueName: "STORE",
                 help:
-                    "memory (default: this process), a state directory shared by processes on one machine, or redis://HOST:PORT[/DB] shared by every instance."
+                    "memory (default: this process), a state directory shared by processes on one machine, redis://HOST:PORT[/DB] shared by every instance, or redis-sentinel://HOST:PORT[,HOST:PORT…]/NAME[/DB] to follow the primary NAME through failovers."
             ),
             .init(
                 name: "sites", valueName: "FILE",

@@ -21,7 +21,7 @@ enum PuzzleServeCommand {
         case "memory":
             backend = MemoryBackend(policy: policy)
             storeName = "memory"
-        case let value where value.hasPrefix("redis://"):
+        case let value where value.hasPrefix("redis://") || value.hasPrefix("redis-sentinel://"):
             let redis: RedisBackend
             do {
                 redis = try RedisBackend(

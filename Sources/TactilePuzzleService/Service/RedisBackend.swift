@@ -40,16 +40,30 @@ import TactilePuzzleVerifier
 /// `appendonly yes`, `appendfsync always` and `maxmemory-policy noeviction` (every record
 /// has a TTL, so any other policy could evict a lockout or a redeemed token early).
 public final class RedisBackend: VerifierBackend, @unchecked Sendable {
-    /// The server's host.
-    public let host: String
-    /// The server's port.
-    public let port: Int
+    /// The server's host: the one named, or with Sentinel, the primary it last named.
+    public var host: String { lock.withLock { address.host } }
+    /// The server's port, as ``host``.
+    public var port: Int { lock.withLock { address.port } }
+    /// Where the server is, guarded by `lock`.
+    private var address: (host: String, port: Int)
+    /// The Sentinels to ask where the primary is, and the name they know it by; empty for
+    /// a server named directly.
+    public let sentinels: [(host: String, port: Int)]
+    /// The name the Sentinels monitor the primary under.
+    public let primaryName: String?
+    /// How long a write that spends something (a check, a redemption) waits for a replica
+    /// to have it, in milliseconds (Sentinel only).
+    var replicaWait = 1000
     /// The database number, 0…15.
     public let database: Int
     private let policy: VerifierPolicy
     private let lock = NSLock()
     /// Idle connections, guarded by `lock`.
     private var idle: [UnsafeMutablePointer<redisContext>] = []
+    /// The Sentinel that answered last, guarded by `lock`.
+    private var lastSentinel = 0
+    /// How many replicas the primary had, and when that was asked, guarded by `lock`.
+    private var knownReplicas: (count: Int, at: UInt64)?
     /// The sealed secret as last read, and the keys it holds, guarded by `lock`.
     private var cachedKey: (sealed: [UInt8], keys: VerifierRecords.Keys)?
     /// The SHA-1 digests Redis gave the scripts (`SCRIPT LOAD`), by script, guarded by
@@ -78,31 +92,64 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         public var description: String
     }
 
-    /// Parses `redis://HOST:PORT[/DB]` (IPv6 in brackets) and prepares a connection.
+    /// Parses `redis://HOST:PORT[/DB]`, or `redis-sentinel://HOST:PORT[,HOST:PORT…]/NAME[/DB]`
+    /// (IPv6 in brackets), and prepares a connection. With Sentinel, every new connection
+    /// asks the Sentinels (in turn, until one answers) where the primary named `NAME` is, and
+    /// checks that the server there is the primary; a connection that fails sends the next
+    /// one to ask again, so the instance follows a failover. A check or a redemption is told
+    /// only once a replica has it (`WAIT`, when the primary has one), so that no failover
+    /// can forget it.
     public init(
         url: String, policy: VerifierPolicy,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(ServiceConfigurationError) {
-        let accepted = "--store must be redis://HOST:PORT[/DB], got \"\(url)\""
-        guard url.hasPrefix("redis://") else { throw ServiceConfigurationError(accepted) }
-        var rest = String(url.dropFirst("redis://".count))
+        let accepted =
+            "--store must be redis://HOST:PORT[/DB] or redis-sentinel://HOST:PORT[,HOST:PORT…]/NAME[/DB], got \"\(url)\""
         var database = 0
-        if let slash = rest.firstIndex(of: "/") {
-            guard let db = Int(rest[rest.index(after: slash)...]), (0...15).contains(db) else {
+        func endpoint(_ text: Substring) throws(ServiceConfigurationError) -> (String, Int) {
+            guard let colon = text.lastIndex(of: ":"),
+                let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port)
+            else { throw ServiceConfigurationError("\(accepted): \"\(text)\" is not HOST:PORT") }
+            var host = String(text[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") {
+                host = String(host.dropFirst().dropLast())
+            }
+            guard !host.isEmpty else { throw ServiceConfigurationError(accepted) }
+            return (host, port)
+        }
+        func number(_ text: Substring) throws(ServiceConfigurationError) -> Int {
+            guard let db = Int(text), (0...15).contains(db) else {
                 throw ServiceConfigurationError("\(accepted): the database must be 0…15")
             }
-            database = db
-            rest = String(rest[..<slash])
+            return db
         }
-        guard let colon = rest.lastIndex(of: ":"),
-            let port = Int(rest[rest.index(after: colon)...]),
-            (1...65535).contains(port)
-        else { throw ServiceConfigurationError(accepted) }
-        var host = String(rest[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw ServiceConfigurationError(accepted) }
-        self.host = host
-        self.port = port
+        if url.hasPrefix("redis-sentinel://") {
+            let parts = url.dropFirst("redis-sentinel://".count).split(
+                separator: "/", omittingEmptySubsequences: false)
+            guard (2...3).contains(parts.count), !parts[1].isEmpty,
+                parts[1].allSatisfy({ $0.isASCII && !$0.isWhitespace })
+            else { throw ServiceConfigurationError("\(accepted): name the primary after a /") }
+            var found: [(host: String, port: Int)] = []
+            for text in parts[0].split(separator: ",", omittingEmptySubsequences: false) {
+                let (host, port) = try endpoint(text)
+                found.append((host, port))
+            }
+            if parts.count == 3 { database = try number(parts[2]) }
+            sentinels = found
+            primaryName = String(parts[1])
+            address = found[0]
+        } else if url.hasPrefix("redis://") {
+            var rest = url.dropFirst("redis://".count)
+            if let slash = rest.firstIndex(of: "/") {
+                database = try number(rest[rest.index(after: slash)...])
+                rest = rest[..<slash]
+            }
+            address = try endpoint(rest)
+            sentinels = []
+            primaryName = nil
+        } else {
+            throw ServiceConfigurationError(accepted)
+        }
         self.database = database
         self.policy = policy
         self.log = log
@@ -157,7 +204,13 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let context = try reused ?? connect()
         let result: R
         do { result = try body(context) } catch {
-            if error is Failure { redisFree(context) } else { checkIn(context) }
+            if error is Failure {
+                redisFree(context)
+                // The primary may have changed: the connections to the old one go too.
+                if primaryName != nil { dropIdleConnections() }
+            } else {
+                checkIn(context)
+            }
             throw error
         }
         checkIn(context)
@@ -169,6 +222,14 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     private static func isClosed(_ context: UnsafeMutablePointer<redisContext>) -> Bool {
         var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, 0) != 0
+    }
+
+    private func dropIdleConnections() {
+        let dropped = lock.withLock {
+            defer { idle = [] }
+            return idle
+        }
+        for context in dropped { redisFree(context) }
     }
 
     private func checkIn(_ context: UnsafeMutablePointer<redisContext>) {
@@ -261,13 +322,22 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     }
 
     private func connect() throws(Failure) -> UnsafeMutablePointer<redisContext> {
-        let made = redisConnectWithTimeout(host, Int32(port), timeval(tv_sec: 1, tv_usec: 0))
-        guard let made, made.pointee.err == 0 else {
-            let reason = made.map { Self.errorText($0) } ?? "cannot connect"
-            if let made { redisFree(made) }
-            throw Failure(description: "Redis at \(host):\(port): \(reason)")
+        if let primaryName {
+            let primary = try askSentinels(for: primaryName)
+            lock.withLock { address = primary }
         }
-        redisSetTimeout(made, timeval(tv_sec: 2, tv_usec: 0))
+        let (host, port) = lock.withLock { address }
+        let made = try Self.open(host, port)
+        if primaryName != nil {
+            // A Sentinel may name a server that has not yet taken the role (or just lost it).
+            let role = try? run(["ROLE"], on: made)
+            guard case .array(let parts)? = role?.first,
+                parts.first == .string(Array("master".utf8))
+            else {
+                redisFree(made)
+                throw Failure(description: "Redis at \(host):\(port) is not the primary (yet)")
+            }
+        }
         if database != 0 {
             do { _ = try run(["SELECT", String(database)], on: made) } catch {
                 redisFree(made)
@@ -275,6 +345,50 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             }
         }
         return made
+    }
+
+    /// A connection to `host`:`port`, its replies awaited at most two seconds.
+    private static func open(_ host: String, _ port: Int, seconds: Int = 1) throws(Failure)
+        -> UnsafeMutablePointer<redisContext>
+    {
+        let made = redisConnectWithTimeout(host, Int32(port), timeval(tv_sec: seconds, tv_usec: 0))
+        guard let made, made.pointee.err == 0 else {
+            let reason = made.map { Self.errorText($0) } ?? "cannot connect"
+            if let made { redisFree(made) }
+            throw Failure(description: "Redis at \(host):\(port): \(reason)")
+        }
+        redisSetTimeout(made, timeval(tv_sec: 2, tv_usec: 0))
+        return made
+    }
+
+    /// Where the Sentinels say the primary `name` is: the first that answers, asked in turn
+    /// from the one that answered last.
+    private func askSentinels(for name: String) throws(Failure) -> (host: String, port: Int) {
+        let first = lock.withLock { lastSentinel }
+        var reasons: [String] = []
+        for step in 0..<sentinels.count {
+            let index = (first + step) % sentinels.count
+            let sentinel = sentinels[index]
+            do {
+                let context = try Self.open(sentinel.host, sentinel.port)
+                defer { redisFree(context) }
+                let reply = try run(["SENTINEL", "get-master-addr-by-name", name], on: context)
+                guard case .array(let parts) = reply.first, parts.count == 2,
+                    case .string(let host) = parts[0], case .string(let portText) = parts[1],
+                    let port = Int(String(decoding: portText, as: UTF8.self))
+                else {
+                    reasons.append("\(sentinel.host):\(sentinel.port) knows no primary \(name)")
+                    continue
+                }
+                lock.withLock { lastSentinel = index }
+                return (String(decoding: host, as: UTF8.self), port)
+            } catch {
+                reasons.append(error.description)
+            }
+        }
+        throw Failure(
+            description: "no Sentinel named the primary \(name): \(reasons.joined(separator: "; "))"
+        )
     }
 
     private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
@@ -390,6 +504,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             if let result = try run(
                 scope, now: now, key: key, keys: keys, on: context, alongside: alongside, body)
             {
+                try awaitReplica(for: scope, on: context)
                 return result
             }
             // Redis holds another secret, or none: a new epoch, then the operation in it.
@@ -402,8 +517,47 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 throw VerifierStoreError(
                     "Redis replaced \(Self.keyName) again while this instance took it up")
             }
+            try awaitReplica(for: scope, on: context)
             return result
         }
+    }
+
+    /// With Sentinel, waits until a replica has what an operation that spends something
+    /// wrote on this connection (`WAIT`): a failover then cannot forget a check or a
+    /// redemption that was told. A primary with no replica has nothing to fail over to, and
+    /// is not waited on (a replica that joins later copies everything). Throws when a
+    /// replica is there and none has the write in time.
+    private func awaitReplica(
+        for scope: VerifierScope, on context: UnsafeMutablePointer<redisContext>
+    ) throws {
+        guard primaryName != nil, scope.spendsOnce,
+            try replicaCount(on: context, fresh: false) > 0
+        else { return }
+        let reply = try run(["WAIT", "1", String(replicaWait)], on: context)
+        if case .integer(let count) = reply.first, count >= 1 { return }
+        // None had it: is there still a replica at all?
+        guard try replicaCount(on: context, fresh: true) > 0 else { return }
+        throw Failure(
+            description:
+                "Redis at \(host):\(port): no replica acknowledged a write within \(replicaWait) ms; nothing is told until one does"
+        )
+    }
+
+    /// How many replicas are connected to the primary, those still copying its data
+    /// included (`INFO replication`, whose `connected_slaves` counts them; `ROLE` leaves them
+    /// out, yet Sentinel may promote one), looked up at most once a second unless `fresh`.
+    private func replicaCount(
+        on context: UnsafeMutablePointer<redisContext>, fresh: Bool
+    ) throws(Failure) -> Int {
+        let now = DispatchTime.now().uptimeNanoseconds
+        if !fresh, let known = lock.withLock({ knownReplicas }), now - known.at < 1_000_000_000 {
+            return known.count
+        }
+        guard case .string(let info) = try run(["INFO", "replication"], on: context).first,
+            let count = Self.fields(of: info)["connected_slaves"].flatMap({ Int($0) })
+        else { throw answered("INFO replication without connected_slaves") }
+        lock.withLock { knownReplicas = (count, now) }
+        return count
     }
 
     /// Forgets the secret `old` and everything kept under it, and takes up the one Redis

@@ -34,6 +34,16 @@ public struct VerifierScope: Hashable, Sendable {
         return false
     }
 
+    /// Whether the operation spends something that may be spent once (a puzzle's one check,
+    /// a token's one redemption): a store with replicas should see its write reach one
+    /// before the outcome is told, so that a failover cannot forget the spending.
+    public var spendsOnce: Bool {
+        switch subject {
+        case .checking, .redeeming: true
+        default: false
+        }
+    }
+
     /// Issuing a puzzle to a client: ``PuzzleVerifier/register(_:client:site:now:surcharge:)``.
     public static func issuing(client: String) -> VerifierScope {
         VerifierScope(subject: .issuing(client: client))
