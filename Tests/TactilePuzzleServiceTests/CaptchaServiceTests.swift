@@ -104,6 +104,13 @@ import Testing
             passed.headers.contains {
                 $0.name == "Access-Control-Allow-Origin" && $0.value == "https://example.com"
             })
+        // The page is told when the token lapses: the policy's lifetime from now, in RFC 3339.
+        let lapses = try #require(json(passed)["expiresAt"] as? String)
+        let lapsesAt = try #require(ISO8601DateFormatter().date(from: lapses))
+        let lifetime = lapsesAt.timeIntervalSinceNow
+        #expect(
+            lifetime > plumbingPolicy.tokenLifetime - 5 && lifetime <= plumbingPolicy.tokenLifetime,
+            "\(lapses)")
         let verified = json(
             post(
                 service, "/v1/siteverify", ["secret": site.secret, "response": token], origin: nil))

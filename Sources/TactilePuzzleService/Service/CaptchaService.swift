@@ -607,6 +607,10 @@ public final class CaptchaService: @unchecked Sendable {
                     200,
                     [
                         "success": true, "token": JSONValue(receipt.token),
+                        // When the token lapses (to the second, rounded down), so that a
+                        // page can ask for a new puzzle rather than submit a dead token.
+                        "expiresAt": JSONValue(
+                            Self.timestamp(now + configuration.policy.tokenLifetime)),
                         "x": JSONValue(receipt.holePosition.x),
                         "y": JSONValue(receipt.holePosition.y),
                     ]), for: origin, site: site)
