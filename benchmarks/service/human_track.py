@@ -21,7 +21,31 @@ def answer(challenge, hole_x, hole_y, rng):
     where the track ends. (hole_y is the piece's row on a horizontal puzzle.)"""
     if challenge.get("axis", "horizontal") != "horizontal":
         raise ValueError(f"only horizontal puzzles are dragged here, got {challenge['axis']}")
-    return answer_body(challenge, hole_x, rng)
+    body = answer_body(challenge, hole_x, rng)
+    return {**body, "track": warped(body["track"], rng)}
+
+
+def warped(track, rng):
+    """The track with its timing bent by a monotone curve of its own and its length scaled:
+    thousands of drags from one generator would otherwise be alike enough for the service's
+    replay memory to take one for another, which people's drags are not."""
+    total = track[-1]["t"] or 1.0
+    knots = [0.0] + sorted(rng.uniform(0.05, 0.95) for _ in range(3)) + [1.0]
+    scale = total * 2 ** rng.uniform(-1, 1)
+
+    def bend(u):
+        # Piecewise linear through (k/4, knots[k]).
+        k = min(int(u * 4), 3)
+        return knots[k] + (knots[k + 1] - knots[k]) * (u * 4 - k)
+
+    out, last = [], -1.0
+    for sample in track:
+        t = round(bend(sample["t"] / total) * scale, 1)
+        if t <= last:
+            t = round(last + 0.1, 1)
+        out.append({**sample, "t": t})
+        last = t
+    return out
 
 
 if __name__ == "__main__":
