@@ -74,6 +74,10 @@ public final class ConnectionGuard: Sendable {
         public var bodyBudget: Int
         /// Of ``bodyBudget``, the most one network may hold.
         public var bodyBudgetPerNetwork: Int
+        /// Addresses held to none of the per-client and per-network limits (only to
+        /// ``connections`` and ``bodyBudget``): the load balancers in front, whose every
+        /// connection is some other client's.
+        public var unlimitedAddresses: Set<String> = []
 
         /// Limits; by default 1,024 connections (64 kept for new clients), 64 per client and
         /// 256 per network, 10 s for headers plus 16 KiB/s for bodies and answers, and 64 MiB
@@ -107,6 +111,8 @@ public final class ConnectionGuard: Sendable {
         /// (its deadline grows with them at the minimum rate).
         var bodyStart: UInt64 = 0
         var bodyBytes = 0
+        /// To be closed whatever happens on it (``expireNow(_:)``).
+        var isDoomed = false
     }
 
     private struct State {
@@ -124,13 +130,18 @@ public final class ConnectionGuard: Sendable {
     /// A guard that keeps `limits`.
     public init(limits: Limits) {
         self.limits = limits
+        unlimited = Set(limits.unlimitedAddresses.compactMap { ClientNetwork(address: $0) })
     }
+
+    /// ``Limits/unlimitedAddresses``, as clients.
+    private let unlimited: Set<ClientNetwork>
 
     /// Whether a new connection from `origin` may be accepted now: its client and network
     /// are under their limits, and the last ``Limits/keptForNewClients`` slots go only to a
     /// client that holds no connection.
     public func admits(_ origin: ClientNetwork) -> Bool {
         state.withLock { state in
+            if unlimited.contains(origin) { return state.open.count < limits.connections }
             let client = state.perClient[origin.client, default: 0]
             if client >= limits.perClient { return false }
             if state.perNetwork[origin.network, default: 0] >= limits.perNetwork { return false }
@@ -146,6 +157,8 @@ public final class ConnectionGuard: Sendable {
         state.withLock { state in
             state.open[id] = Open(
                 origin: origin, socket: socket, deadline: now + seconds(limits.requestSeconds))
+            // A load balancer's connections are its clients': they count for nobody's share.
+            guard !unlimited.contains(origin) else { return }
             state.perClient[origin.client, default: 0] += 1
             state.perNetwork[origin.network, default: 0] += 1
         }
@@ -154,7 +167,7 @@ public final class ConnectionGuard: Sendable {
     /// A request's headers are in: its body is due at the minimum rate from now.
     public func headersArrived(_ id: Int, at now: UInt64) {
         state.withLock { state in
-            guard var open = state.open[id] else { return }
+            guard var open = state.open[id], !open.isDoomed else { return }
             open.bodyStart = now
             open.bodyBytes = 0
             open.deadline = now + seconds(limits.requestSeconds)
@@ -171,7 +184,7 @@ public final class ConnectionGuard: Sendable {
             let network = open.origin.network
             let held = state.bodyBytesPerNetwork[network, default: 0]
             guard bytes >= 0, state.bodyBytes + bytes <= limits.bodyBudget,
-                held + bytes <= limits.bodyBudgetPerNetwork
+                held + bytes <= limits.bodyBudgetPerNetwork || unlimited.contains(open.origin)
             else { return false }
             state.bodyBytes += bytes
             state.bodyBytesPerNetwork[network] = held + bytes
@@ -184,7 +197,7 @@ public final class ConnectionGuard: Sendable {
     /// arriving slower is.
     public func bodyArrived(_ bytes: Int, on id: Int) {
         state.withLock { state in
-            guard var open = state.open[id], open.deadline != nil else { return }
+            guard var open = state.open[id], open.deadline != nil, !open.isDoomed else { return }
             open.bodyBytes += max(0, bytes)
             open.deadline =
                 open.bodyStart + seconds(limits.requestSeconds) + transferTime(open.bodyBytes)
@@ -205,7 +218,15 @@ public final class ConnectionGuard: Sendable {
 
     /// The connection is to close at the next look at deadlines (within a quarter second).
     public func expireNow(_ id: Int) {
-        state.withLock { state in state.open[id]?.deadline = 0 }
+        state.withLock { state in
+            state.open[id]?.deadline = 0
+            state.open[id]?.isDoomed = true
+        }
+    }
+
+    /// Whether ``expireNow(_:)`` was called for the connection.
+    public func isDoomed(_ id: Int) -> Bool {
+        state.withLock { $0.open[id]?.isDoomed ?? false }
     }
 
     /// A worker has the request: no deadline until it answers.
@@ -217,6 +238,7 @@ public final class ConnectionGuard: Sendable {
     /// rate.
     public func answered(_ id: Int, bytes: Int, at now: UInt64) {
         state.withLock { state in
+            guard state.open[id]?.isDoomed == false else { return }
             state.open[id]?.deadline =
                 now + seconds(limits.requestSeconds) + transferTime(bytes)
         }
@@ -226,6 +248,7 @@ public final class ConnectionGuard: Sendable {
     /// ``Limits/requestSeconds``.
     public func completed(_ id: Int, at now: UInt64) {
         state.withLock { state in
+            guard state.open[id]?.isDoomed == false else { return }
             state.open[id]?.deadline = now + seconds(limits.requestSeconds)
         }
     }
@@ -233,7 +256,8 @@ public final class ConnectionGuard: Sendable {
     /// The connection is closed (its socket not yet reused).
     public func closed(_ id: Int) {
         state.withLock { state in
-            guard let open = state.open.removeValue(forKey: id) else { return }
+            guard let open = state.open.removeValue(forKey: id), !unlimited.contains(open.origin)
+            else { return }
             Self.decrement(&state.perClient, open.origin.client)
             Self.decrement(&state.perNetwork, open.origin.network)
         }

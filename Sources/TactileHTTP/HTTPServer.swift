@@ -197,9 +197,8 @@ private struct SuspendedConnection: @unchecked Sendable {
 /// What is kept for one request between libmicrohttpd's calls: the body so far.
 private final class RequestBody {
     var bytes: [UInt8] = []
-    var isTooLarge = false
-    /// Whether a part of the body found the body budget spent (it is then answered 503).
-    var isOverBudget = false
+    /// The answer it gets once its body has been read: a body too large, or past the budget.
+    var refusal: HTTPResponse?
     /// Body budget taken for it, given back when it completes.
     var budget = 0
     let origin: ClientNetwork
@@ -447,8 +446,15 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             return answer(refusal.adding("Connection", "close"), on: connection, server: server)
         }
         let id = guardID(connection)
+        if server.connectionGuard.isDoomed(id) {
+            return answer(
+                .text(
+                    414, "a request may have at most \(HTTPServer.maximumArguments) query arguments"
+                )
+                .adding("Connection", "close"), on: connection, server: server)
+        }
         server.connectionGuard.headersArrived(id, at: uptime())
-        // Refuse a declared body over the limit now, or one the body budget cannot hold.
+        // Refuse a declared body over the limit now.
         let declared =
             MHD_lookup_connection_value(connection, MHD_ValueKind.HEADER_KIND, "Content-Length")
             .flatMap { Int(String(cString: $0)) } ?? 0
@@ -458,48 +464,40 @@ private let accessHandler: MHD_AccessHandlerCallback = {
                 server: server)
         }
         let body = RequestBody(origin: origin(of: connection))
-        if declared > 0 {
-            guard server.connectionGuard.takeBody(declared, for: id) else {
-                return answer(overBudget, on: connection, server: server)
-            }
-            body.budget = declared
-        }
         requestContext.pointee = Unmanaged.passRetained(body).toOpaque()
         return MHD_Result.YES
     }
     let body = Unmanaged<RequestBody>.fromOpaque(stored).takeUnretainedValue()
     if uploadSize.pointee > 0 {
-        server.connectionGuard.bodyArrived(uploadSize.pointee, on: guardID(connection))
-        let needed = body.bytes.count + uploadSize.pointee - body.budget
-        if needed > 0, !body.isTooLarge, !body.isOverBudget {
-            // Chunked: the budget is taken as the body arrives.
-            if server.connectionGuard.takeBody(needed, for: guardID(connection)) {
-                body.budget += needed
-            } else {
-                body.isOverBudget = true
-                body.bytes = []
-            }
-        }
-        if let uploadData, !body.isTooLarge, !body.isOverBudget {
-            if body.bytes.count + uploadSize.pointee > limit {
-                body.isTooLarge = true
-                body.bytes = []
-            } else {
-                uploadData.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
-                    body.bytes.append(
-                        contentsOf: UnsafeBufferPointer(start: $0, count: uploadSize.pointee))
-                }
-            }
-        }
+        let id = guardID(connection)
+        let size = uploadSize.pointee
         uploadSize.pointee = 0
+        // The budget is taken as bytes arrive (what is declared costs nothing until sent). A
+        // body past the limit or the budget is dropped, and what follows of it no longer
+        // moves the deadline on: it is answered (413, 503) if it ends in time, else closed.
+        // (libmicrohttpd 0.9.75 cannot answer before the body is read.)
+        if body.refusal != nil { return MHD_Result.YES }
+        if body.bytes.count + size > limit {
+            body.bytes = []
+            body.refusal = .text(413, "the request body is larger than \(limit) bytes")
+                .adding("Connection", "close")
+            return MHD_Result.YES
+        }
+        guard server.connectionGuard.takeBody(size, for: id) else {
+            body.bytes = []
+            body.refusal = overBudget
+            return MHD_Result.YES
+        }
+        body.budget += size
+        server.connectionGuard.bodyArrived(size, on: id)
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: size) {
+                body.bytes.append(contentsOf: UnsafeBufferPointer(start: $0, count: size))
+            }
+        }
         return MHD_Result.YES
     }
-    if body.isTooLarge {
-        return answer(
-            .text(413, "the request body is larger than \(limit) bytes"), on: connection,
-            server: server)
-    }
-    if body.isOverBudget { return answer(overBudget, on: connection, server: server) }
+    if let refusal = body.refusal { return answer(refusal, on: connection, server: server) }
     // Called again after a worker's answer could not be queued: give up on the connection.
     guard !body.isDispatched else { return MHD_Result.NO }
     var address = [CChar](repeating: 0, count: 64)

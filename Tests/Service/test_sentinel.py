@@ -11,8 +11,8 @@ redeemed, the primary is killed (SIGKILL). The test checks that:
   - no token is redeemed twice: not during the failover, and not after it (every token
     redeemed before is refused as a duplicate by the new primary);
   - a token passed before the kill and not yet redeemed redeems once after it.
-It prints how long siteverify took with the wait for the replica, and without it on the new
-primary (which has no replica left), p50 and p95. Plain python3.
+It prints how long siteverify took with the wait for the replica, and on the new primary
+(which has no replica left, so the Sentinels confirm it instead), p50 and p95. Plain python3.
 """
 import base64
 import hashlib
@@ -175,7 +175,8 @@ class SentinelFailoverTests(unittest.TestCase):
                     values[min(len(values) - 1, int(len(values) * 0.95))] * 1000)
 
         print("\n    siteverify with the wait for the replica: p50 %.1f ms, p95 %.1f ms (%d calls); "
-              "on the new primary, with no replica to wait for: p50 %.1f ms, p95 %.1f ms (%d calls)"
+              "on the new primary, which has no replica (the Sentinels are asked instead, once a "
+              "second): p50 %.1f ms, p95 %.1f ms (%d calls)"
               % (*quantiles(timings), len(timings), *quantiles(alone), len(alone)), flush=True)
         print(f"    passed and redeemed again {resumed:.2f} s after the primary was killed", flush=True)
         self.assertLessEqual(resumed, 10)

@@ -60,6 +60,40 @@ struct ConnectionGuardTests {
         #expect(try open("10.0.5.1"))
     }
 
+    @Test func aLoadBalancerIsHeldOnlyToTheTotals() throws {
+        var limits = ConnectionGuard.Limits(
+            connections: 10, perClient: 2, perNetwork: 3, keptForNewClients: 4,
+            bodyBudget: 1000, bodyBudgetPerNetwork: 100)
+        limits.unlimitedAddresses = ["10.0.0.1", "not an address"]
+        let guardian = ConnectionGuard(limits: limits)
+        let proxy = try origin("10.0.0.1")
+        for id in 1...10 {
+            #expect(guardian.admits(proxy), "connection \(id)")
+            guardian.opened(id, origin: proxy, socket: Int32(id), at: 0)
+        }
+        #expect(!guardian.admits(proxy))  // the total still holds
+        #expect(guardian.takeBody(900, for: 1))  // over the network's share, under the budget
+        #expect(!guardian.takeBody(101, for: 2))
+        // Its neighbour is an ordinary client.
+        guardian.closed(10)
+        guardian.closed(9)
+        #expect(try guardian.admits(origin("10.0.0.2")))
+    }
+
+    @Test func aDoomedConnectionStaysDoomed() throws {
+        let guardian = ConnectionGuard(limits: ConnectionGuard.Limits())
+        guardian.opened(1, origin: try origin("192.0.2.1"), socket: 7, at: 0)
+        guardian.expireNow(1)
+        guardian.headersArrived(1, at: 1)
+        guardian.bodyArrived(100, on: 1)
+        guardian.answered(1, bytes: 10, at: 2)
+        guardian.completed(1, at: 3)
+        #expect(guardian.isDoomed(1))
+        var closed: [Int32] = []
+        guardian.expired(at: 4) { closed.append($0) }
+        #expect(closed == [7])
+    }
+
     @Test func everyRequestHasADeadlineExceptWhileAWorkerHasIt() throws {
         let limits = ConnectionGuard.Limits(requestSeconds: 10, minimumBytesPerSecond: 1000)
         let guardian = ConnectionGuard(limits: limits)

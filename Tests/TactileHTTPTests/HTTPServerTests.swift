@@ -198,6 +198,9 @@ import Testing
             return (String(decoding: chunk.prefix(max(0, n)), as: UTF8.self), closed)
         }
         #expect(ask(300).answer.hasPrefix("HTTP/1.1 200"))
+        let many = ask(600)
+        #expect(many.answer.hasPrefix("HTTP/1.1 414"), "\(many)")
+        #expect(many.answer.contains("Connection: close"), "\(many)")
         #expect(ask(1000).closed, "a thousand arguments held the connection")
     }
 
@@ -476,6 +479,35 @@ import Testing
         #expect(Self.isClosed(socket, within: 1))
     }
 
+    @Test func aBodyPastTheLimitBuysNoMoreTime() throws {
+        // A chunked body over the limit is dropped; what follows of it, however steady, no
+        // longer moves the deadline on.
+        let server = try echoServer(
+            configuration {
+                $0.limits.requestSeconds = 1
+                $0.maximumBodyBytes = 10_000
+            })
+        defer { server.stop() }
+        let socket = try #require(Self.connect(to: server.port, timeout: 5))
+        defer { close(socket) }
+        let head =
+            "POST /big HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "3a98\r\n" + String(repeating: "x", count: 15000) + "\r\n"
+        _ = Array(head.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        var sent = 0
+        for _ in 0..<40 {
+            let chunk = Array("1\r\ny\r\n".utf8)
+            guard
+                chunk.withUnsafeBytes({
+                    send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }) > 0
+            else { break }
+            sent += 1
+            if Self.isClosed(socket, within: 0.25) { break }
+        }
+        #expect(sent < 40, "a trickle after an oversized body held the connection")
+    }
+
     @Test func aClientOverItsLimitIsRefusedAndOthersAreServed() throws {
         let server = try echoServer(
             configuration {
@@ -526,11 +558,28 @@ import Testing
                 $0.limits.bodyBudgetPerNetwork = 100_000
             })
         defer { server.stop() }
-        // One request declares 80 kB and sends a little of it: the budget holds it.
-        let slow = try #require(Self.connect(to: server.port, timeout: 5))
-        let head = "POST /slow HTTP/1.1\r\nHost: a\r\nContent-Length: 80000\r\n\r\n"
-        _ = Array(head.utf8).withUnsafeBytes { send(slow, $0.baseAddress, $0.count, 0) }
+        // Declaring costs nothing: two requests that declare 80 kB and send none of it hold
+        // no budget.
+        let idle = (0..<2).compactMap { _ in Self.connect(to: server.port, timeout: 5) }
+        defer { for socket in idle { close(socket) } }
+        for socket in idle {
+            let head = "POST /idle HTTP/1.1\r\nHost: a\r\nContent-Length: 80000\r\n\r\n"
+            _ = Array(head.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
+        }
         usleep(200_000)
+        let small = exchange(
+            server.port,
+            Array(
+                ("POST /small HTTP/1.1\r\nHost: a\r\nContent-Length: 5000\r\nConnection: close\r\n\r\n"
+                    + String(repeating: "s", count: 5000)).utf8))
+        #expect(small.hasPrefix("HTTP/1.1 200"), "\(small.prefix(80))")
+        // One request sends 70 kB of its 80 kB and waits: the budget holds those 70 kB.
+        let slow = try #require(Self.connect(to: server.port, timeout: 5))
+        let head =
+            "POST /slow HTTP/1.1\r\nHost: a\r\nContent-Length: 80000\r\n\r\n"
+            + String(repeating: "a", count: 70000)
+        _ = Array(head.utf8).withUnsafeBytes { send(slow, $0.baseAddress, $0.count, 0) }
+        usleep(300_000)
         let over = exchange(
             server.port,
             Array(
@@ -539,7 +588,7 @@ import Testing
         #expect(over.hasPrefix("HTTP/1.1 503"), "\(over.prefix(80))")
         #expect(over.contains("Retry-After: 1"))
         // The slow one finishes: it is answered, and its share comes back.
-        _ = Array(String(repeating: "a", count: 80000).utf8).withUnsafeBytes {
+        _ = Array(String(repeating: "a", count: 10000).utf8).withUnsafeBytes {
             send(slow, $0.baseAddress, $0.count, 0)
         }
         var chunk = [UInt8](repeating: 0, count: 4096)

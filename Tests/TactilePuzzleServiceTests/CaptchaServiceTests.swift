@@ -907,6 +907,10 @@ import Testing
                 #"[{"sitekey": "a b", "secret": "0123456789abcdef", "hostnames": ["a"]}]"#,
                 #"entry 1 field "sitekey" must be"#
             ),
+            (
+                #"[{\#(good)}, {"sitekey": "ijklmnop", "secret": "fedcba9876543210", "hostnames": ["b"], "previousSecret": "0123456789abcdef", "previousSecretUntil": "2026-12-04T12:00:00Z"}]"#,
+                "a secret of ijklmnop is also another site's"
+            ),
             ("{", "not valid JSON"),
             (#"{"sitekey": "x"}"#, "expected a JSON array"),
         ] {

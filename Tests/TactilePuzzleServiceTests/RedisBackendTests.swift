@@ -369,6 +369,10 @@ import Testing
         let again = json(post(b, "/v1/siteverify", ["secret": site.secret, "response": token]))
         #expect(again["error-codes"] as? [String] == ["timeout-or-duplicate"], "\(again)")
         #expect(backendA.epochsTakenUp == 1 && backendB.epochsTakenUp == 1)
+        let metrics = String(
+            decoding: a.handleMetrics(HTTPRequest(method: "GET", path: "/metrics")).body,
+            as: UTF8.self)
+        #expect(metrics.contains("\ntactile_store_epochs_total 1\n"), "\(metrics)")
     }
 
     /// Runs `redis-cli` against the test server; its output lines (without the CR that some

@@ -11,6 +11,15 @@ enum PuzzleServeCommand {
     static func serve(_ parsed: ArgumentParser.Parsed, output: CommandOutput)
         throws(CommandFailure)
     {
+        // The signals are waited for below; blocked from the start, so that a SIGHUP while
+        // the store and the sites load is not the default action (the end of the process).
+        // The server's threads inherit the mask.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
         let (host, port) = try listenAddress(parsed.option("listen") ?? "127.0.0.1:8080")
         let (metricsHost, metricsPort) = try listenAddress(
             parsed.option("metrics-listen") ?? "127.0.0.1:0", option: "metrics-listen")
@@ -85,13 +94,6 @@ enum PuzzleServeCommand {
             backend: backend,
             log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
 
-        // The signals are waited for here; the server's threads inherit the blocked mask.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGHUP)
-        pthread_sigmask(SIG_BLOCK, &signals, nil)
         raiseOpenFileLimit()
         let server: HTTPServer
         do {
@@ -100,9 +102,13 @@ enum PuzzleServeCommand {
             // take some). Many more only makes workers on puzzles crowd each other out.
             let cores = ProcessInfo.processInfo.activeProcessorCount
             let threads = backend is RedisBackend ? 4 * cores : cores
+            // The load balancers' connections are every client's: the per-client limits
+            // apply behind them, in the service, to the address they forward.
+            var limits = ConnectionGuard.Limits()
+            limits.unlimitedAddresses = proxies
             server = try HTTPServer(
                 configuration: .init(
-                    host: host, port: port, threads: threads,
+                    host: host, port: port, threads: threads, limits: limits,
                     messages: { service.logServerMessage($0) })
             ) {
                 service.handle($0)

@@ -176,9 +176,14 @@ public final class CaptchaService: @unchecked Sendable {
             return Self.error(404, "no such endpoint")
         }
         guard request.method == "GET" else { return Self.error(405, "method not allowed") }
+        let epochs = [
+            "# HELP tactile_store_epochs_total Times this process found the store's secret gone (an emptied Redis) and began a new epoch, in which limits and lockouts start afresh.",
+            "# TYPE tactile_store_epochs_total counter",
+            "tactile_store_epochs_total \(backend.epochsTakenUp)",
+        ]
         return HTTPResponse(
             status: 200, contentType: "text/plain; version=0.0.4",
-            body: Array(metrics.text().utf8))
+            body: Array((metrics.text() + epochs.joined(separator: "\n") + "\n").utf8))
     }
 
     func route(_ request: HTTPRequest) -> HTTPResponse {

@@ -62,8 +62,11 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     private var idle: [UnsafeMutablePointer<redisContext>] = []
     /// The Sentinel that answered last, guarded by `lock`.
     private var lastSentinel = 0
-    /// How many replicas the primary had, and when that was asked, guarded by `lock`.
-    private var knownReplicas: (count: Int, at: UInt64)?
+    /// How many replicas a server had, and when that was asked, guarded by `lock`.
+    private var knownReplicas: (server: String, count: Int, at: UInt64)?
+    /// The server a majority of the Sentinels last named the primary, and when, guarded by
+    /// `lock`.
+    private var confirmedPrimary: (server: String, at: UInt64)?
     /// The sealed secret as last read, and the keys it holds, guarded by `lock`.
     private var cachedKey: (sealed: [UInt8], keys: VerifierRecords.Keys)?
     /// The SHA-1 digests Redis gave the scripts (`SCRIPT LOAD`), by script, guarded by
@@ -84,7 +87,9 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     var lockLease = 5.0
     /// Where a new epoch is told (one line), and how many this instance has begun or taken up.
     private let log: @Sendable (String) -> Void
-    private(set) var epochsTakenUp = 0
+    /// Guarded by `lock`.
+    private var epochs = 0
+    public var epochsTakenUp: Int { lock.withLock { epochs } }
 
     /// A Redis operation failed: the server is gone, or answered an error.
     public struct Failure: Error, CustomStringConvertible, Sendable {
@@ -522,42 +527,84 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         }
     }
 
-    /// With Sentinel, waits until a replica has what an operation that spends something
-    /// wrote on this connection (`WAIT`): a failover then cannot forget a check or a
-    /// redemption that was told. A primary with no replica has nothing to fail over to, and
-    /// is not waited on (a replica that joins later copies everything). Throws when a
-    /// replica is there and none has the write in time.
+    /// With Sentinel, makes sure an operation that spends something (a check, a
+    /// redemption) cannot be forgotten by a failover before its outcome is told: a replica
+    /// has it (`WAIT`), or, when the primary has no replica connected, a majority of the
+    /// Sentinels still name this server the primary (an old primary cut off from its
+    /// replica and its Sentinels is not believed). Throws otherwise; the write may then be
+    /// lost, but nothing was told of it.
     private func awaitReplica(
         for scope: VerifierScope, on context: UnsafeMutablePointer<redisContext>
     ) throws {
-        guard primaryName != nil, scope.spendsOnce,
-            try replicaCount(on: context, fresh: false) > 0
-        else { return }
-        let reply = try run(["WAIT", "1", String(replicaWait)], on: context)
-        if case .integer(let count) = reply.first, count >= 1 { return }
-        // None had it: is there still a replica at all?
-        guard try replicaCount(on: context, fresh: true) > 0 else { return }
-        throw Failure(
-            description:
-                "Redis at \(host):\(port): no replica acknowledged a write within \(replicaWait) ms; nothing is told until one does"
-        )
+        guard let primaryName, scope.spendsOnce else { return }
+        if try replicaCount(on: context, fresh: false) > 0 {
+            let reply = try run(["WAIT", "1", String(replicaWait)], on: context)
+            if case .integer(let count) = reply.first, count >= 1 { return }
+            // None had it in time. A slow replica is not a broken connection: the connection
+            // stays, and the operation fails.
+            guard try replicaCount(on: context, fresh: true) == 0 else {
+                throw VerifierStoreError(
+                    "Redis at \(host):\(port): no replica acknowledged a write within \(replicaWait) ms; nothing is told until one does"
+                )
+            }
+        }
+        try confirmPrimary(named: primaryName)
     }
 
     /// How many replicas are connected to the primary, those still copying its data
     /// included (`INFO replication`, whose `connected_slaves` counts them; `ROLE` leaves them
-    /// out, yet Sentinel may promote one), looked up at most once a second unless `fresh`.
+    /// out, yet Sentinel may promote one), looked up at most once a second per server unless
+    /// `fresh`.
     private func replicaCount(
         on context: UnsafeMutablePointer<redisContext>, fresh: Bool
     ) throws(Failure) -> Int {
         let now = DispatchTime.now().uptimeNanoseconds
-        if !fresh, let known = lock.withLock({ knownReplicas }), now - known.at < 1_000_000_000 {
+        let server = lock.withLock { "\(address.host):\(address.port)" }
+        if !fresh, let known = lock.withLock({ knownReplicas }), known.server == server,
+            now - known.at < 1_000_000_000
+        {
             return known.count
         }
         guard case .string(let info) = try run(["INFO", "replication"], on: context).first,
             let count = Self.fields(of: info)["connected_slaves"].flatMap({ Int($0) })
         else { throw answered("INFO replication without connected_slaves") }
-        lock.withLock { knownReplicas = (count, now) }
+        lock.withLock { knownReplicas = (server, count, now) }
         return count
+    }
+
+    /// Throws unless a majority of the Sentinels name the server this instance writes to as
+    /// the primary `name`; a confirmation holds for a second.
+    private func confirmPrimary(named name: String) throws {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let current = lock.withLock { address }
+        let server = "\(current.host):\(current.port)"
+        if let confirmed = lock.withLock({ confirmedPrimary }), confirmed.server == server,
+            now - confirmed.at < 1_000_000_000
+        {
+            return
+        }
+        var agreeing = 0
+        for sentinel in sentinels {
+            guard let context = try? Self.open(sentinel.host, sentinel.port) else { continue }
+            defer { redisFree(context) }
+            guard
+                let reply = try? run(["SENTINEL", "get-master-addr-by-name", name], on: context),
+                case .array(let parts) = reply.first, parts.count == 2,
+                case .string(let host) = parts[0], case .string(let port) = parts[1]
+            else { continue }
+            if String(decoding: host, as: UTF8.self) == current.host,
+                Int(String(decoding: port, as: UTF8.self)) == current.port
+            {
+                agreeing += 1
+            }
+        }
+        guard agreeing * 2 > sentinels.count else {
+            throw Failure(
+                description:
+                    "Redis at \(server) has no replica and only \(agreeing) of \(sentinels.count) Sentinels name it the primary \(name); nothing is told until a majority does"
+            )
+        }
+        lock.withLock { confirmedPrimary = (server, now) }
     }
 
     /// Forgets the secret `old` and everything kept under it, and takes up the one Redis
@@ -570,7 +617,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let isFirst = cachedKey?.sealed == old
         if isFirst {
             cachedKey = nil
-            epochsTakenUp += 1
+            epochs += 1
         }
         lock.unlock()
         if isFirst {

@@ -227,6 +227,7 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     static func validate(_ sites: [ServiceSite], path: String) throws(ServiceConfigurationError) {
         guard !sites.isEmpty else { throw ServiceConfigurationError("--sites \(path): no sites") }
         var keys: Set<String> = []
+        var secrets: Set<String> = []
         for (index, site) in sites.enumerated() {
             guard (8...128).contains(site.sitekey.utf8.count),
                 site.sitekey.allSatisfy(\.isSafeToken)
@@ -272,6 +273,12 @@ public struct ServiceSite: Codable, Hashable, Sendable {
             if let previous = site.previousSecret, previous.utf8.count < 16 {
                 throw ServiceConfigurationError(
                     "--sites \(path): the previousSecret of \(site.sitekey) must be at least 16 characters"
+                )
+            }
+            for secret in [site.secret] + (site.previousSecret.map { [$0] } ?? [])
+            where !secrets.insert(secret).inserted {
+                throw ServiceConfigurationError(
+                    "--sites \(path): a secret of \(site.sitekey) is also another site's (or its own twice); every secret must be one site's"
                 )
             }
             guard keys.insert(site.sitekey).inserted else {

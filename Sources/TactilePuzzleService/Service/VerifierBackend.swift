@@ -21,6 +21,9 @@ public struct ChallengeImages: Sendable, Hashable {
 /// Where the service keeps its verifier and its challenges' images: every operation on the
 /// verifier is atomic, across every process that shares the backend.
 public protocol VerifierBackend: Sendable {
+    /// How many times this process found the store's secret gone and began a new epoch.
+    var epochsTakenUp: Int { get }
+
     /// Runs `body` on the verifier, alone among the operations on the same client or token;
     /// what it changes is kept.
     ///
@@ -60,6 +63,12 @@ public protocol VerifierBackend: Sendable {
     func rememberAcceptedDrag(
         _ fingerprint: [UInt8], in bucket: String, lifetime: Double, now: Double
     ) throws
+}
+
+extension VerifierBackend {
+    /// How many times this process found the store's secret gone and began a new epoch
+    /// (a store that cannot lose its secret without failing closed: 0).
+    public var epochsTakenUp: Int { 0 }
 }
 
 /// Images and counters kept in this process (for the backends whose verifier is local to
