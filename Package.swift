@@ -79,9 +79,19 @@ let programTargets: [Target] = [
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics", "TactileCradle",
             "TactilePatternLock", "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier",
-            "TactileCrypto", "TactilePuzzleSolvers", "TactilePuzzleService", "TactileHTTP",
+            "TactileCrypto", "TactilePuzzleService", "TactileHTTP",
         ]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
+    // The benchmarks, with the attacks they measure, as a program of their own that
+    // `tactile bench` runs: none of it is in the `tactile` that ships.
+    .target(
+        name: "TactileBenchmarks",
+        dependencies: [
+            "TactileCommands", "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics",
+            "TactileCradle", "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
+            "TactilePuzzleVerifier", "TactileCrypto", "TactilePuzzleSolvers",
+        ]),
+    .executableTarget(name: "tactile-bench", dependencies: ["TactileBenchmarks"]),
     .executableTarget(
         name: "showcase",
         dependencies: [
@@ -153,6 +163,7 @@ let package = Package(
         // The command-line tool as a library, so other packages (the fuzz targets) can run it.
         .library(name: "TactileCommands", targets: ["TactileCommands"]),
         .executable(name: "tactile", targets: ["tactile"]),
+        .executable(name: "tactile-bench", targets: ["tactile-bench"]),
         .executable(name: "showcase", targets: ["showcase"]),
     ],
     targets: coreTargets + systemLibraries + adapterTargets + programTargets + testTargets,

@@ -14,4 +14,5 @@ c++ -O2 -DNDEBUG -std=c++17 -o "$peers/box2d-bench" benchmarks/peers/box2d_bench
   $(pkg-config --cflags --libs box2d)
 
 swift build -c release --product tactile >/dev/null
+swift build -c release --product tactile-bench >/dev/null
 TACTILE_BENCH_PEERS="$PWD/$peers" "$(swift build -c release --show-bin-path)/tactile" bench dynamics

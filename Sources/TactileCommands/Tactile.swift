@@ -32,7 +32,8 @@ public enum Tactile {
             ),
             (
                 "bench", "Measure speed against peers (use a release build)",
-                { c throws(CommandFailure) in try BenchCommand.run(c.arguments, output: c.output) }
+                // Answered by `tactile-bench` (see `run`); listed here for the help.
+                { _ throws(CommandFailure) in }
             ),
         ]
 
@@ -80,10 +81,26 @@ public enum Tactile {
             )
             return ExitCode.usage.rawValue
         }
+        if name == "bench" {
+            output.flush()
+            return BenchLauncher.run(Array(arguments.dropFirst()), output: output, errors: errors)
+        }
         let context = CommandContext(
             arguments: Array(arguments.dropFirst()), input: input, output: output)
-        do {
+        return run(name, output: output, errors: errors) { () throws(CommandFailure) in
             try command.run(context)
+        }
+    }
+
+    /// Runs one command's body: its failure's message to `errors` (as `tactile NAME: …`) and
+    /// its code, else success once the output is written.
+    package static func run(
+        _ name: String, output: CommandOutput, errors: CommandOutput,
+        _ body: () throws(CommandFailure) -> Void
+    ) -> Int32 {
+        defer { errors.flush() }
+        do {
+            try body()
             return finish(.success, command: "tactile \(name)", output: output, errors: errors)
         } catch {
             output.flush()

@@ -51,7 +51,7 @@ public struct ClientNetwork: Hashable, Sendable {
 /// connection for ever), and a budget for the request bodies held in memory.
 ///
 /// Pure bookkeeping, safe from any thread: the server asks it whether to accept, tells it
-/// what happens on each connection, and closes what ``expired(at:)`` returns. Times are
+/// what happens on each connection, and closes what ``expired(at:close:)`` hands it. Times are
 /// nanoseconds on any monotonic clock the caller chooses.
 public final class ConnectionGuard: Sendable {
     /// The limits.

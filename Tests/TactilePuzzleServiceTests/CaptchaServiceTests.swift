@@ -931,4 +931,37 @@ import Testing
             site.acceptedSecrets(at: 1_796_385_599) == ["0123456789abcdef", "fedcba9876543210"])
         #expect(site.acceptedSecrets(at: 1_796_385_600) == ["0123456789abcdef"])
     }
+
+    /// The route table is the one list of endpoints: each is reached by its method and
+    /// answered by its handler (not 404 or 405), labelled by its pattern, and a path's other
+    /// methods are told in `Allow` exactly as the table has them.
+    @Test func everyRouteIsReachedAndNamedFromTheTable() {
+        let service = CaptchaService(
+            configuration: .init(
+                sites: [site], policy: plumbingPolicy, revealsAnswers: true,
+                demoSite: ServiceSite.demo()),
+            backend: MemoryBackend(policy: plumbingPolicy), log: { _ in })
+        for route in CaptchaService.routes {
+            let path = route.label.replacingOccurrences(of: "{id}", with: "abc")
+            let response = service.handle(
+                HTTPRequest(
+                    method: route.method, path: path, headers: ["Origin": "https://example.com"],
+                    body: Array("{}".utf8)))
+            let body = String(decoding: response.body, as: UTF8.self)
+            #expect(
+                response.status != 405 && !body.contains("no such endpoint"),
+                "\(route.method) \(path): \(response.status) \(body)")
+            #expect(CaptchaService.endpoint(of: path) == route.label)
+            let allowed = CaptchaService.routes.filter { $0.label == route.label }.flatMap {
+                $0.method == "GET" ? ["GET", "HEAD"] : [$0.method]
+            }
+            let wrong = service.handle(HTTPRequest(method: "PUT", path: path))
+            #expect(wrong.status == 405)
+            #expect(
+                wrong.headers.first { $0.name == "Allow" }?.value
+                    == allowed.joined(separator: ", "), "\(path)")
+        }
+        #expect(CaptchaService.endpoint(of: "/v1/challenges/abc") == "other")
+        #expect(CaptchaService.endpoint(of: "/") == "/")
+    }
 }

@@ -1,26 +1,45 @@
 import Foundation
 
 /// A small, table-driven command-line parser: positional arguments and `--name value` options.
-struct ArgumentParser {
+package struct ArgumentParser {
     /// One option a command accepts.
-    struct Option {
-        var name: String
-        var valueName: String
-        var help: String
+    package struct Option {
+        package var name: String
+        package var valueName: String
+        package var help: String
         /// A switch, given alone (`--demo`): it takes no value, and reads as "yes".
-        var isFlag = false
+        package var isFlag = false
+
+        package init(name: String, valueName: String, help: String, isFlag: Bool = false) {
+            self.name = name
+            self.valueName = valueName
+            self.help = help
+            self.isFlag = isFlag
+        }
     }
 
     /// What a command accepts, and its help text.
-    struct Spec {
-        var usage: String
-        var summary: String
-        var positionals: [(name: String, help: String)] = []
-        var optionalPositionals = 0
-        var options: [Option] = []
-        var details: [String] = []
+    package struct Spec {
+        package var usage: String
+        package var summary: String
+        package var positionals: [(name: String, help: String)] = []
+        package var optionalPositionals = 0
+        package var options: [Option] = []
+        package var details: [String] = []
 
-        var help: String {
+        package init(
+            usage: String, summary: String, positionals: [(name: String, help: String)] = [],
+            optionalPositionals: Int = 0, options: [Option] = [], details: [String] = []
+        ) {
+            self.usage = usage
+            self.summary = summary
+            self.positionals = positionals
+            self.optionalPositionals = optionalPositionals
+            self.options = options
+            self.details = details
+        }
+
+        package var help: String {
             var lines = ["Usage: \(usage)", "", summary]
             if !positionals.isEmpty {
                 lines.append("")
@@ -47,16 +66,16 @@ struct ArgumentParser {
     }
 
     /// The parsed arguments.
-    struct Parsed {
-        var positionals: [String] = []
-        var options: [String: String] = [:]
-        var wantsHelp = false
+    package struct Parsed {
+        package var positionals: [String] = []
+        package var options: [String: String] = [:]
+        package var wantsHelp = false
 
-        func option(_ name: String) -> String? { options[name] }
+        package func option(_ name: String) -> String? { options[name] }
     }
 
     /// Parses `arguments` against `spec`; `--help` anywhere wins.
-    static func parse(_ arguments: [String], spec: Spec) throws(CommandFailure) -> Parsed {
+    package static func parse(_ arguments: [String], spec: Spec) throws(CommandFailure) -> Parsed {
         var parsed = Parsed()
         var i = 0
         var optionsEnded = false
@@ -130,8 +149,8 @@ struct ArgumentParser {
 /// Numbers are plain decimals as a person writes them: an optional sign, digits, a decimal
 /// point and an exponent (`-12`, `0.5`, `1e3`). Hexadecimal (`0x10`), `inf`, `nan` and
 /// digit separators are refused, so a value never means something other than it reads.
-enum ValueParser {
-    static func integer<T: FixedWidthInteger>(
+package enum ValueParser {
+    package static func integer<T: FixedWidthInteger>(
         _ text: String, name: String, in range: ClosedRange<T>
     )
         throws(CommandFailure) -> T
@@ -148,7 +167,7 @@ enum ValueParser {
         return value
     }
 
-    static func number(_ text: String, name: String, in range: ClosedRange<Double>)
+    package static func number(_ text: String, name: String, in range: ClosedRange<Double>)
         throws(CommandFailure) -> Double
     {
         let accepted =
@@ -164,7 +183,8 @@ enum ValueParser {
         return value
     }
 
-    static func choice(_ text: String, name: String, from choices: [String]) throws(CommandFailure)
+    package static func choice(_ text: String, name: String, from choices: [String])
+        throws(CommandFailure)
         -> String
     {
         guard choices.contains(text) else {
@@ -176,7 +196,7 @@ enum ValueParser {
     }
 
     /// Whether `text` is `[+-]digits` or, with fractions, `[+-](digits[.digits]|.digits)[e[+-]digits]`.
-    static func isDecimal(_ text: String, allowingFraction: Bool) -> Bool {
+    package static func isDecimal(_ text: String, allowingFraction: Bool) -> Bool {
         var bytes = Substring(text).utf8[...]
         if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
             bytes = bytes.dropFirst()
@@ -202,7 +222,7 @@ enum ValueParser {
         return bytes.isEmpty
     }
 
-    static func format(_ x: Double) -> String {
+    package static func format(_ x: Double) -> String {
         x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
     }
 }

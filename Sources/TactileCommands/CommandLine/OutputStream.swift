@@ -15,9 +15,13 @@ public final class CommandOutput {
     /// The `errno` of the first failed write, or `nil` while every write has succeeded.
     public private(set) var failure: Int32?
 
+    /// The file descriptor it appends to; `nil` for an output in memory.
+    package let fileDescriptor: Int32?
+
     /// An output that appends to a file descriptor.
     public init(fileDescriptor: Int32) {
         send = { bytes in FileAccess.writeAll(bytes, to: fileDescriptor) }
+        self.fileDescriptor = fileDescriptor
         buffer.reserveCapacity(capacity)
     }
 
@@ -33,6 +37,7 @@ public final class CommandOutput {
             return nil
         }
         self.storage = storage
+        fileDescriptor = nil
     }
 
     private final class Storage { var bytes: [UInt8] = [] }

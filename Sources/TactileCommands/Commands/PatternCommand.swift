@@ -8,7 +8,7 @@ import TactilePatternVault
 ///
 /// Nothing here prints the pattern or anything derived from it: messages name the store,
 /// counts and waits only.
-enum PatternCommand {
+package enum PatternCommand {
     static let countSpec = ArgumentParser.Spec(
         usage: "tactile pattern count [--grid N] [--min-length L]",
         summary:
@@ -300,7 +300,7 @@ enum PatternCommand {
     }
 
     /// Parses a written pattern for a grid; any problem is bad input (exit 2).
-    static func parse(_ text: String, grid: PatternGrid) throws(CommandFailure) -> Pattern {
+    package static func parse(_ text: String, grid: PatternGrid) throws(CommandFailure) -> Pattern {
         do {
             let pattern = try Pattern(canonical: text, grid: grid)
             try pattern.validate()
@@ -313,7 +313,7 @@ enum PatternCommand {
     /// Whole seconds, rounded up, so "0 s" is never shown while a wait remains.
     static func seconds(_ value: Double) -> Int { Int(value.rounded(.up)) }
 
-    static func describe(_ cost: Argon2idCost) -> String {
+    package static func describe(_ cost: Argon2idCost) -> String {
         let mebibytes = Double(cost.memoryBytes) / Double(1 << 20)
         let memory =
             mebibytes >= 1
@@ -321,14 +321,16 @@ enum PatternCommand {
         return "\(cost.passes) \(cost.passes == 1 ? "pass" : "passes") over \(memory)"
     }
 
-    static func patternResult<T>(_ body: () throws(PatternError) -> T) throws(CommandFailure)
+    package static func patternResult<T>(_ body: () throws(PatternError) -> T)
+        throws(CommandFailure)
         -> T
     {
         do { return try body() } catch { throw .usage(error.message) }
     }
 
     /// Maps vault errors to exit codes: store problems 4, everything else 2.
-    static func vaultResult<T>(_ body: () throws(PatternVaultError) -> T) throws(CommandFailure)
+    package static func vaultResult<T>(_ body: () throws(PatternVaultError) -> T)
+        throws(CommandFailure)
         -> T
     {
         do { return try body() } catch {

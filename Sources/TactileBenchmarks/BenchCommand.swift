@@ -1,4 +1,18 @@
 import Foundation
+import TactileCommands
+
+/// `tactile-bench`, which `tactile bench` runs: the benchmarks, kept out of the `tactile` that
+/// ships.
+public enum Benchmarks {
+    /// Runs `tactile bench`'s arguments (without the program name); the exit code.
+    public static func run(_ arguments: [String], output: CommandOutput, errors: CommandOutput)
+        -> Int32
+    {
+        Tactile.run("bench", output: output, errors: errors) { () throws(CommandFailure) in
+            try BenchCommand.run(arguments, output: output)
+        }
+    }
+}
 
 /// `tactile bench <suite>`.
 enum BenchCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import TactileCairo
+import TactileCommands
 import TactileCore
 import TactileHanoi
 

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCommands
 import TactileCrypto
 import TactilePatternLock
 import TactilePatternVault

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCommands
 
 /// Monotonic wall-clock timing for benchmarks.
 struct Stopwatch {

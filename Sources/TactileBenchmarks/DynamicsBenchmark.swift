@@ -1,4 +1,5 @@
 import Foundation
+import TactileCommands
 import TactileCore
 import TactileCradle
 import TactileDynamics
