@@ -40,38 +40,23 @@ import TactilePuzzleVerifier
 /// `appendonly yes`, `appendfsync always` and `maxmemory-policy noeviction` (every record
 /// has a TTL, so any other policy could evict a lockout or a redeemed token early).
 public final class RedisBackend: VerifierBackend, @unchecked Sendable {
+    /// The connection to Redis.
+    let client: RedisClient
     /// The server's host: the one named, or with Sentinel, the primary it last named.
-    public var host: String { lock.withLock { address.host } }
+    public var host: String { client.host }
     /// The server's port, as ``host``.
-    public var port: Int { lock.withLock { address.port } }
-    /// Where the server is, guarded by `lock`.
-    private var address: (host: String, port: Int)
+    public var port: Int { client.port }
     /// The Sentinels to ask where the primary is, and the name they know it by; empty for
     /// a server named directly.
-    public let sentinels: [(host: String, port: Int)]
+    public var sentinels: [(host: String, port: Int)] { client.sentinels }
     /// The name the Sentinels monitor the primary under.
-    public let primaryName: String?
-    /// How long a write that spends something (a check, a redemption) waits for a replica
-    /// to have it, in milliseconds (Sentinel only).
-    var replicaWait = 1000
+    public var primaryName: String? { client.primaryName }
     /// The database number, 0…15.
-    public let database: Int
+    public var database: Int { client.database }
     private let policy: VerifierPolicy
     private let lock = NSLock()
-    /// Idle connections, guarded by `lock`.
-    private var idle: [UnsafeMutablePointer<redisContext>] = []
-    /// The Sentinel that answered last, guarded by `lock`.
-    private var lastSentinel = 0
-    /// How many replicas a server had, and when that was asked, guarded by `lock`.
-    private var knownReplicas: (server: String, count: Int, at: UInt64)?
-    /// The server a majority of the Sentinels last named the primary, and when, guarded by
-    /// `lock`.
-    private var confirmedPrimary: (server: String, at: UInt64)?
     /// The sealed secret as last read, and the keys it holds, guarded by `lock`.
     private var cachedKey: (sealed: [UInt8], keys: VerifierRecords.Keys)?
-    /// The SHA-1 digests Redis gave the scripts (`SCRIPT LOAD`), by script, guarded by
-    /// `lock`: a call then sends 40 hex digits rather than the script.
-    private var scriptDigests: [String: [UInt8]] = [:]
     /// The images of the challenges this instance made, kept here too: a browser fetches
     /// them right after asking for the challenge, mostly from the same instance, which then
     /// answers without a round trip to Redis. Only a shortcut, so a small budget; Redis
@@ -96,310 +81,21 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         /// What failed, naming the server.
         public var description: String
     }
+    typealias Reply = RedisClient.Reply
 
     /// Parses `redis://HOST:PORT[/DB]`, or `redis-sentinel://HOST:PORT[,HOST:PORT…]/NAME[/DB]`
     /// (IPv6 in brackets), and prepares a connection. With Sentinel, every new connection
     /// asks the Sentinels (in turn, until one answers) where the primary named `NAME` is, and
     /// checks that the server there is the primary; a connection that fails sends the next
     /// one to ask again, so the instance follows a failover. A check or a redemption is told
-    /// only once a replica has it (`WAIT`, when the primary has one), so that no failover
-    /// can forget it.
+    /// only once no failover can forget it (see `RedisClient.awaitReplica(on:)`).
     public init(
         url: String, policy: VerifierPolicy,
         log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(ServiceConfigurationError) {
-        let accepted =
-            "--store must be redis://HOST:PORT[/DB] or redis-sentinel://HOST:PORT[,HOST:PORT…]/NAME[/DB], got \"\(url)\""
-        var database = 0
-        func endpoint(_ text: Substring) throws(ServiceConfigurationError) -> (String, Int) {
-            guard let colon = text.lastIndex(of: ":"),
-                let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port)
-            else { throw ServiceConfigurationError("\(accepted): \"\(text)\" is not HOST:PORT") }
-            var host = String(text[..<colon])
-            if host.hasPrefix("["), host.hasSuffix("]") {
-                host = String(host.dropFirst().dropLast())
-            }
-            guard !host.isEmpty else { throw ServiceConfigurationError(accepted) }
-            return (host, port)
-        }
-        func number(_ text: Substring) throws(ServiceConfigurationError) -> Int {
-            guard let db = Int(text), (0...15).contains(db) else {
-                throw ServiceConfigurationError("\(accepted): the database must be 0…15")
-            }
-            return db
-        }
-        if url.hasPrefix("redis-sentinel://") {
-            let parts = url.dropFirst("redis-sentinel://".count).split(
-                separator: "/", omittingEmptySubsequences: false)
-            guard (2...3).contains(parts.count), !parts[1].isEmpty,
-                parts[1].allSatisfy({ $0.isASCII && !$0.isWhitespace })
-            else { throw ServiceConfigurationError("\(accepted): name the primary after a /") }
-            var found: [(host: String, port: Int)] = []
-            for text in parts[0].split(separator: ",", omittingEmptySubsequences: false) {
-                let (host, port) = try endpoint(text)
-                found.append((host, port))
-            }
-            if parts.count == 3 { database = try number(parts[2]) }
-            sentinels = found
-            primaryName = String(parts[1])
-            address = found[0]
-        } else if url.hasPrefix("redis://") {
-            var rest = url.dropFirst("redis://".count)
-            if let slash = rest.firstIndex(of: "/") {
-                database = try number(rest[rest.index(after: slash)...])
-                rest = rest[..<slash]
-            }
-            address = try endpoint(rest)
-            sentinels = []
-            primaryName = nil
-        } else {
-            throw ServiceConfigurationError(accepted)
-        }
-        self.database = database
+        client = try RedisClient(url: url)
         self.policy = policy
         self.log = log
-    }
-
-    deinit { for context in idle { redisFree(context) } }
-
-    // MARK: - Replies
-
-    /// What a command answered, copied out of hiredis's reply.
-    enum Reply: Equatable {
-        case string([UInt8])
-        case integer(Int)
-        case status(String)
-        case none
-        case array([Reply])
-        case error(String)
-    }
-
-    private static func copy(_ reply: UnsafeMutablePointer<redisReply>) -> Reply {
-        let r = reply.pointee
-        switch Int32(r.type) {
-        case tactile_redis_reply_string:
-            return .string(Array(UnsafeRawBufferPointer(start: r.str, count: Int(r.len))))
-        case tactile_redis_reply_integer:
-            return .integer(Int(r.integer))
-        case tactile_redis_reply_status:
-            return .status(String(cString: r.str))
-        case tactile_redis_reply_error:
-            return .error(String(cString: r.str))
-        case tactile_redis_reply_array:
-            return .array((0..<Int(r.elements)).map { copy(r.element[$0]!) })
-        default:
-            return .none
-        }
-    }
-
-    /// Runs `body` with a connection of its own: an idle one still open, or a new one. A
-    /// connection that failed is closed rather than put back.
-    private func withConnection<R>(_ body: (UnsafeMutablePointer<redisContext>) throws -> R)
-        throws -> R
-    {
-        var reused: UnsafeMutablePointer<redisContext>?
-        while reused == nil {
-            lock.lock()
-            let candidate = idle.popLast()
-            lock.unlock()
-            guard let candidate else { break }
-            // A server that restarted closed its end: that connection would fail the request.
-            if Self.isClosed(candidate) { redisFree(candidate) } else { reused = candidate }
-        }
-        let context = try reused ?? connect()
-        let result: R
-        do { result = try body(context) } catch {
-            if error is Failure {
-                redisFree(context)
-                // The primary may have changed: the connections to the old one go too.
-                if primaryName != nil { dropIdleConnections() }
-            } else {
-                checkIn(context)
-            }
-            throw error
-        }
-        checkIn(context)
-        return result
-    }
-
-    /// Whether an idle connection has anything to read — the server's end of file, or bytes
-    /// nobody asked for — so must not be used again. Costs a system call, no round trip.
-    private static func isClosed(_ context: UnsafeMutablePointer<redisContext>) -> Bool {
-        var descriptor = pollfd(fd: context.pointee.fd, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) != 0
-    }
-
-    private func dropIdleConnections() {
-        let dropped = lock.withLock {
-            defer { idle = [] }
-            return idle
-        }
-        for context in dropped { redisFree(context) }
-    }
-
-    private func checkIn(_ context: UnsafeMutablePointer<redisContext>) {
-        // A connection hiredis marked broken is closed, not kept.
-        guard context.pointee.err == 0 else { return redisFree(context) }
-        lock.lock()
-        idle.append(context)
-        lock.unlock()
-    }
-
-    /// Sends the commands in one pipeline and reads every reply; an error reply is thrown
-    /// after all replies are read, unless `throwsErrorReplies` is off and the caller looks at
-    /// it.
-    private func run(
-        _ commands: [[[UInt8]]], on context: UnsafeMutablePointer<redisContext>,
-        throwsErrorReplies: Bool = true
-    ) throws(Failure) -> [Reply] {
-        for arguments in commands {
-            let status = arguments.withCStrings { argv, lengths in
-                redisAppendCommandArgv(context, Int32(arguments.count), argv, lengths)
-            }
-            guard status == 0 else {
-                throw Failure(description: "Redis at \(host):\(port): \(Self.errorText(context))")
-            }
-        }
-        var replies: [Reply] = []
-        for _ in commands {
-            var raw: UnsafeMutableRawPointer?
-            guard redisGetReply(context, &raw) == 0, let raw else {
-                let reason = context.pointee.err != 0 ? Self.errorText(context) : "no reply"
-                throw Failure(description: "Redis at \(host):\(port): \(reason)")
-            }
-            replies.append(Self.copy(raw.assumingMemoryBound(to: redisReply.self)))
-            freeReplyObject(raw)
-        }
-        for case .error(let message) in replies where throwsErrorReplies {
-            throw answered(message)
-        }
-        return replies
-    }
-
-    /// Redis answered `message`, an error.
-    private func answered(_ message: String) -> Failure {
-        Failure(description: "Redis at \(host):\(port) answered: \(message)")
-    }
-
-    private func run(_ words: [String]..., on context: UnsafeMutablePointer<redisContext>)
-        throws(Failure) -> [Reply]
-    {
-        try run(words.map { $0.map { Array($0.utf8) } }, on: context)
-    }
-
-    /// Runs a Lua script by its digest (`EVALSHA`), loading it first when this instance has
-    /// not yet, or when Redis has forgotten it (it restarted, or its scripts were flushed).
-    private func evaluate(
-        _ script: String, keys: [[UInt8]], arguments: [[UInt8]],
-        on context: UnsafeMutablePointer<redisContext>
-    ) throws(Failure) -> Reply {
-        let tail = [Array(String(keys.count).utf8)] + keys + arguments
-        lock.lock()
-        let known = scriptDigests[script]
-        lock.unlock()
-        if let known {
-            let reply = try run(
-                [[Array("EVALSHA".utf8), known] + tail], on: context, throwsErrorReplies: false)[0]
-            switch reply {
-            case .error(let message) where message.hasPrefix("NOSCRIPT"):
-                break  // forgotten: loaded again below
-            case .error(let message):
-                throw answered(message)
-            default:
-                return reply
-            }
-        }
-        guard case .string(let digest) = try run(["SCRIPT", "LOAD", script], on: context)[0]
-        else { throw answered("SCRIPT LOAD with something else than a digest") }
-        lock.lock()
-        scriptDigests[script] = digest
-        lock.unlock()
-        return try run([[Array("EVALSHA".utf8), digest] + tail], on: context)[0]
-    }
-
-    private func evaluate(
-        _ script: String, keys: [String], arguments: [String],
-        on context: UnsafeMutablePointer<redisContext>
-    ) throws(Failure) -> Reply {
-        try evaluate(
-            script, keys: keys.map { Array($0.utf8) }, arguments: arguments.map { Array($0.utf8) },
-            on: context)
-    }
-
-    private func connect() throws(Failure) -> UnsafeMutablePointer<redisContext> {
-        if let primaryName {
-            let primary = try askSentinels(for: primaryName)
-            lock.withLock { address = primary }
-        }
-        let (host, port) = lock.withLock { address }
-        let made = try Self.open(host, port)
-        if primaryName != nil {
-            // A Sentinel may name a server that has not yet taken the role (or just lost it).
-            let role = try? run(["ROLE"], on: made)
-            guard case .array(let parts)? = role?.first,
-                parts.first == .string(Array("master".utf8))
-            else {
-                redisFree(made)
-                throw Failure(description: "Redis at \(host):\(port) is not the primary (yet)")
-            }
-        }
-        if database != 0 {
-            do { _ = try run(["SELECT", String(database)], on: made) } catch {
-                redisFree(made)
-                throw error
-            }
-        }
-        return made
-    }
-
-    /// A connection to `host`:`port`, its replies awaited at most two seconds.
-    private static func open(_ host: String, _ port: Int, seconds: Int = 1) throws(Failure)
-        -> UnsafeMutablePointer<redisContext>
-    {
-        let made = redisConnectWithTimeout(host, Int32(port), timeval(tv_sec: seconds, tv_usec: 0))
-        guard let made, made.pointee.err == 0 else {
-            let reason = made.map { Self.errorText($0) } ?? "cannot connect"
-            if let made { redisFree(made) }
-            throw Failure(description: "Redis at \(host):\(port): \(reason)")
-        }
-        redisSetTimeout(made, timeval(tv_sec: 2, tv_usec: 0))
-        return made
-    }
-
-    /// Where the Sentinels say the primary `name` is: the first that answers, asked in turn
-    /// from the one that answered last.
-    private func askSentinels(for name: String) throws(Failure) -> (host: String, port: Int) {
-        let first = lock.withLock { lastSentinel }
-        var reasons: [String] = []
-        for step in 0..<sentinels.count {
-            let index = (first + step) % sentinels.count
-            let sentinel = sentinels[index]
-            do {
-                let context = try Self.open(sentinel.host, sentinel.port)
-                defer { redisFree(context) }
-                let reply = try run(["SENTINEL", "get-master-addr-by-name", name], on: context)
-                guard case .array(let parts) = reply.first, parts.count == 2,
-                    case .string(let host) = parts[0], case .string(let portText) = parts[1],
-                    let port = Int(String(decoding: portText, as: UTF8.self))
-                else {
-                    reasons.append("\(sentinel.host):\(sentinel.port) knows no primary \(name)")
-                    continue
-                }
-                lock.withLock { lastSentinel = index }
-                return (String(decoding: host, as: UTF8.self), port)
-            } catch {
-                reasons.append(error.description)
-            }
-        }
-        throw Failure(
-            description: "no Sentinel named the primary \(name): \(reasons.joined(separator: "; "))"
-        )
-    }
-
-    private static func errorText(_ context: UnsafeMutablePointer<redisContext>) -> String {
-        withUnsafeBytes(of: context.pointee.errstr) { bytes in
-            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-        }
     }
 
     // MARK: - The verifier
@@ -451,7 +147,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         lock.unlock()
         if let cached { return cached }
         let fresh = VerifierSeal.makeKey()
-        let replies = try run(
+        let replies = try client.run(
             [
                 ["SET", Self.keyName].map { Array($0.utf8) } + [fresh, Array("NX".utf8)],
                 ["GET", Self.keyName].map { Array($0.utf8) },
@@ -504,12 +200,12 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         alongside: (R) -> [VerifierRecords.Change] = { _ in [] },
         _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
-        try withConnection { context in
+        try client.withConnection { context in
             let (key, keys) = try key(on: context)
             if let result = try run(
                 scope, now: now, key: key, keys: keys, on: context, alongside: alongside, body)
             {
-                try awaitReplica(for: scope, on: context)
+                if scope.spendsOnce { try client.awaitReplica(on: context) }
                 return result
             }
             // Redis holds another secret, or none: a new epoch, then the operation in it.
@@ -522,89 +218,9 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
                 throw VerifierStoreError(
                     "Redis replaced \(Self.keyName) again while this instance took it up")
             }
-            try awaitReplica(for: scope, on: context)
+            if scope.spendsOnce { try client.awaitReplica(on: context) }
             return result
         }
-    }
-
-    /// With Sentinel, makes sure an operation that spends something (a check, a
-    /// redemption) cannot be forgotten by a failover before its outcome is told: a replica
-    /// has it (`WAIT`), or, when the primary has no replica connected, a majority of the
-    /// Sentinels still name this server the primary (an old primary cut off from its
-    /// replica and its Sentinels is not believed). Throws otherwise; the write may then be
-    /// lost, but nothing was told of it.
-    private func awaitReplica(
-        for scope: VerifierScope, on context: UnsafeMutablePointer<redisContext>
-    ) throws {
-        guard let primaryName, scope.spendsOnce else { return }
-        if try replicaCount(on: context, fresh: false) > 0 {
-            let reply = try run(["WAIT", "1", String(replicaWait)], on: context)
-            if case .integer(let count) = reply.first, count >= 1 { return }
-            // None had it in time. A slow replica is not a broken connection: the connection
-            // stays, and the operation fails.
-            guard try replicaCount(on: context, fresh: true) == 0 else {
-                throw VerifierStoreError(
-                    "Redis at \(host):\(port): no replica acknowledged a write within \(replicaWait) ms; nothing is told until one does"
-                )
-            }
-        }
-        try confirmPrimary(named: primaryName)
-    }
-
-    /// How many replicas are connected to the primary, those still copying its data
-    /// included (`INFO replication`, whose `connected_slaves` counts them; `ROLE` leaves them
-    /// out, yet Sentinel may promote one), looked up at most once a second per server unless
-    /// `fresh`.
-    private func replicaCount(
-        on context: UnsafeMutablePointer<redisContext>, fresh: Bool
-    ) throws(Failure) -> Int {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let server = lock.withLock { "\(address.host):\(address.port)" }
-        if !fresh, let known = lock.withLock({ knownReplicas }), known.server == server,
-            now - known.at < 1_000_000_000
-        {
-            return known.count
-        }
-        guard case .string(let info) = try run(["INFO", "replication"], on: context).first,
-            let count = Self.fields(of: info)["connected_slaves"].flatMap({ Int($0) })
-        else { throw answered("INFO replication without connected_slaves") }
-        lock.withLock { knownReplicas = (server, count, now) }
-        return count
-    }
-
-    /// Throws unless a majority of the Sentinels name the server this instance writes to as
-    /// the primary `name`; a confirmation holds for a second.
-    private func confirmPrimary(named name: String) throws {
-        let now = DispatchTime.now().uptimeNanoseconds
-        let current = lock.withLock { address }
-        let server = "\(current.host):\(current.port)"
-        if let confirmed = lock.withLock({ confirmedPrimary }), confirmed.server == server,
-            now - confirmed.at < 1_000_000_000
-        {
-            return
-        }
-        var agreeing = 0
-        for sentinel in sentinels {
-            guard let context = try? Self.open(sentinel.host, sentinel.port) else { continue }
-            defer { redisFree(context) }
-            guard
-                let reply = try? run(["SENTINEL", "get-master-addr-by-name", name], on: context),
-                case .array(let parts) = reply.first, parts.count == 2,
-                case .string(let host) = parts[0], case .string(let port) = parts[1]
-            else { continue }
-            if String(decoding: host, as: UTF8.self) == current.host,
-                Int(String(decoding: port, as: UTF8.self)) == current.port
-            {
-                agreeing += 1
-            }
-        }
-        guard agreeing * 2 > sentinels.count else {
-            throw Failure(
-                description:
-                    "Redis at \(server) has no replica and only \(agreeing) of \(sentinels.count) Sentinels name it the primary \(name); nothing is told until a majority does"
-            )
-        }
-        lock.withLock { confirmedPrimary = (server, now) }
     }
 
     /// Forgets the secret `old` and everything kept under it, and takes up the one Redis
@@ -670,7 +286,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         ]
         var read: [Reply]?
         for attempt in 0..<400 {
-            let reply = try evaluate(
+            let reply = try client.evaluate(
                 Self.lockAndRead, keys: readKeys, arguments: readArguments, on: context)
             if case .array(let values) = reply {
                 read = values
@@ -689,7 +305,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         var released = false
         defer {
             if let lockName, !released {
-                _ = try? evaluate(
+                _ = try? client.evaluate(
                     Self.release, keys: [lockName], arguments: [holder], on: context)
             }
         }
@@ -716,7 +332,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         var keys: [[UInt8]] = [Array(lockName.utf8)]
         var arguments: [[UInt8]] = [Array(holder.utf8)]
         Self.append(changes, now: now, keys: &keys, arguments: &arguments)
-        let reply = try evaluate(Self.commit, keys: keys, arguments: arguments, on: context)
+        let reply = try client.evaluate(Self.commit, keys: keys, arguments: arguments, on: context)
         released = true
         guard reply == .integer(1) else {
             throw Failure(
@@ -802,7 +418,7 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             [key] + [names.count, drops.count].map { Array(String($0).utf8) }
         arguments += names.map { known[$0] ?? [] }
         Self.append(changes, now: now, keys: &redisKeys, arguments: &arguments)
-        let reply = try evaluate(
+        let reply = try client.evaluate(
             Self.commitIfUnchanged, keys: redisKeys, arguments: arguments, on: context)
         guard reply == .integer(1) else { return nil }
         if let id = scope.checkedPuzzle { localImages.remove(id) }
@@ -878,8 +494,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let key = "tactile:count:\(name):\(index)"
         let milliseconds = String(max(1, Int(((ends - now) * 1000).rounded(.up))))
         // Counted and given its TTL in one step, so no counter outlives its window.
-        let reply = try withConnection {
-            try evaluate(Self.count, keys: [key], arguments: [milliseconds], on: $0)
+        let reply = try client.withConnection {
+            try client.evaluate(Self.count, keys: [key], arguments: [milliseconds], on: $0)
         }
         guard case .integer(let count) = reply else {
             throw Failure(description: "Redis answered a count with something else")
@@ -895,8 +511,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     public func acceptedDrags(in buckets: [String], now: Double) throws -> [[UInt8]] {
         guard !buckets.isEmpty else { return [] }
         // Every bucket in one pipeline: one round trip.
-        let replies = try withConnection { context in
-            try run(
+        let replies = try client.withConnection { context in
+            try client.run(
                 buckets.map {
                     [Array("LRANGE".utf8), Array(Self.dragName($0).utf8)] + [
                         Array("0".utf8), Array("-1".utf8),
@@ -916,8 +532,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         let milliseconds = Array(String(max(1, Int((lifetime * 1000).rounded(.up)))).utf8)
         let keep = Array(String(-DragMemory.perBucket).utf8)
         // Appended, trimmed to the newest and given its lifetime in one transaction.
-        _ = try withConnection { context in
-            try run(
+        _ = try client.withConnection { context in
+            try client.run(
                 [
                     [Array("MULTI".utf8)], [Array("RPUSH".utf8), name, fingerprint],
                     [Array("LTRIM".utf8), name, keep, Array("-1".utf8)],
@@ -935,8 +551,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         guard
             // A write too: a full `noeviction` Redis, or a replica, answers every read and
             // refuses every write (an error reply fails the whole pipeline).
-            let replies = try? withConnection({
-                try run(
+            let replies = try? client.withConnection({
+                try client.run(
                     ["PING"], ["GET", Self.keyName], ["INFO", "memory"],
                     ["SET", "tactile:healthz", "1", "PX", "10000"], on: $0)
             })
@@ -948,7 +564,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
         guard let known, replies[1] != .string(known.sealed) else { return true }
         // The secret is gone or replaced: healthy again once this instance is in the new
         // epoch (a load balancer's checks heal it even before any request).
-        return (try? withConnection { try takeUpNewEpoch(replacing: known.sealed, on: $0) }) != nil
+        return (try? client.withConnection { try takeUpNewEpoch(replacing: known.sealed, on: $0) })
+            != nil
     }
 
     /// Why this Redis could drop a record before its time, or `nil` when it cannot: read from
@@ -958,27 +575,16 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     ///
     /// - Throws: ``Failure`` when Redis does not answer.
     public func evictionRisk() throws -> String? {
-        let reply = try withConnection { try run(["INFO", "memory"], on: $0)[0] }
+        let reply = try client.withConnection { try client.run(["INFO", "memory"], on: $0)[0] }
         guard case .string(let info) = reply else {
             return "Redis at \(host):\(port) did not answer INFO memory"
         }
         return evictionRisk(in: info)
     }
 
-    /// The fields of an `INFO` reply, by name.
-    static func fields(of info: [UInt8]) -> [String: String] {
-        var fields: [String: String] = [:]
-        for line in String(decoding: info, as: UTF8.self).split(whereSeparator: \.isNewline) {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[String(line[..<colon])] = String(line[line.index(after: colon)...])
-                .trimmingCharacters(in: .whitespaces)
-        }
-        return fields
-    }
-
     /// ``evictionRisk()`` from the text of `INFO memory`.
     func evictionRisk(in info: [UInt8]) -> String? {
-        let fields = Self.fields(of: info)
+        let fields = RedisClient.fields(of: info)
         guard let policy = fields["maxmemory_policy"],
             let limit = fields["maxmemory"].flatMap(Int.init)
         else {
@@ -1006,8 +612,8 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
     /// browser did not have), else Redis's.
     public func images(id: String, now: Double) throws -> ChallengeImages? {
         if let own = localImages.get(id, now: now) { return own }
-        let replies = try withConnection {
-            try run(["GET", "tactile:" + Self.imageName(id)], on: $0)
+        let replies = try client.withConnection {
+            try client.run(["GET", "tactile:" + Self.imageName(id)], on: $0)
         }
         guard let value = Self.bytes(replies[0]) else { return nil }
         // type \n length \n background piece
@@ -1021,27 +627,5 @@ public final class RedisBackend: VerifierBackend, @unchecked Sendable {
             background: Array(value[start..<start + length]),
             backgroundType: String(decoding: value[..<first], as: UTF8.self),
             piece: Array(value[(start + length)...]))
-    }
-}
-
-extension [[UInt8]] {
-    /// Calls `body` with C views of the byte strings (pointers and lengths), valid only
-    /// inside it.
-    fileprivate func withCStrings<R>(
-        _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>, UnsafeMutablePointer<Int>) -> R
-    ) -> R {
-        let pointers = map { bytes -> UnsafeMutablePointer<CChar> in
-            let p = UnsafeMutablePointer<CChar>.allocate(capacity: Swift.max(1, bytes.count))
-            bytes.withUnsafeBufferPointer {
-                if let base = $0.baseAddress {
-                    UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: bytes.count)
-                }
-            }
-            return p
-        }
-        defer { for pointer in pointers { pointer.deallocate() } }
-        var argv = pointers.map { UnsafePointer<CChar>?($0) }
-        var lengths = map(\.count)
-        return body(&argv, &lengths)
     }
 }
