@@ -2,6 +2,7 @@
 # Installs the Debian packages Tactile needs to build, test and run, when missing.
 # Usage: scripts/setup.sh [--with-display] [--with-browser] [--with-peers] [--with-photos]
 #                         [--with-bench] [--with-accessibility] [--with-desktop] [--with-promtool]
+#                         [--with-node]
 #   --with-display  also installs Xvfb, xdotool and ImageMagick for headless UI checks.
 #   --with-browser  also installs Chromium, its driver, Selenium, a Chinese font, and Pillow
 #                   and NumPy (the photo test reads pixels) for the browser tests of the
@@ -15,6 +16,7 @@
 #   --with-desktop  also installs desktop-file-utils, AppStream and xmllint for
 #                   `scripts/validate-desktop.sh`.
 #   --with-promtool also installs Prometheus, whose promtool checks the service's /metrics.
+#   --with-node     also installs Node.js, which checks the browser widget's syntax.
 # gettext (msgfmt) is always installed: the showcase's translations are compiled before it
 # runs (`scripts/build-translations.sh`) and when it is installed (`scripts/install.sh`).
 set -euo pipefail
@@ -45,6 +47,7 @@ for option in "$@"; do
     --with-accessibility) packages+=(at-spi2-core python3-pyatspi dbus xvfb xdotool) ;;
     --with-desktop) packages+=(desktop-file-utils appstream libxml2-utils) ;;
     --with-promtool) packages+=(prometheus) ;;
+    --with-node) packages+=(nodejs) ;;
     *) echo "setup.sh: unknown option $option" >&2; exit 2 ;;
   esac
 done

@@ -6,7 +6,7 @@
 # it (AT-SPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --with-display --with-browser --with-photos --with-desktop --with-accessibility --with-promtool
+scripts/setup.sh --with-display --with-browser --with-photos --with-desktop --with-accessibility --with-promtool --with-node
 
 echo "== format"
 swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources
@@ -24,6 +24,12 @@ timeout 600 "$tactile" bench puzzle --puzzles 10 | grep -E "check|shadow"
 
 echo "== fuzz (every target briefly, from its seed corpus)"
 scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
+
+echo "== widget syntax (node --check, as the ES module browsers load)"
+widget_check=$(mktemp -d)
+cp Sources/TactilePuzzleService/Web/widget.js "$widget_check/widget.mjs"
+node --check "$widget_check/widget.mjs"
+rm -rf "$widget_check"
 
 echo "== browser (the captcha widget in headless Chromium, against tactile puzzle serve)"
 timeout 600 Tests/Browser/run-against-service.sh
