@@ -86,6 +86,7 @@ extension CaptchaService {
         Route("POST", "/v1/siteverify") { service, request, _ in service.siteverify(request) },
         Route("GET", "/") { service, _, _ in service.homePage() },
         Route("GET", "/widget.js") { _, _, _ in WebResources.widget() },
+        Route("GET", "/widget/{id}") { _, _, values in WebResources.widgetPart(values[0]) },
         Route("GET", "/demo", offered: .withDemo) { service, _, _ in
             service.demoPage()
         },

@@ -8,8 +8,12 @@ enum WebResources {
         cache.lock.lock()
         defer { cache.lock.unlock() }
         if let bytes = cache.files[name] { return bytes }
+        // `widget/session.js` is `session.js` in `Web/widget`.
+        let folder = name.split(separator: "/").dropLast().map { "/" + $0 }.joined()
+        let base = name.split(separator: "/").last.map(String.init) ?? name
         guard
-            let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Web"),
+            let url = Bundle.module.url(
+                forResource: base, withExtension: nil, subdirectory: "Web" + folder),
             let data = try? Data(contentsOf: url)
         else { return nil }
         cache.files[name] = Array(data)
@@ -26,6 +30,28 @@ enum WebResources {
     static func widget() -> HTTPResponse {
         guard let bytes = file("widget.js") else { return .text(500, "the widget is missing") }
         return HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: bytes)
+            .adding("Access-Control-Allow-Origin", "*").adding("Cache-Control", "max-age=300")
+    }
+
+    /// `GET /widget/NAME`: one of the modules `/widget.js` imports, or its style sheet. Only
+    /// names of lower-case letters and dashes ending in `.js` or `.css` are looked up, so a path
+    /// can name nothing else of the module's resources.
+    static func widgetPart(_ name: String) -> HTTPResponse {
+        let contentType: String
+        let stem: Substring
+        if name.hasSuffix(".js") {
+            contentType = "text/javascript; charset=utf-8"
+            stem = name.dropLast(3)
+        } else if name.hasSuffix(".css") {
+            contentType = "text/css; charset=utf-8"
+            stem = name.dropLast(4)
+        } else {
+            return .text(404, "no such widget file")
+        }
+        guard !stem.isEmpty, stem.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || $0 == 45 }),
+            let bytes = file("widget/" + name)
+        else { return .text(404, "no such widget file") }
+        return HTTPResponse(status: 200, contentType: contentType, body: bytes)
             .adding("Access-Control-Allow-Origin", "*").adding("Cache-Control", "max-age=300")
     }
 
