@@ -44,20 +44,21 @@ func makeRemoteCaptcha(server: String, siteKey: String) throws(RemoteCaptchaErro
 
 /// The puzzle captcha page. By default a verifier in this process generates each puzzle and
 /// keeps its answer; with `remote`, a running service does, and the page only shows what
-/// it sends and hands each drag to it. Either way the view never knows an answer.
+/// it sends and hands each drag to it. Either way the view never knows an answer, and the
+/// flow (ask, answer, verdict, lockout, expiry) is a ``PuzzleSession``'s: the page performs
+/// its effects and reports what happened.
 func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
-    let client = "showcase"
-    var local = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), client: client)
+    var local = LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), client: "showcase")
+    // A miss stays on screen while the piece shakes and glides back.
+    var session = PuzzleSession(
+        failurePause: PuzzleAnimation.shakeDuration + PuzzleAnimation.returnDuration)
     var token: String?
-    var lockedUntil: Double?
-    var lastVerdict = ClientVerdict.passed
+    /// The puzzle from the service, while it takes an answer.
     var remoteChallenge: RemoteCaptcha.Challenge?
-    /// When the puzzle shown stops being accepted (seconds since 1970).
-    var puzzleExpiresAt: Double?
-    /// Whether the puzzle shown replaced one that just failed (so the status says why).
-    var replacedAfterFailure = false
-    /// Counts puzzle requests, so an answer that comes after a newer request is dropped.
-    var generation = 0
+    /// The answer made, until the session says to send it.
+    var answer: PuzzleResult?
+    /// The latest wake-up the session asked for; earlier timers find it changed and do nothing.
+    var wakeAt: Double?
 
     let view = try! PuzzleView(
         content: .prepared(
@@ -108,47 +109,96 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
 
     func now() -> Double { Date().timeIntervalSince1970 }
 
-    func refreshStatus() {
-        if let until = lockedUntil {
-            let seconds = max(0, Int((until - now()).rounded(.up)))
-            status.text = Localization.text("Locked — try again in {1} s", seconds)
-            return
-        }
-        switch view.state {
-        case .idle where replacedAfterFailure:
-            // What a client may know: expired, or not passed; never which rule failed.
-            status.text =
-                lastVerdict == .expired
-                ? Localization.text("That puzzle had expired — here is a fresh one")
-                : Localization.text("Not passed — try again with this new puzzle")
-        case .idle, .dragging: status.text = Localization.text("Drag the piece into the gap")
-        case .verifying: status.text = Localization.text("Checking…")
-        case .verified: status.text = Localization.text("Verified")
-        case .failed:
-            // What a client may know: expired, or not passed; never which rule failed.
-            status.text =
-                lastVerdict == .expired
-                ? Localization.text("That puzzle had expired — here is a fresh one")
-                : Localization.text("Not passed — try again with this new puzzle")
-        case .locked: status.text = Localization.text("Locked out")
+    /// The status line for where the session is.
+    func statusText(_ phase: PuzzleSession.Phase, notice: PuzzleSession.Notice?) -> String {
+        // What a client may know: expired, or not passed; never which rule failed.
+        switch (phase, notice) {
+        case (.loading, _): Localization.text("Fetching a puzzle…")
+        case (.ready, .expired?), (.failed, .expired?):
+            Localization.text("That puzzle had expired — here is a fresh one")
+        case (.ready, .notPassed?), (.failed, _):
+            Localization.text("Not passed — try again with this new puzzle")
+        case (.ready, .tokenExpired?):
+            Localization.text("The pass token expired unused — here is a fresh puzzle")
+        case (.ready, nil): Localization.text("Drag the piece into the gap")
+        case (.checking, _): Localization.text("Checking…")
+        case (.passed, _): Localization.text("Verified")
+        case (.locked(let until), _):
+            Localization.text(
+                "Locked — try again in {1} s", max(0, Int((until - now()).rounded(.up))))
+        case (.unavailable(let reason), _): reason
         }
     }
 
-    /// Asks the service for a puzzle and shows it when it comes; the page waits meanwhile.
-    func newRemotePuzzle(_ remote: RemoteCaptcha) {
-        generation += 1
-        let asked = generation
-        remoteChallenge = nil
-        // An attempt still waiting for its verdict belongs to the puzzle being replaced.
-        if view.state == .verifying { view.reset() }
-        view.isEnabled = false
-        status.text = Localization.text("Fetching a puzzle…")
-        canvas.setNeedsUpdate()
+    /// Reports what happened; the session's effects are performed in order, and what they
+    /// report in turn (a verdict reached here at once) waits until they are done.
+    var queued: [PuzzleSession.Event] = []
+    var handling = false
+    func send(_ event: PuzzleSession.Event) {
+        queued.append(event)
+        guard !handling else { return }
+        handling = true
+        while !queued.isEmpty {
+            for effect in session.handle(queued.removeFirst(), now: now()) { perform(effect) }
+        }
+        handling = false
+    }
+
+    func perform(_ effect: PuzzleSession.Effect) {
+        switch effect {
+        case .fetch(let request):
+            // An attempt still waiting for its verdict belongs to the puzzle being replaced.
+            if view.state == .verifying { view.reset() }
+            view.isEnabled = false
+            remoteChallenge = nil
+            answer = nil
+            if let remote { fetchRemote(remote, request: request) } else { cutLocal() }
+        case .submit(let request):
+            guard let result = answer else { return }
+            answer = nil
+            if let remote {
+                submitRemote(remote, result, request: request)
+            } else {
+                checkHere(result, request: request)
+            }
+        case .settle(let verdict):
+            view.deliverVerdict(verdict)
+        case .token(let given):
+            token = given
+            if let given {
+                tokenLabel.text = Localization.text(
+                    "Pass token (single use, valid 180 s):\n{1}", given)
+                if remote != nil {
+                    tokenLabel.text +=
+                        "\n\n"
+                        + Localization.text(
+                            "The site's server redeems it with POST /v1/siteverify.")
+                }
+            } else {
+                tokenLabel.text = ""
+            }
+            redeem.isSensitive = given != nil && remote == nil
+        case .show(let phase, let notice):
+            status.text = statusText(phase, notice: notice)
+            if case .locked = phase { view.lock() }
+            canvas.setNeedsUpdate()
+        case .schedule(let at):
+            wakeAt = at
+            runAfter(at - now()) {
+                guard wakeAt == at else { return }
+                wakeAt = nil
+                send(.timePassed)
+            }
+        }
+    }
+
+    // MARK: Puzzles from a service
+
+    func fetchRemote(_ remote: RemoteCaptcha, request: Int) {
         remote.fetchChallenge { result in
-            guard asked == generation else { return }
+            guard request == session.request else { return }
             switch result {
             case .success(let challenge):
-                puzzleExpiresAt = challenge.expiresAt
                 showKeys(for: challenge.axis)
                 // Not a secret (the service names it in every URL): for whoever reads the log.
                 FileHandle.standardError.write(
@@ -158,48 +208,62 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                         .prepared(background: challenge.background, piece: challenge.piece),
                         startPosition: challenge.startPosition, axis: challenge.axis)
                 } catch {
-                    status.text = Localization.text(
-                        "The service sent a puzzle that does not fit: {1}. Press New puzzle to try again.",
-                        "\(error)")
-                    break
+                    send(
+                        .challengeUnavailable(
+                            request: request,
+                            reason: Localization.text(
+                                "The service sent a puzzle that does not fit: {1}. Press New puzzle to try again.",
+                                "\(error)")))
+                    return
                 }
                 remoteChallenge = challenge
                 view.isEnabled = true
-                refreshStatus()
+                send(.challengeLoaded(request: request, lifetime: challenge.lifetime))
             case .failure(let error):
                 if let wait = error.retryAfter {
-                    lock(until: now() + wait)
+                    send(.challengeLocked(request: request, retryAfter: wait))
                 } else {
-                    status.text = Localization.text(
-                        "Cannot get a puzzle: {1}. Press New puzzle to try again.", error)
+                    send(
+                        .challengeUnavailable(
+                            request: request,
+                            reason: Localization.text(
+                                "Cannot get a puzzle: {1}. Press New puzzle to try again.",
+                                error)))
                 }
             }
-            canvas.setNeedsUpdate()
         }
     }
 
-    /// Whether a puzzle is being cut on another thread; asking meanwhile asks for one more,
-    /// with the options as they are then (clicks never queue up).
+    func submitRemote(_ remote: RemoteCaptcha, _ result: PuzzleResult, request: Int) {
+        guard let challenge = remoteChallenge else { return }
+        remoteChallenge = nil
+        remote.submit(result, for: challenge) { verdict in
+            switch verdict {
+            case .success(let verdict):
+                send(.verdictArrived(request: request, verdict))
+            case .failure(let error):
+                send(
+                    .checkFailed(
+                        request: request,
+                        reason: Localization.text(
+                            "Cannot check the attempt: {1}. Press New puzzle to try again.",
+                            error)))
+            }
+        }
+    }
+
+    // MARK: Puzzles made here
+
+    /// Whether a puzzle is being cut on another thread; when it is done, a newer request
+    /// than the one it was cut for has one cut for it instead (clicks never queue up).
     var cutting = false
-    var wantsAnother = false
 
     /// Cuts a new puzzle off the main loop (the window keeps answering), then registers and
-    /// shows it; a remote service is asked instead when there is one.
-    func newPuzzle() {
-        token = nil
-        tokenLabel.text = ""
-        redeem.isSensitive = false
-        if let remote {
-            newRemotePuzzle(remote)
-            return
-        }
-        if cutting {
-            wantsAnother = true
-            return
-        }
+    /// shows it.
+    func cutLocal() {
+        guard !cutting else { return }
         cutting = true
-        view.isEnabled = false
-        status.text = Localization.text("Making a puzzle…")
+        let request = session.request
         let picture = local.picture
         let options = local.options
         runInBackground(
@@ -211,147 +275,74 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             },
             then: { result in
                 cutting = false
-                if wantsAnother {
-                    wantsAnother = false
-                    return newPuzzle()
+                guard request == session.request else {
+                    if session.phase == .loading { cutLocal() }
+                    return
                 }
-                show(result)
+                showCut(result, request: request)
             })
     }
 
     /// Registers a cut puzzle and shows it, or says why there is none.
-    func show(_ result: Result<LocalCaptcha.CutPuzzle, any Error>) {
+    func showCut(_ result: Result<LocalCaptcha.CutPuzzle, any Error>, request: Int) {
         do {
             switch local.register(try result.get(), now: now()) {
             case .success(let puzzle):
-                puzzleExpiresAt = now() + local.policy.puzzleLifetime
                 showKeys(for: puzzle.axis)
                 view.shape = puzzle.shape
                 try view.load(
                     .prepared(background: puzzle.background, piece: puzzle.piece),
                     startPosition: puzzle.startPosition, axis: puzzle.axis)
                 view.isEnabled = true
+                send(.challengeLoaded(request: request, lifetime: local.policy.puzzleLifetime))
             case .failure(let refusal):
-                lock(until: refusal.until)
-                return
+                send(.challengeLocked(request: request, retryAfter: refusal.until - now()))
             }
         } catch let error as ImageFileError {
             showMessage(
                 Localization.text("Cannot open the image"), detail: "\(error)", over: canvas)
             local.picture = nil
             source.text = Localization.text("Drawn landscape")
-            status.text = Localization.text("Press New puzzle to try again.")
-            return
+            send(
+                .challengeUnavailable(
+                    request: request, reason: Localization.text("Press New puzzle to try again.")
+                ))
         } catch {
             showMessage(Localization.text("Cannot make a puzzle"), detail: "\(error)", over: canvas)
-            status.text = Localization.text("Press New puzzle to try again.")
-            return
-        }
-        refreshStatus()
-        canvas.setNeedsUpdate()
-    }
-
-    /// Shows the lockout and counts it down once a second; a new puzzle comes when it ends.
-    func lock(until: Double) {
-        guard lockedUntil == nil else {
-            lockedUntil = max(lockedUntil!, until)
-            return
-        }
-        lockedUntil = until
-        view.lock()
-        refreshStatus()
-        repeatEverySecond {
-            guard let until = lockedUntil else { return false }
-            if now() >= until {
-                lockedUntil = nil
-                newPuzzle()
-                return false
-            }
-            refreshStatus()
-            return true
+            send(
+                .challengeUnavailable(
+                    request: request, reason: Localization.text("Press New puzzle to try again.")
+                ))
         }
     }
 
-    func settleRemote(_ verdict: Result<RemoteCaptcha.Verdict, RemoteCaptchaError>) {
-        switch verdict {
-        case .success(.passed(let passToken, let hole)):
-            token = passToken
-            view.deliverVerdict(.passed(snapTo: hole))
-        case .success(.expired):
-            lastVerdict = .expired
-            view.deliverVerdict(.failed)
-        case .success(.notPassed):
-            lastVerdict = .notPassed
-            view.deliverVerdict(.failed)
-        case .success(.rateLimited(let wait)):
-            lock(until: now() + wait)
-            view.deliverVerdict(.locked)
-        case .failure(let error):
-            lastVerdict = .notPassed
-            view.deliverVerdict(.failed)
-            status.text = Localization.text("Cannot check the attempt: {1}", error)
-        }
-    }
-
-    func verifyHere(_ result: PuzzleResult) -> PuzzleVerdict {
-        switch local.check(result, now: now()) {
-        case .passed(let passToken, let hole):
-            lastVerdict = .passed
-            token = passToken
-            // The hole's place comes with the pass, so the piece can snap into it.
-            return .passed(snapTo: hole)
-        case .failed(let verdict, let rule):
-            lastVerdict = verdict
+    func checkHere(_ result: PuzzleResult, request: Int) {
+        let outcome = local.check(result, now: now())
+        if case .failed(let failure) = outcome {
             // The operator's side of the verdict (the rule and its figures) goes to the log.
             FileHandle.standardError.write(
-                Data("tactile captcha: \(verdict.rawValue): \(rule)\n".utf8))
-            return .failed
-        case .lockedOut(let until):
-            lastVerdict = .rateLimited
-            lock(until: until)
-            return .locked
+                Data("tactile captcha: \(failure.verdict.code): \(failure)\n".utf8))
         }
-    }
-    if let remote {
-        view.verification = .pending { result in
-            guard let challenge = remoteChallenge else { return view.deliverVerdict(.failed) }
-            remoteChallenge = nil
-            let asked = generation
-            remote.submit(result, for: challenge) { verdict in
-                guard asked == generation else { return }
-                settleRemote(verdict)
-            }
-        }
-    } else {
-        view.verification = .deferred(verifyHere)
+        send(.verdictArrived(request: request, outcome.verdict(now: now())))
     }
 
+    // Both kinds of verifier answer later, through the session.
+    view.verification = .pending { result in
+        answer = result
+        send(.answered)
+    }
     view.onEvent = { event in
         switch event {
-        case .stateChanged(let state):
-            if state == .dragging { replacedAfterFailure = false }
-            refreshStatus()
+        case .stateChanged(.dragging):
+            send(.answerStarted)
         case .passed:
             // The verifier's whole picture: the decoys go, the piece is simply in place.
             if let picture = local.passedPicture, remote == nil { view.revealPicture(picture) }
-            tokenLabel.text =
-                Localization.text("Pass token (single use, valid 180 s):\n{1}", token ?? "")
-            redeem.isSensitive = token != nil && remote == nil
-            if remote != nil {
-                tokenLabel.text +=
-                    "\n\n"
-                    + Localization.text("The site's server redeems it with POST /v1/siteverify.")
-            }
-            refreshStatus()
-        case .failed:
-            // Each puzzle is checked once: a miss means a fresh one, and the status says why.
-            replacedAfterFailure = true
-            if lockedUntil == nil { newPuzzle() }
-            refreshStatus()
-        case .pieceMoved, .attemptMade:
+        case .stateChanged, .failed, .pieceMoved, .attemptMade:
             break
         }
     }
+    func newPuzzle() { send(.newPuzzle) }
 
     connect(redeem.widget, signal: "clicked") {
         guard let token else { return }
@@ -433,9 +424,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 Box(
                     .vertical, spacing: 6,
                     [
-                        Button(Localization.text("New puzzle")) {
-                            if lockedUntil == nil { newPuzzle() }
-                        },
+                        Button(Localization.text("New puzzle")) { newPuzzle() },
                         Box(.horizontal, spacing: 6, [openImage, drawn]), source,
                     ])),
             Section(
@@ -463,16 +452,5 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     }
     let page = pageLayout(controls: controls, controlsWidth: 300, stage: [canvas, status, keys])
     newPuzzle()
-    // A puzzle nobody touched is replaced a few seconds before it would expire, so the
-    // first drag after a pause is not refused as expired.
-    repeatEverySecond {
-        if let expiry = puzzleExpiresAt, now() > expiry - 5, lockedUntil == nil,
-            view.state == .idle || view.state == .failed
-        {
-            puzzleExpiresAt = nil
-            newPuzzle()
-        }
-        return true
-    }
     return page
 }

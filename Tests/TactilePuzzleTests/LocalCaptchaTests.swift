@@ -28,15 +28,16 @@ import Testing
         let puzzle = try captcha.newPuzzle(now: 100, using: &random).get()
         #expect(puzzle.background.width == 640 && puzzle.axis == .horizontal)
         let result = try attempt(captcha, puzzle)
-        guard case .passed(let token, let hole) = captcha.check(result, now: 101) else {
+        guard case .passed(let receipt) = captcha.check(result, now: 101) else {
             Issue.record("a hand drag onto the hole did not pass")
             return
         }
-        #expect(abs(hole.x - result.position.x) <= 8)
-        // Checked once: the same attempt again finds no puzzle.
-        #expect(captcha.check(result, now: 102) == .failed(.expired, rule: "unknown-puzzle"))
-        #expect((try? captcha.redeem(token, now: 103).get()) != nil)
-        #expect(captcha.redeem(token, now: 104) == .failure(.alreadyUsed))
+        #expect(abs(receipt.holePosition.x - result.position.x) <= 8)
+        // Checked once: the same attempt again finds no puzzle, and is told it expired.
+        let again = captcha.check(result, now: 102)
+        #expect(again == .failed(.unknownPuzzle) && again.verdict(now: 102) == .expired)
+        #expect((try? captcha.redeem(receipt.token, now: 103).get()) != nil)
+        #expect(captcha.redeem(receipt.token, now: 104) == .failure(.alreadyUsed))
     }
 
     /// The whole picture comes only after a pass: before, it would give the hole away.
@@ -75,14 +76,14 @@ import Testing
             options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
         var random = SeededRandom(seed: 5)
         var now = 1000.0
-        var outcomes: [LocalCaptcha.Outcome] = []
+        var outcomes: [CheckOutcome] = []
         for k in 0..<5 {
             let puzzle = try captcha.newPuzzle(now: now, using: &random).get()
             outcomes.append(
                 captcha.check(try attempt(captcha, puzzle, dx: 60, seed: UInt64(k)), now: now))
             now += 1
         }
-        #expect(outcomes.allSatisfy { if case .failed(.notPassed, _) = $0 { true } else { false } })
+        #expect(outcomes.allSatisfy { $0.verdict(now: now) == .notPassed })
         // Locked out: no puzzle until the minute is over, then one again.
         guard case .failure(let refusal) = try captcha.newPuzzle(now: now, using: &random) else {
             Issue.record("a locked-out client got a puzzle")

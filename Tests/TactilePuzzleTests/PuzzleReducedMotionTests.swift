@@ -38,7 +38,7 @@ import Testing
 
     @Test func aFailureGoesBackToTheStartAtOnce() throws {
         var (model, result) = try attempt(at: 60, reducesMotion: true)
-        let events = model.settle(.failed, result: result, at: 1)
+        let events = model.settle(.notPassed, result: result, at: 1)
         #expect(
             events == [.stateChanged(.failed), .pieceMoved(Point(x: 0, y: 90)), .failed(result)])
         #expect(model.animation == nil)

@@ -66,7 +66,7 @@ import Testing
         #expect(v.piecePosition == Point(x: 160, y: 90))
         #expect(completions == 1)
         // A second verdict for the same attempt belongs to nothing.
-        v.deliverVerdict(.failed)
+        v.deliverVerdict(.notPassed)
         #expect(v.state == .verified)
         #expect(states == [.dragging, .verifying, .verified])
     }
@@ -189,7 +189,7 @@ import Testing
             verification: .deferred { result in
                 seen.append(result)
                 return result.widthFractions.x > 0.4
-                    ? .passed(snapTo: Point(x: 150, y: 80)) : .locked
+                    ? .passed(snapTo: Point(x: 150, y: 80)) : .locked(retryAfter: nil)
             }, viewSize: Size(width: 320, height: 240))
         #expect(v.model.pieceSize == Size(width: 80, height: 60))
         drag(v, by: Vector(dx: 140, dy: 70), at: 0)

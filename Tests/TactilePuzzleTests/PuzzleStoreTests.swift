@@ -200,7 +200,7 @@ import Testing
                 id: id, attempt: PuzzleAttempt(position: .zero, displayWidth: 640, track: []),
                 client: "a", now: 30)
         }
-        #expect(outcome.clientVerdict == .notPassed)
+        #expect(outcome.verdict(now: 0) == .notPassed)
         // The clock goes back a year: still locked, and never for more than a minute.
         let limit = try store.withVerifier { $0.limit(for: "a", now: 30 - 31_536_000) }
         let until = try #require(limit)

@@ -66,7 +66,7 @@ import Testing
             verifier.check(
                 id: id2, attempt: attempt(puzzle, dx: 10, scale: scale), client: "a", now: 7
             )
-            .clientVerdict == .notPassed)
+            .verdict(now: 0) == .notPassed)
     }
 
     @Test func expiredPuzzlesFail() throws {
@@ -125,7 +125,7 @@ import Testing
         let id = try verifier.register(puzzle, client: "a", now: 20).id
         #expect(
             verifier.check(id: id, attempt: attempt(puzzle), client: "a", now: 20)
-                == .limited(until: 60))
+                == .locked(until: 60))
         #expect(verifier.limit(for: "a", now: 30) == 60)
         // Another client is not affected; the first is free again once the window moves on.
         let other = try verifier.register(puzzle, client: "b", now: 21).id

@@ -84,8 +84,8 @@ import Testing
         let wrong = Point(x: puzzle.holePosition.x + 60, y: puzzle.holePosition.y)
         var now = 1000.0
         // Five failures lock the client out, in both.
-        var verdicts: [ClientVerdict] = []
-        var wholeVerdicts: [ClientVerdict] = []
+        var verdicts: [String] = []
+        var wholeVerdicts: [String] = []
         for _ in 0..<6 {
             now += 1
             switch try register(&store, puzzle, client: "a", now: now) {
@@ -94,8 +94,8 @@ import Testing
                     try check(
                         &store, id: challenge.id, at: wrong, puzzle: puzzle, client: "a", now: now
                     )
-                    .clientVerdict)
-            case .failure: verdicts.append(.rateLimited)
+                    .verdict(now: now).code)
+            case .failure: verdicts.append("rate-limited")
             }
             do {
                 let id = try whole.register(puzzle, client: "a", now: now).id
@@ -103,10 +103,11 @@ import Testing
                     position: wrong, displayWidth: 640,
                     track: humanTrack(from: puzzle.startPosition, to: wrong))
                 wholeVerdicts.append(
-                    whole.check(id: id, attempt: attempt, client: "a", now: now).clientVerdict)
-            } catch { wholeVerdicts.append(.rateLimited) }
+                    whole.check(id: id, attempt: attempt, client: "a", now: now).verdict(now: now)
+                        .code)
+            } catch { wholeVerdicts.append("rate-limited") }
         }
-        #expect(verdicts == Array(repeating: .notPassed, count: 5) + [.rateLimited])
+        #expect(verdicts == Array(repeating: "not-passed", count: 5) + ["rate-limited"])
         #expect(verdicts == wholeVerdicts)
         // Another client is not affected by a's lockout.
         guard case .success(let challenge) = try register(&store, puzzle, client: "b", now: now)
@@ -126,7 +127,7 @@ import Testing
             try check(
                 &store, id: challenge.id, at: puzzle.holePosition, puzzle: puzzle, client: "b",
                 now: now
-            ).clientVerdict == .expired)
+            ).verdict(now: 0) == .expired)
         // After the lockout, a may try again.
         now += store.policy.lockoutDuration + 1
         #expect(try register(&store, puzzle, client: "a", now: now).isSuccess)

@@ -342,8 +342,8 @@ enum PuzzleCommand {
             let detail: String =
                 switch outcome {
                 case .passed: "passed"
-                case .failed(let failure): "\(failure.clientVerdict.rawValue): \(failure)"
-                case .limited: "rate-limited"
+                case .failed(let failure): "\(failure.verdict.code): \(failure)"
+                case .locked: "rate-limited"
                 }
             do {
                 try store.log(
@@ -370,10 +370,10 @@ enum PuzzleCommand {
         case .success(.failed(let failure)):
             throw CommandFailure(
                 .negative,
-                failure.clientVerdict == .expired
+                failure.verdict == .expired
                     ? "expired: the puzzle is gone (expired or already checked); make a new one"
                     : "not passed; make a new puzzle and try again")
-        case .success(.limited(let until)):
+        case .success(.locked(let until)):
             throw CommandFailure(
                 .locked, "rate-limited; try again in \(formatSeconds(until - now()))")
         }

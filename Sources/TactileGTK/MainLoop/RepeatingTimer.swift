@@ -4,6 +4,19 @@ import CGtk
 ///
 /// For coarse countdowns shown as text; animation belongs in a component's frame-clock ticks.
 public func repeatEverySecond(_ body: @escaping () -> Bool) {
+    repeatAfter(1, body)
+}
+
+/// Calls `body` once from the GTK main loop, `seconds` from now (at once when not positive).
+public func runAfter(_ seconds: Double, _ body: @escaping () -> Void) {
+    repeatAfter(max(0, seconds)) {
+        body()
+        return false
+    }
+}
+
+/// Calls `body` from the GTK main loop every `seconds` while it returns `true`.
+private func repeatAfter(_ seconds: Double, _ body: @escaping () -> Bool) {
     final class TimerBox {
         let body: () -> Bool
         init(_ body: @escaping () -> Bool) { self.body = body }
@@ -14,6 +27,8 @@ public func repeatEverySecond(_ body: @escaping () -> Bool) {
     let release: GDestroyNotify = { data in
         if let data { Unmanaged<TimerBox>.fromOpaque(data).release() }
     }
+    let milliseconds = UInt32(min(seconds * 1000, Double(UInt32.max)).rounded(.up))
     g_timeout_add_full(
-        G_PRIORITY_DEFAULT, 1000, tick, Unmanaged.passRetained(TimerBox(body)).toOpaque(), release)
+        G_PRIORITY_DEFAULT, milliseconds, tick, Unmanaged.passRetained(TimerBox(body)).toOpaque(),
+        release)
 }

@@ -181,7 +181,7 @@ public struct PuzzleModel: Hashable, Sendable {
 
     /// The verdict the control reaches on its own, knowing the hole.
     public var localVerdict: PuzzleVerdict {
-        isWithinTolerance ? .passed(snapTo: holePosition) : .failed
+        isWithinTolerance ? .passed(snapTo: holePosition) : .notPassed
     }
 
     /// Moves the piece; coordinates are clamped into the area, non-finite ones ignored.
@@ -329,7 +329,7 @@ public struct PuzzleModel: Hashable, Sendable {
                 kind: .success, startTime: time, from: from, to: piecePosition)
             piecePosition = from
             outcome = .passed(result)
-        case .failed, .locked:
+        case .expired, .notPassed, .locked:
             let returns = returnsAfterFailure && state != .locked
             animation = PuzzleAnimation(
                 kind: .failure(returns: returns), startTime: time, from: from,
@@ -366,10 +366,10 @@ public struct PuzzleModel: Hashable, Sendable {
     /// verdict says where), failed, or locked once failures reach ``maximumFailures``.
     public mutating func settle(_ verdict: PuzzleVerdict) {
         switch verdict {
-        case .passed(let snap):
+        case .passed(let snap, _, _):
             if let snap { piecePosition = clamp(snap, keeping: piecePosition) }
             state = .verified
-        case .failed:
+        case .expired, .notPassed:
             failureCount += 1
             state = failureCount >= maximumFailures ? .locked : .failed
         case .locked:

@@ -69,12 +69,35 @@ public struct PuzzleResult: Hashable, Sendable {
     }
 }
 
-/// A verifier's answer to an attempt.
+/// What a verifier says of an attempt: the one verdict type of the captcha, for the control
+/// (which animates it), the page or widget that shows it, and a client of a remote service.
+///
+/// It holds only what a client may know. Which rule refused an attempt is the verifier's
+/// business (its log and metrics), never part of a verdict.
 public enum PuzzleVerdict: Hashable, Sendable {
-    /// Accepted; the piece snaps to `snapTo` (the hole's top-left in area points) if given.
-    case passed(snapTo: Point?)
-    /// Refused.
-    case failed
-    /// Refused, and no more attempts are taken for now.
-    case locked
+    /// Passed. The piece snaps to `snapTo` (the hole's top-left, in area points) when the
+    /// verifier says where; a verifier elsewhere also sends the single-use `token` for the
+    /// site's server, valid for `tokenLifetime` seconds when it says.
+    case passed(snapTo: Point?, token: String? = nil, tokenLifetime: Double? = nil)
+    /// The puzzle is gone (expired, already answered, or never issued): ask for a fresh one.
+    case expired
+    /// Not passed: try again with a fresh puzzle.
+    case notPassed
+    /// Too many attempts: none is taken for `retryAfter` seconds (`nil`: until a reset).
+    case locked(retryAfter: Double?)
+
+    /// The verdict's name on the wire (`error-codes` of an answer; `passed` for a pass).
+    public var code: String {
+        switch self {
+        case .passed: "passed"
+        case .expired: "expired"
+        case .notPassed: "not-passed"
+        case .locked: "rate-limited"
+        }
+    }
+
+    /// Whether the attempt passed.
+    public var isPassed: Bool {
+        if case .passed = self { true } else { false }
+    }
 }

@@ -55,9 +55,9 @@ public final class RemoteCaptcha {
         public var piece: Bitmap
         /// Where the piece starts, in background pixels.
         public var startPosition: Point
-        /// When the service stops accepting an answer, seconds since 1970 (`nil` if it did
-        /// not say).
-        public var expiresAt: Double?
+        /// For how many seconds the service accepts an answer, by its own clock (`nil` if it
+        /// did not say).
+        public var lifetime: Double?
         /// The price of an answer, when the service asks one: a proof of work's salt and
         /// difficulty in bits.
         public var price: (salt: String, difficulty: Int)?
@@ -65,19 +65,6 @@ public final class RemoteCaptcha {
 
     /// Finds a nonce such that SHA-256(salt ":" nonce) starts with `difficulty` zero bits.
     public typealias WorkSolver = (_ salt: String, _ difficulty: Int) -> String
-
-    /// What the service said of an attempt: only what a client may know.
-    public enum Verdict: Hashable, Sendable {
-        /// Passed: the single-use token for the site's server, and the hole's top-left in
-        /// background pixels so the piece can snap into it.
-        case passed(token: String, holePosition: Point)
-        /// The puzzle is gone (expired or already answered): fetch a fresh one.
-        case expired
-        /// Not passed: try again with a fresh puzzle.
-        case notPassed
-        /// Too many attempts: wait this many seconds.
-        case rateLimited(retryAfter: Double)
-    }
 
     /// The service's base URL, without a trailing slash.
     public let baseURL: String
@@ -128,8 +115,8 @@ public final class RemoteCaptcha {
     public func fetchChallenge(
         action: String? = nil, completion: @escaping (Result<Challenge, RemoteCaptchaError>) -> Void
     ) {
-        var fields: [String: Any] = ["sitekey": siteKey]
-        if let action { fields["action"] = action }
+        var fields: [String: JSONValue] = ["sitekey": .string(siteKey)]
+        if let action { fields["action"] = .string(action) }
         post("/v1/challenges", fields) { [self] result in
             switch result {
             case .failure(let error): completion(.failure(error))
@@ -139,10 +126,10 @@ public final class RemoteCaptcha {
                     return
                 }
                 guard response.status == 201, let object = Self.object(response.body),
-                    let id = object["id"] as? String,
-                    let axis = (object["axis"] as? String).flatMap(PuzzleAxis.init(rawValue:)),
-                    let backgroundPath = object["background"] as? String,
-                    let piecePath = object["piece"] as? String
+                    let id = object["id"]?.string,
+                    let axis = object["axis"]?.string.flatMap(PuzzleAxis.init(rawValue:)),
+                    let backgroundPath = object["background"]?.string,
+                    let piecePath = object["piece"]?.string
                 else {
                     completion(
                         .failure(Self.unexpected(response, Localization.text("a challenge"))))
@@ -150,12 +137,12 @@ public final class RemoteCaptcha {
                 }
                 let start = Point(
                     x: Self.number(object["pieceX"]) ?? 0, y: Self.number(object["pieceY"]) ?? 0)
-                let expiresAt = (object["expiresAt"] as? String).flatMap {
-                    ISO8601DateFormatter().date(from: $0)?.timeIntervalSince1970
-                }
-                let work = object["proofOfWork"] as? [String: Any]
-                let price = (work?["salt"] as? String).flatMap { salt in
-                    (work?["difficulty"] as? Int).map { (salt: salt, difficulty: $0) }
+                let lifetime = Self.secondsLeft(until: object["expiresAt"], response)
+                let work = object["proofOfWork"]
+                let price = work?["salt"]?.string.flatMap { salt in
+                    Self.number(work?["difficulty"]).flatMap(Int.init(exactly:)).map {
+                        (salt: salt, difficulty: $0)
+                    }
                 }
                 fetchImage(backgroundPath) { background in
                     switch background {
@@ -166,7 +153,7 @@ public final class RemoteCaptcha {
                                 piece.map {
                                     Challenge(
                                         id: id, axis: axis, background: background, piece: $0,
-                                        startPosition: start, expiresAt: expiresAt, price: price)
+                                        startPosition: start, lifetime: lifetime, price: price)
                                 })
                         }
                     }
@@ -211,21 +198,25 @@ public final class RemoteCaptcha {
     /// pixels and milliseconds.
     public func submit(
         _ result: PuzzleResult, for challenge: Challenge,
-        completion: @escaping (Result<Verdict, RemoteCaptchaError>) -> Void
+        completion: @escaping (Result<PuzzleVerdict, RemoteCaptchaError>) -> Void
     ) {
         // The view's area is the background's size; scale anyway, should a host differ.
         let scale =
             result.areaSize.width > 0
             ? Double(challenge.background.width) / result.areaSize.width : 1
-        var fields: [String: Any] = [
-            "x": result.position.x * scale, "y": result.position.y * scale,
-            "track": result.track.map {
-                ["x": $0.x * scale, "y": $0.y * scale, "t": ($0.time * 1000).rounded()]
-            },
+        var fields: [String: JSONValue] = [
+            "x": .number(result.position.x * scale), "y": .number(result.position.y * scale),
+            "track": .array(
+                result.track.map {
+                    [
+                        "x": .number($0.x * scale), "y": .number($0.y * scale),
+                        "t": .number(($0.time * 1000).rounded()),
+                    ]
+                }),
         ]
         if result.inputMethod == .keyboard { fields["input"] = "keyboard" }
         if let price = challenge.price, let solveWork {
-            fields["proofOfWork"] = ["nonce": solveWork(price.salt, price.difficulty)]
+            fields["proofOfWork"] = ["nonce": .string(solveWork(price.salt, price.difficulty))]
         }
         post("/v1/challenges/\(challenge.id)/answer", fields) { outcome in
             switch outcome {
@@ -236,32 +227,35 @@ public final class RemoteCaptcha {
         }
     }
 
-    static func verdict(from response: Response) -> Result<Verdict, RemoteCaptchaError> {
+    static func verdict(from response: Response) -> Result<PuzzleVerdict, RemoteCaptchaError> {
         if response.status == 429 {
-            return .success(.rateLimited(retryAfter: retryAfter(response)))
+            return .success(.locked(retryAfter: retryAfter(response)))
         }
         guard response.status == 200, let object = object(response.body),
-            let success = object["success"] as? Bool
+            let success = object["success"]?.bool
         else { return .failure(unexpected(response, Localization.text("a verdict"))) }
         if success {
-            guard let token = object["token"] as? String, let x = number(object["x"]),
+            guard let token = object["token"]?.string, let x = number(object["x"]),
                 let y = number(object["y"])
             else { return .failure(unexpected(response, Localization.text("a pass"))) }
-            return .success(.passed(token: token, holePosition: Point(x: x, y: y)))
+            return .success(
+                .passed(
+                    snapTo: Point(x: x, y: y), token: token,
+                    tokenLifetime: secondsLeft(until: object["expiresAt"], response)))
         }
-        let codes = object["error-codes"] as? [String] ?? []
+        let codes = object["error-codes"]?.array?.compactMap(\.string) ?? []
         if codes.contains("expired") { return .success(.expired) }
-        if codes.contains("rate-limited") { return .success(.rateLimited(retryAfter: 1)) }
+        if codes.contains("rate-limited") { return .success(.locked(retryAfter: 1)) }
         return .success(.notPassed)
     }
 
     // MARK: - HTTP
 
     private func post(
-        _ path: String, _ fields: [String: Any],
+        _ path: String, _ fields: [String: JSONValue],
         completion: @escaping (Result<Response, RemoteCaptchaError>) -> Void
     ) {
-        let body = (try? JSONSerialization.data(withJSONObject: fields)).map(Array.init) ?? []
+        let body = JSONValue.object(fields).serialized()
         transport(
             Request(
                 method: "POST", url: baseURL + path,
@@ -269,17 +263,31 @@ public final class RemoteCaptcha {
             completion)
     }
 
-    private static func object(_ body: [UInt8]) -> [String: Any]? {
-        (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    private static func object(_ body: [UInt8]) -> JSONValue? {
+        guard let value = try? JSONValue.parse(body), value.object != nil else { return nil }
+        return value
     }
 
-    /// A JSON number, whether it was written as an integer or not.
-    private static func number(_ value: Any?) -> Double? {
-        switch value {
-        case let value as Int: Double(value)
-        case let value as Double: value.isFinite ? value : nil
-        default: nil
-        }
+    /// A finite JSON number.
+    private static func number(_ value: JSONValue?) -> Double? {
+        value?.number.flatMap { $0.isFinite ? $0 : nil }
+    }
+
+    /// The seconds from the response's `Date` (the service's clock; this machine's when the
+    /// header is missing) to an RFC 3339 time, or `nil` when there is no such time.
+    private static func secondsLeft(until time: JSONValue?, _ response: Response) -> Double? {
+        guard let text = time?.string,
+            let until = ISO8601DateFormatter().date(from: text)?.timeIntervalSince1970
+        else { return nil }
+        // HTTP's `Date` format (IMF-fixdate).
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        let now =
+            response.headers["date"].flatMap { format.date(from: $0) }?.timeIntervalSince1970
+            ?? Date().timeIntervalSince1970
+        return until - now
     }
 
     /// `Retry-After` in whole seconds, held to 1…3600 whatever the service says.

@@ -535,14 +535,14 @@ public final class CaptchaService: @unchecked Sendable {
         case .failed(let failure):
             metrics.count("tactile_failures_total", labels: siteLabel + [("rule", failure.rule)])
             log(
-                "\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) \(failure.clientVerdict.rawValue): \(failure)"
+                "\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) \(failure.verdict.code): \(failure)"
             )
             return withCORS(
                 Self.json(
                     200,
-                    ["success": false, "error-codes": [JSONValue(failure.clientVerdict.rawValue)]]),
+                    ["success": false, "error-codes": [JSONValue(failure.verdict.code)]]),
                 for: origin, site: site)
-        case .limited(let until):
+        case .locked(let until):
             metrics.count("tactile_rate_limited_total", label: ("scope", "client"))
             return rateLimited(until: until, now: now, origin: origin)
         }

@@ -8,7 +8,7 @@ import TactilePuzzle
 /// without a service.
 ///
 /// It owns a ``PuzzleVerifier``; the host gets only what a client may see (the images, the
-/// start and the axis of ``Puzzle``) and, for each attempt, an ``Outcome``. Each puzzle is
+/// start and the axis of ``Puzzle``) and, for each attempt, a ``CheckOutcome``. Each puzzle is
 /// checked once: whatever the verdict, the next attempt needs ``newPuzzle(now:using:)``.
 public struct LocalCaptcha: Sendable {
     /// What a host shows of a puzzle: never its answer.
@@ -23,16 +23,6 @@ public struct LocalCaptcha: Sendable {
         public var axis: PuzzleAxis
         /// The piece's outline.
         public var shape: PuzzleShape
-    }
-
-    /// What an attempt came to.
-    public enum Outcome: Hashable, Sendable {
-        /// Passed: the single-use token, and where the hole is so the piece can snap.
-        case passed(token: String, holePosition: Point)
-        /// Not passed, and what the person may be told (expired or not passed).
-        case failed(ClientVerdict, rule: String)
-        /// Too many attempts: none taken until this time (seconds since 1970).
-        case lockedOut(until: Double)
     }
 
     /// How puzzles are cut.
@@ -138,21 +128,17 @@ public struct LocalCaptcha: Sendable {
         return register(cut, now: now)
     }
 
-    /// Checks an attempt at the waiting puzzle (once).
-    public mutating func check(_ result: PuzzleResult, now: Double) -> Outcome {
-        guard let id = puzzleID else { return .failed(.expired, rule: "unknown-puzzle") }
+    /// Checks an attempt at the waiting puzzle (once); the outcome's
+    /// ``CheckOutcome/verdict(now:)`` is what the person may be told.
+    public mutating func check(_ result: PuzzleResult, now: Double) -> CheckOutcome {
+        guard let id = puzzleID else { return .failed(.unknownPuzzle) }
         puzzleID = nil
         let picture = waitingPicture
         waitingPicture = nil
-        switch verifier.check(id: id, attempt: PuzzleAttempt(result), client: client, now: now) {
-        case .passed(let receipt):
-            passedPicture = picture
-            return .passed(token: receipt.token, holePosition: receipt.holePosition)
-        case .failed(let failure):
-            return .failed(failure.clientVerdict, rule: failure.description)
-        case .limited(let until):
-            return .lockedOut(until: until)
-        }
+        let outcome = verifier.check(
+            id: id, attempt: PuzzleAttempt(result), client: client, now: now)
+        if outcome.isPassed { passedPicture = picture }
+        return outcome
     }
 
     /// The waiting puzzle's answer, for tests only.

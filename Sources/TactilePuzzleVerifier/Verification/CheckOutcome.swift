@@ -12,40 +12,31 @@ public struct PassReceipt: Hashable, Sendable {
     public var mode: VerificationMode
 }
 
-/// The result of checking an attempt.
+/// The result of checking an attempt, as the operator may know it.
 ///
-/// The cases carry what the operator may know; a client may learn only ``clientVerdict``.
+/// The cases carry what the operator may know (which rule refused, and its figures); a
+/// client may learn only ``verdict(now:)``.
 public enum CheckOutcome: Hashable, Sendable {
     /// Passed; the receipt's token proves it, once, within the token lifetime.
     case passed(PassReceipt)
-    /// Failed, and why (for the operator's logs and metrics; the client learns only
-    /// ``clientVerdict``).
+    /// Failed, and why (for the operator's logs and metrics).
     case failed(CheckFailure)
-    /// Refused without looking: rate-limited or locked out until the given time.
-    case limited(until: Double)
+    /// Refused without looking: too many attempts, until the given time.
+    case locked(until: Double)
 
-    /// What the client may be told.
-    public var clientVerdict: ClientVerdict {
+    /// What the client may be told, at `now` (seconds since 1970).
+    public func verdict(now: Double) -> PuzzleVerdict {
         switch self {
-        case .passed: .passed
-        case .failed(let failure): failure.clientVerdict
-        case .limited: .rateLimited
+        case .passed(let receipt): .passed(snapTo: receipt.holePosition, token: receipt.token)
+        case .failed(let failure): failure.verdict
+        case .locked(let until): .locked(retryAfter: max(0, until - now))
         }
     }
-}
 
-/// The only outcomes a client (a person or the widget) is told: whether it passed, and if
-/// not, whether to fetch a fresh puzzle, try again, or wait. Which rule failed is never
-/// among them.
-public enum ClientVerdict: String, Hashable, Sendable, CaseIterable {
-    /// Passed.
-    case passed
-    /// The puzzle is gone (expired, already checked, or evicted): ask for a fresh one.
-    case expired
-    /// Not passed: try again with a new puzzle.
-    case notPassed = "not-passed"
-    /// Too many attempts: wait before trying again.
-    case rateLimited = "rate-limited"
+    /// Whether the attempt passed.
+    public var isPassed: Bool {
+        if case .passed = self { true } else { false }
+    }
 }
 
 /// Why a check failed.
@@ -70,8 +61,8 @@ public enum CheckFailure: Hashable, Sendable, CustomStringConvertible {
     /// The attempt's numbers make no sense.
     case invalidAttempt(String)
 
-    /// What the client is told of this failure.
-    public var clientVerdict: ClientVerdict {
+    /// What the client is told of this failure: expired or not passed, never which rule.
+    public var verdict: PuzzleVerdict {
         switch self {
         case .unknownPuzzle, .expired: .expired
         case .wrongClient, .wrongPosition, .machineLike, .invalidAttempt, .proofOfWorkRefused,

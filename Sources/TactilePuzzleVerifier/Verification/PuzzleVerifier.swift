@@ -180,11 +180,11 @@ public struct PuzzleVerifier: Sendable {
         prune(&record, now: now)
         record.lastSeen = now
         defer { store(record, for: client, now: now) }
-        if record.lockedUntil > now { return .limited(until: record.lockedUntil) }
+        if record.lockedUntil > now { return .locked(until: record.lockedUntil) }
         if let until = record.checks.blockedUntil(
             limit: policy.checksPerWindow, window: policy.window)
         {
-            return .limited(until: until)
+            return .locked(until: until)
         }
         record.checks.record(now)
 
