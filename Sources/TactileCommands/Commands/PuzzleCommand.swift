@@ -122,6 +122,21 @@ enum PuzzleCommand {
                 help:
                     "Does not judge how drags move (the other rules still apply): for tests of pages and plumbing only."
             ),
+            .init(
+                name: "axis-for-tests", valueName: "horizontal|vertical|free",
+                help:
+                    "The axis every puzzle's piece moves along (normally horizontal): for browser tests only."
+            ),
+            .init(
+                name: "puzzle-lifetime-for-tests", valueName: "SECONDS",
+                help:
+                    "Seconds a puzzle can be answered (1…3600; normally 120): for tests of expiry only."
+            ),
+            .init(
+                name: "rate-window-for-tests", valueName: "SECONDS",
+                help:
+                    "Counts a client's rate limits (a site's puzzlesPerMinute and answersPerMinute) per SECONDS (1…3600) instead of a minute: for tests only."
+            ),
         ],
         details: [
             "With --demo (or no --sites), open http://HOST:PORT/demo for a sign-up form protected by the widget. A site adds",

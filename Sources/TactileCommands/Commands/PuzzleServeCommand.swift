@@ -23,7 +23,8 @@ enum PuzzleServeCommand {
         let (host, port) = try listenAddress(parsed.option("listen") ?? "127.0.0.1:8080")
         let (metricsHost, metricsPort) = try listenAddress(
             parsed.option("metrics-listen") ?? "127.0.0.1:0", option: "metrics-listen")
-        let policy = VerifierPolicy()
+        let testing = try ServeTestOptions(parsed)
+        let policy = testing.applied(to: VerifierPolicy())
         let backend: any VerifierBackend
         let storeName: String
         switch parsed.option("store") ?? "memory" {
@@ -71,17 +72,10 @@ enum PuzzleServeCommand {
             (parsed.option("trusted-proxy") ?? "").split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces)
             })
-        let reveals =
-            try parsed.option("reveal-answers-for-tests").map { text throws(CommandFailure) in
-                try ValueParser.choice(text, name: "--reveal-answers-for-tests", from: ["yes"])
-                    == "yes"
-            } ?? false
-        let skipsModel =
-            try parsed.option("skip-drag-model-for-tests").map { text throws(CommandFailure) in
-                try ValueParser.choice(text, name: "--skip-drag-model-for-tests", from: ["yes"])
-            } != nil
         var servicePolicy = policy
-        if skipsModel { servicePolicy.trajectory.maximumScriptScore = 1 }
+        if testing.skipsDragModel { servicePolicy.trajectory.maximumScriptScore = 1 }
+        var options = PuzzleOptions()
+        if let axis = testing.axis { options.axis = axis }
         // /demo on the development site, or with --demo on a site of its own (never a
         // configured site, whose tokens it would spend without its secret).
         let demoSite: ServiceSite? =
@@ -89,8 +83,10 @@ enum PuzzleServeCommand {
         if development { sites = [] }
         let service = CaptchaService(
             configuration: .init(
-                sites: sites, policy: servicePolicy, pictures: pictures, trustedProxies: proxies,
-                revealsAnswers: reveals, demoSite: demoSite),
+                sites: sites, policy: servicePolicy,
+                options: options, pictures: pictures,
+                trustedProxies: proxies, revealsAnswers: testing.revealsAnswers,
+                demoSite: demoSite),
             backend: backend,
             log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
 
@@ -136,16 +132,7 @@ enum PuzzleServeCommand {
         if development, let site = demoSite {
             output.line("development site: sitekey \(site.sitekey) secret \(site.secret)")
         }
-        if skipsModel {
-            output.line(
-                "WARNING: --skip-drag-model-for-tests lets scripted drags pass; never use it for real"
-            )
-        }
-        if reveals {
-            output.line(
-                "WARNING: --reveal-answers-for-tests gives every answer away; never use it for real"
-            )
-        }
+        for warning in testing.warnings { output.line(warning) }
         output.line(
             "store: \(storeName); pictures: \(pictures.isEmpty ? "drawn" : "\(pictures.count) photos")"
         )
