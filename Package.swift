@@ -53,22 +53,32 @@ let adapterTargets: [Target] = [
     .target(
         name: "TactilePatternVault",
         dependencies: ["TactileCore", "TactilePatternLock", "TactileCrypto"]),
+    // The verifier's core: answers, tokens, judgement, policy (no images).
     .target(
         name: "TactilePuzzleVerifier",
+        dependencies: ["TactileCore", "TactilePuzzle", "TactileCrypto"]
+    ),
+    // Puzzles cut from pictures and encoded for clients, and the round trip in one process.
+    .target(
+        name: "TactilePuzzleImaging",
         dependencies: [
-            "TactileCore", "TactilePuzzle", "TactileCairo", "TactileCrypto", "CTurboJPEG",
+            "TactileCore", "TactilePuzzle", "TactilePuzzleVerifier", "TactileCairo",
+            "TactileCrypto", "CTurboJPEG",
         ]),
     .target(
         name: "TactilePuzzleService",
         dependencies: [
             "TactileCore", "TactileCrypto", "TactileHTTP", "TactilePuzzle",
-            "TactilePuzzleVerifier", "CHiredis",
+            "TactilePuzzleVerifier", "TactilePuzzleImaging", "CHiredis",
         ],
         resources: [.copy("Web")]),
     // Attacks on the captcha (gap finders of the kind bots use), for tests and the bench only.
     .target(
         name: "TactilePuzzleSolvers",
-        dependencies: ["TactileCore", "TactileCairo", "TactilePuzzle", "TactilePuzzleVerifier"]),
+        dependencies: [
+            "TactileCore", "TactileCairo", "TactilePuzzle", "TactilePuzzleVerifier",
+            "TactilePuzzleImaging",
+        ]),
 ]
 
 // MARK: - Programs
@@ -79,6 +89,7 @@ let programTargets: [Target] = [
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics", "TactileCradle",
             "TactilePatternLock", "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier",
+            "TactilePuzzleImaging",
             "TactileCrypto", "TactilePuzzleService", "TactileHTTP",
         ]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
@@ -89,7 +100,8 @@ let programTargets: [Target] = [
         dependencies: [
             "TactileCommands", "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics",
             "TactileCradle", "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
-            "TactilePuzzleVerifier", "TactileCrypto", "TactilePuzzleSolvers",
+            "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactileCrypto",
+            "TactilePuzzleSolvers",
         ]),
     .executableTarget(name: "tactile-bench", dependencies: ["TactileBenchmarks"]),
     .executableTarget(
@@ -97,7 +109,7 @@ let programTargets: [Target] = [
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileGTK", "TactileCradle",
             "TactileDynamics", "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
-            "TactilePuzzleVerifier", "TactileCrypto", "TactileSoup", "CGtk",
+            "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactileCrypto", "TactileSoup", "CGtk",
         ]),
 ]
 
@@ -114,7 +126,7 @@ let testTargets: [Target] = [
         name: "TactileCommandsTests",
         dependencies: [
             "TactileCommands", "TactileCairo", "TactileCore", "TactileCrypto", "TactilePuzzle",
-            "TactilePuzzleVerifier", "TactilePuzzleSolvers", "TestSupport",
+            "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactilePuzzleSolvers", "TestSupport",
         ],
         // Golden help texts and snapshots, read from the source tree by path.
         exclude: ["Golden"]),
@@ -128,7 +140,8 @@ let testTargets: [Target] = [
     .testTarget(
         name: "TactilePuzzleTests",
         dependencies: [
-            "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleSolvers", "TactileCairo",
+            "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
+            "TactilePuzzleSolvers", "TactileCairo",
             "TactileCrypto", "TestSupport",
         ],
         exclude: ["Fixtures"]),
@@ -138,7 +151,8 @@ let testTargets: [Target] = [
     .testTarget(
         name: "TactilePuzzleServiceTests",
         dependencies: [
-            "TactilePuzzleService", "TactilePuzzleVerifier", "TactilePuzzleSolvers", "TactileHTTP",
+            "TactilePuzzleService", "TactilePuzzleVerifier", "TactilePuzzleImaging",
+            "TactilePuzzleSolvers", "TactileHTTP",
             "TactilePuzzle", "TactileCore", "TactileCairo", "TestSupport",
         ]),
 ]
@@ -157,6 +171,7 @@ let package = Package(
         .library(name: "TactilePatternVault", targets: ["TactilePatternVault"]),
         .library(name: "TactilePuzzle", targets: ["TactilePuzzle"]),
         .library(name: "TactilePuzzleVerifier", targets: ["TactilePuzzleVerifier"]),
+        .library(name: "TactilePuzzleImaging", targets: ["TactilePuzzleImaging"]),
         .library(name: "TactileHTTP", targets: ["TactileHTTP"]),
         .library(name: "TactileSoup", targets: ["TactileSoup"]),
         .library(name: "TactilePuzzleService", targets: ["TactilePuzzleService"]),

@@ -6,6 +6,7 @@ import TactileCrypto
 import TactilePuzzle
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 
 /// `tactile bench puzzle`: puzzle generation with the images encoded as they are handed out,
 /// checks, and how often automated solvers find the hole, before and after the image

@@ -5,6 +5,7 @@ import TactileCrypto
 import TactileGTK
 import TactilePuzzle
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 import TactileSoup
 
 /// The picture formats the file chooser offers.

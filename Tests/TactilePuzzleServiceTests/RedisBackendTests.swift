@@ -4,6 +4,7 @@ import TactileHTTP
 import TactilePuzzle
 import TactilePuzzleSolvers
 @_spi(AnswerReveal) import TactilePuzzleVerifier
+@_spi(AnswerReveal) import TactilePuzzleImaging
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import TactileCore
 import TactilePuzzle
 @_spi(AnswerReveal) import TactilePuzzleVerifier
+@_spi(AnswerReveal) import TactilePuzzleImaging
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import TactilePuzzleSolvers
 import Testing
 
 @testable import TactilePuzzleVerifier
+@testable import TactilePuzzleImaging
 
 /// A pool of photos handed out hundreds of times each cannot be recovered, nor its holes
 /// found, by comparing the puzzles cut from it: the attack of a script that collects

@@ -1,6 +1,7 @@
 import TactileCore
 import TactilePuzzle
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 import TestSupport
 import Testing
 

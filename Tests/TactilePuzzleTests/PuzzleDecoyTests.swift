@@ -3,6 +3,7 @@ import TactilePuzzle
 import Testing
 
 @testable import TactilePuzzleVerifier
+@testable import TactilePuzzleImaging
 
 /// Decoys are holes a person tells from the real one at a glance — another outline, where
 /// the picture does not look like the piece — treated like the real hole.

@@ -2,6 +2,7 @@ import Foundation
 import TactileCore
 import TactilePuzzle
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 import Testing
 
 /// Geometry and tracks from outside: masks of paths far outside their region, paths with

@@ -3,6 +3,7 @@ import TactileCairo
 import TactileCore
 import TactilePuzzle
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 import Testing
 
 /// The background goes out as JPEG by default (small, and no exact pixel survives), the

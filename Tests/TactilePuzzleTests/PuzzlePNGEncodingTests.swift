@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleVerifier
+@testable import TactilePuzzleImaging
 
 /// The PNG encoder against an independent decoder (gdk-pixbuf, through `ImageLoader`), its
 /// checksums against published check values and their definitions, and the arithmetic it

@@ -2,6 +2,7 @@ import TactileCore
 import TactilePuzzle
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 import Testing
 
 /// No pixel of the piece repeats the background under it at the answer, its antialiased rim

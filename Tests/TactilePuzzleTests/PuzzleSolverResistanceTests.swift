@@ -2,6 +2,7 @@ import TactileCore
 import TactilePuzzle
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 import Testing
 
 /// The solvers that beat the first generator find few holes now: each sees the images as a

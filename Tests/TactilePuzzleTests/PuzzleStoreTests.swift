@@ -7,6 +7,7 @@ import TactilePuzzleSolvers
 import Testing
 
 @testable import TactilePuzzleVerifier
+@testable import TactilePuzzleImaging
 
 /// The state directory: persistence across runs, permissions, failing closed; and the PNG
 /// encoder the images go out through.

@@ -3,6 +3,7 @@ import TactileCore
 import TactilePuzzle
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 import Testing
 
 /// A drag a hand could make (`HumanDrag`): from rest, a primary reach, corrections until the

@@ -2,6 +2,7 @@ import Foundation
 import TactileCore
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 import TestSupport
 import Testing
 

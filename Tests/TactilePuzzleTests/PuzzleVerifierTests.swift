@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleVerifier
+@testable import TactilePuzzleImaging
 
 /// The verifying side: single checks, expiry, tolerance in width fractions, rate limits,
 /// lockout, bounded memory and single-use tokens.

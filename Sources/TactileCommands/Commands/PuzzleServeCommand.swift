@@ -2,6 +2,7 @@ import Foundation
 import TactileCairo
 import TactileCore
 import TactileHTTP
+import TactilePuzzleImaging
 import TactilePuzzleService
 import TactilePuzzleVerifier
 

@@ -4,6 +4,7 @@ import TactileCore
 import TactileCrypto
 import TactilePuzzle
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 
 /// `tactile render puzzle`: a drawn picture, the piece dragged by a scripted hand into the
 /// hole, the snap and the fade.

@@ -5,6 +5,7 @@ import TactileCrypto
 import TactileHTTP
 import TactilePuzzle
 @_spi(AnswerReveal) import TactilePuzzleVerifier
+@_spi(AnswerReveal) import TactilePuzzleImaging
 
 /// The captcha as a web service: the HTTP contract of `tactile puzzle serve`, as a function
 /// from request to response (``handle(_:)``), safe to call from many threads.

@@ -2,6 +2,7 @@ import CHiredis
 import Foundation
 import TactileCrypto
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 
 /// The verifier in Redis, shared by every `serve` process that points at the same server:
 /// any of them can answer a challenge another made, and a check or a redemption succeeds

@@ -1,5 +1,6 @@
 import Foundation
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 
 /// A challenge's two image files, as served.
 public struct ChallengeImages: Sendable, Hashable {

@@ -2,6 +2,7 @@ import TactileCairo
 import TactileCore
 import TactilePuzzle
 import TactilePuzzleVerifier
+import TactilePuzzleImaging
 
 /// Where a trial's pictures come from.
 public enum TrialPictures: Sendable {

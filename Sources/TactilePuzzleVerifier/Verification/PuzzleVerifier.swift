@@ -122,7 +122,7 @@ public struct PuzzleVerifier: Sendable {
     /// - Throws: ``IssueRefusal`` when the client asked for too many puzzles in the window or
     ///   is locked out.
     public mutating func register(
-        _ puzzle: GeneratedPuzzle, client: String, site: SiteBinding? = nil, now: Double,
+        _ puzzle: PuzzleFacts, client: String, site: SiteBinding? = nil, now: Double,
         surcharge: Int = 0
     ) throws(IssueRefusal) -> PuzzleChallenge {
         var record = state.clients[client] ?? VerifierState.Client()
@@ -156,17 +156,17 @@ public struct PuzzleVerifier: Sendable {
         let pending = VerifierState.Pending(
             id: id, answerX: puzzle.holePosition.x, answerY: puzzle.holePosition.y,
             startX: puzzle.startPosition.x, startY: puzzle.startPosition.y,
-            imageWidth: puzzle.background.width, imageHeight: puzzle.background.height,
+            imageWidth: puzzle.imageWidth, imageHeight: puzzle.imageHeight,
             axis: puzzle.axis, client: owner(client), issuedAt: now,
             expiresAt: now + policy.puzzleLifetime, site: site, proofOfWork: work)
         state.pending[id] = pending
         state.issueOrder.append(id)
         return PuzzleChallenge(
-            id: id, imageWidth: puzzle.background.width, imageHeight: puzzle.background.height,
-            pieceWidth: puzzle.piece.width, pieceHeight: puzzle.piece.height, axis: puzzle.axis,
+            id: id, imageWidth: puzzle.imageWidth, imageHeight: puzzle.imageHeight,
+            pieceWidth: puzzle.pieceWidth, pieceHeight: puzzle.pieceHeight, axis: puzzle.axis,
             pieceX: puzzle.axis == .vertical ? Int(puzzle.startPosition.x) : nil,
             pieceY: puzzle.axis == .horizontal ? Int(puzzle.startPosition.y) : nil,
-            shape: puzzle.shape.name, expiresAt: pending.expiresAt, proofOfWork: work)
+            shape: puzzle.shapeName, expiresAt: pending.expiresAt, proofOfWork: work)
     }
 
     // MARK: - Checking

@@ -2,13 +2,14 @@ import Foundation
 import TactileCore
 import TactileCrypto
 import TactilePuzzle
+@_spi(AnswerReveal) import TactilePuzzleVerifier
 
 /// The captcha's whole round trip inside one process — make a puzzle, check one attempt at
 /// it, wait out a lockout, redeem the pass token — for a host that shows it (the showcase)
 /// without a service.
 ///
-/// It owns a ``PuzzleVerifier``; the host gets only what a client may see (the images, the
-/// start and the axis of ``Puzzle``) and, for each attempt, a ``CheckOutcome``. Each puzzle is
+/// It owns a `PuzzleVerifier`; the host gets only what a client may see (the images, the
+/// start and the axis of ``Puzzle``) and, for each attempt, a `CheckOutcome`. Each puzzle is
 /// checked once: whatever the verdict, the next attempt needs ``newPuzzle(now:using:)``.
 public struct LocalCaptcha: Sendable {
     /// What a host shows of a puzzle: never its answer.
@@ -129,7 +130,7 @@ public struct LocalCaptcha: Sendable {
     }
 
     /// Checks an attempt at the waiting puzzle (once); the outcome's
-    /// ``CheckOutcome/verdict(now:)`` is what the person may be told.
+    /// `CheckOutcome.verdict(now:)` is what the person may be told.
     public mutating func check(_ result: PuzzleResult, now: Double) -> CheckOutcome {
         guard let id = puzzleID else { return .failed(.unknownPuzzle) }
         puzzleID = nil

@@ -1,5 +1,6 @@
 import TactileCore
 import TactilePuzzle
+import TactilePuzzleVerifier
 
 /// A generated puzzle: the images handed out, and the answer that must stay on the
 /// verifying side.
@@ -24,6 +25,14 @@ public struct GeneratedPuzzle: Sendable {
     public var decoys: [(shape: PuzzleShape, frame: Rect)]
     /// The format the background is handed out in (``PuzzleImageEncoder`` writes it).
     public var backgroundFormat: PuzzleImageFormat = .png
+    /// What the verifier keeps of it: the answer and the geometry, not the images.
+    public var facts: PuzzleFacts {
+        PuzzleFacts(
+            holePosition: holePosition, startPosition: startPosition,
+            imageWidth: background.width, imageHeight: background.height,
+            pieceWidth: piece.width, pieceHeight: piece.height, axis: axis, shapeName: shape.name)
+    }
+
     /// The hole's rectangle in background pixels.
     public var holeFrame: Rect {
         Rect(
@@ -240,5 +249,16 @@ public enum PuzzleGenerator {
             }
         }
         return nil
+    }
+}
+
+extension PuzzleVerifier {
+    /// Registers a generated puzzle: keeps its answer (``GeneratedPuzzle/facts``) and returns
+    /// what the client is told. See `register(_:client:site:now:surcharge:)` of the facts.
+    public mutating func register(
+        _ puzzle: GeneratedPuzzle, client: String, site: SiteBinding? = nil, now: Double,
+        surcharge: Int = 0
+    ) throws(IssueRefusal) -> PuzzleChallenge {
+        try register(puzzle.facts, client: client, site: site, now: now, surcharge: surcharge)
     }
 }
