@@ -90,29 +90,22 @@ enum ItemGeometry {
     static func convexHull(_ points: [Vec2]) -> [Vec2] {
         let sorted = points.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
         guard sorted.count >= 3 else { return sorted }
-        var lower: [Vec2] = []
-        for p in sorted {
-            while lower.count >= 2
-                && (lower[lower.count - 1] - lower[lower.count - 2]).cross(
-                    p - lower[lower.count - 2])
-                    <= 1e-9
-            {
-                lower.removeLast()
+        // The chain through `points` that turns only left, less its last point (the other
+        // chain's first).
+        func chain(_ points: some Sequence<Vec2>) -> ArraySlice<Vec2> {
+            var turns: [Vec2] = []
+            for p in points {
+                while turns.count >= 2
+                    && (turns[turns.count - 1] - turns[turns.count - 2]).cross(
+                        p - turns[turns.count - 2]) <= 1e-9
+                {
+                    turns.removeLast()
+                }
+                turns.append(p)
             }
-            lower.append(p)
+            return turns.dropLast()
         }
-        var upper: [Vec2] = []
-        for p in sorted.reversed() {
-            while upper.count >= 2
-                && (upper[upper.count - 1] - upper[upper.count - 2]).cross(
-                    p - upper[upper.count - 2])
-                    <= 1e-9
-            {
-                upper.removeLast()
-            }
-            upper.append(p)
-        }
-        return Array(lower.dropLast() + upper.dropLast())
+        return Array(chain(sorted) + chain(sorted.reversed()))
     }
 
     /// How far inside the hull a point lies (0 on or outside its outline).

@@ -41,30 +41,29 @@ struct Grid: ~Copyable {
         }
         for c in 0...count { starts[c] = 0 }
         var total = 0
-        for sIndex in small.indices {
-            let s = small[sIndex]
-            let shape = shapes[s]
-            let (x0, y0) = cellXY(shape.minX, shape.minY)
-            let (x1, y1) = cellXY(shape.maxX, shape.maxY)
-            for y in y0...y1 {
-                for x in x0...x1 { starts[y * columns + x + 1] += 1 }
-            }
-            total += (x1 - x0 + 1) * (y1 - y0 + 1)
+        forEachCell(of: shapes) { _, c in
+            starts[c + 1] += 1
+            total += 1
         }
         for c in 0..<count { starts[c + 1] += starts[c] }
         if entries.count < total { entries = Pool(repeating: 0, count: total) }
         for c in 0..<count { cursor[c] = starts[c] }
+        forEachCell(of: shapes) { s, c in
+            entries[cursor[c]] = s
+            cursor[c] += 1
+        }
+    }
+
+    /// Calls `body` with each small shape's index and each cell its bounds overlap.
+    @inline(__always)
+    private func forEachCell(of shapes: borrowing Pool<Shape>, _ body: (Int, Int) -> Void) {
         for sIndex in small.indices {
             let s = small[sIndex]
             let shape = shapes[s]
             let (x0, y0) = cellXY(shape.minX, shape.minY)
             let (x1, y1) = cellXY(shape.maxX, shape.maxY)
             for y in y0...y1 {
-                for x in x0...x1 {
-                    let c = y * columns + x
-                    entries[cursor[c]] = s
-                    cursor[c] += 1
-                }
+                for x in x0...x1 { body(s, y * columns + x) }
             }
         }
     }

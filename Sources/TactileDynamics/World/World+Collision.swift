@@ -291,20 +291,16 @@ extension World {
             let separation = distance - c.radiusA - c.radiusB
             let point = qa + n * (c.radiusA + 0.5 * separation)
             return (n, point, separation)
-        case .planeA:
-            let a = bodies[c.bodyA]
-            let n = a.rotation.apply(c.localNormal)
-            let plane = a.position + a.rotation.apply(c.localPlane)
-            let q = worldPoint(c.bodyB, k == 0 ? c.local0 : c.local1)
-            let separation = (q - plane).dot(n) - c.radiusB
-            return (n, q - n * (c.radiusB + 0.5 * separation), separation)
-        case .planeB:
-            let b = bodies[c.bodyB]
-            let n = b.rotation.apply(c.localNormal)
-            let plane = b.position + b.rotation.apply(c.localPlane)
-            let q = worldPoint(c.bodyA, k == 0 ? c.local0 : c.local1)
-            let separation = (q - plane).dot(n) - c.radiusA
-            return (-n, q - n * (c.radiusA + 0.5 * separation), separation)
+        case .planeA, .planeB:
+            // The plane is on one body, the point (with its radius) on the other.
+            let onA = c.kind == .planeA
+            let reference = bodies[onA ? c.bodyA : c.bodyB]
+            let n = reference.rotation.apply(c.localNormal)
+            let plane = reference.position + reference.rotation.apply(c.localPlane)
+            let q = worldPoint(onA ? c.bodyB : c.bodyA, k == 0 ? c.local0 : c.local1)
+            let radius = onA ? c.radiusB : c.radiusA
+            let separation = (q - plane).dot(n) - radius
+            return (onA ? n : -n, q - n * (radius + 0.5 * separation), separation)
         }
     }
 

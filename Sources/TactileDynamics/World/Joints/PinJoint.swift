@@ -7,16 +7,7 @@ extension World {
     @inline(__always)
     mutating func solvePinPosition(_ k: Int, _ i: Int, _ j: Int) {
         let joint = joints[k]
-        if joint.kind == .fixed {
-            correctAngles(i, j, remainder(relativeAngle(joint), 2 * .pi))
-        } else if joint.lower > -.infinity || joint.upper < .infinity {
-            let angle = relativeAngle(joint)
-            if angle < joint.lower {
-                correctAngles(i, j, angle - joint.lower)
-            } else if angle > joint.upper {
-                correctAngles(i, j, angle - joint.upper)
-            }
-        }
+        if let error = joint.angleError(relativeAngle(joint)) { correctAngles(i, j, error) }
         let pa = worldPoint(i, joint.localA)
         let pb = worldPoint(j, joint.localB)
         let gap = pb - pa
@@ -33,15 +24,8 @@ extension World {
         _ k: Int, _ i: Int, _ j: Int, _ ra: Vec2, _ rb: Vec2, h: Double
     ) {
         let joint = joints[k]
-        if joint.kind == .fixed {
-            angularVelocityConstraint(i, j, remainder(predictedAngle(joint), 2 * .pi))
-        } else if joint.lower > -.infinity || joint.upper < .infinity {
-            let angle = predictedAngle(joint)
-            if angle < joint.lower {
-                angularVelocityConstraint(i, j, angle - joint.lower)
-            } else if angle > joint.upper {
-                angularVelocityConstraint(i, j, angle - joint.upper)
-            }
+        if let error = joint.angleError(predictedAngle(joint)) {
+            angularVelocityConstraint(i, j, error)
         }
         let d = predictedPoint(j, joint.localB) - predictedPoint(i, joint.localA)
         let gap = d.length
@@ -50,5 +34,17 @@ extension World {
         let w = inverseMass(i, j, ra, rb, n)
         guard w > 0 else { return }
         applyImpulse(i, j, ra, rb, n * (-gap / (h * w)))
+    }
+}
+
+extension Joint {
+    /// How far the relative `angle` of a pin or fixed joint is from what the joint allows: all
+    /// of it (within a turn) when fixed, how far past a limit when pinned; `nil` within them.
+    @inline(__always)
+    func angleError(_ angle: Double) -> Double? {
+        if kind == .fixed { return remainder(angle, 2 * .pi) }
+        if angle < lower { return angle - lower }
+        if angle > upper { return angle - upper }
+        return nil
     }
 }
