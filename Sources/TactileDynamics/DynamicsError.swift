@@ -51,6 +51,16 @@ public struct DynamicsError: Error, Equatable, CustomStringConvertible, Sendable
         }
     }
 
+    /// The direction `magnitude` long (0 or more) at `angle` radians, both checked; `name`
+    /// ("gravity", "push") begins the message of an error.
+    static func checkedDirection(angle: Double, magnitude: Double, of name: String)
+        throws(DynamicsError) -> Vector
+    {
+        try finite(angle, "\(name) angle")
+        try check(magnitude, "\(name) magnitude", atLeast: 0)
+        return Vector(angle: angle, length: magnitude)
+    }
+
     static func format(_ x: Double) -> String {
         x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
     }

@@ -101,6 +101,18 @@ public final class AttachmentBehavior: DynamicBehavior {
         super.init()
     }
 
+    /// Joins `item` to `other` (or, when `nil`, to the reference area) at `anchor`, a point
+    /// each keeps where it is now in its own axes.
+    private convenience init(
+        style: Style, item: DynamicItem, other: DynamicItem?, anchor: Point, axis: Vector = .zero
+    ) throws(DynamicsError) {
+        try self.init(
+            type: other == nil ? .anchor : .items, style: style, first: item, second: other,
+            offsetFromFirst: Self.offset(of: anchor, on: item),
+            offsetFromSecond: other.map { Self.offset(of: anchor, on: $0) } ?? .zero,
+            anchor: anchor, axis: axis)
+    }
+
     /// Attaches a point of an item to a fixed anchor, rigidly at their current distance.
     public convenience init(
         item: DynamicItem, offsetFromCenter: Vector = .zero, attachedToAnchor anchor: Point
@@ -137,10 +149,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     public static func fixedAttachment(
         with item: DynamicItem, attachedTo other: DynamicItem, attachmentAnchor anchor: Point
     ) throws(DynamicsError) -> AttachmentBehavior {
-        try AttachmentBehavior(
-            type: .items, style: .fixed, first: item, second: other,
-            offsetFromFirst: offset(of: anchor, on: item),
-            offsetFromSecond: offset(of: anchor, on: other), anchor: anchor, axis: .zero)
+        try AttachmentBehavior(style: .fixed, item: item, other: other, anchor: anchor)
     }
 
     /// Two items hinged at a point; limit their relative rotation with
@@ -148,10 +157,7 @@ public final class AttachmentBehavior: DynamicBehavior {
     public static func pinAttachment(
         with item: DynamicItem, attachedTo other: DynamicItem, attachmentAnchor anchor: Point
     ) throws(DynamicsError) -> AttachmentBehavior {
-        try AttachmentBehavior(
-            type: .items, style: .pin, first: item, second: other,
-            offsetFromFirst: offset(of: anchor, on: item),
-            offsetFromSecond: offset(of: anchor, on: other), anchor: anchor, axis: .zero)
+        try AttachmentBehavior(style: .pin, item: item, other: other, anchor: anchor)
     }
 
     /// Two items that slide along an axis (in the first item's axes) without turning
@@ -161,19 +167,14 @@ public final class AttachmentBehavior: DynamicBehavior {
         axisOfTranslation axis: Vector
     ) throws(DynamicsError) -> AttachmentBehavior {
         try AttachmentBehavior(
-            type: .items, style: .sliding, first: item, second: other,
-            offsetFromFirst: offset(of: anchor, on: item),
-            offsetFromSecond: offset(of: anchor, on: other), anchor: anchor, axis: axis)
+            style: .sliding, item: item, other: other, anchor: anchor, axis: axis)
     }
 
     /// An item that slides along a fixed axis through an anchor, without turning.
     public static func slidingAttachment(
         with item: DynamicItem, attachmentAnchor anchor: Point, axisOfTranslation axis: Vector
     ) throws(DynamicsError) -> AttachmentBehavior {
-        try AttachmentBehavior(
-            type: .anchor, style: .sliding, first: item, second: nil,
-            offsetFromFirst: offset(of: anchor, on: item), offsetFromSecond: .zero,
-            anchor: anchor, axis: axis)
+        try AttachmentBehavior(style: .sliding, item: item, other: nil, anchor: anchor, axis: axis)
     }
 
     public override var items: [DynamicItem] {

@@ -29,9 +29,7 @@ public final class GravityBehavior: ItemListBehavior {
 
     /// Sets the direction by angle (radians) and magnitude.
     public func setAngle(_ angle: Double, magnitude: Double) throws(DynamicsError) {
-        try DynamicsError.finite(angle, "gravity angle")
-        try DynamicsError.check(magnitude, "gravity magnitude", atLeast: 0)
-        gravityDirection = Vector(dx: cos(angle) * magnitude, dy: sin(angle) * magnitude)
-        setNeedsParameterUpdate()
+        try setGravityDirection(
+            DynamicsError.checkedDirection(angle: angle, magnitude: magnitude, of: "gravity"))
     }
 }

@@ -51,10 +51,8 @@ public final class PushBehavior: ItemListBehavior {
 
     /// Sets the direction by angle (radians) and magnitude.
     public func setAngle(_ angle: Double, magnitude: Double) throws(DynamicsError) {
-        try DynamicsError.finite(angle, "push angle")
-        try DynamicsError.check(magnitude, "push magnitude", atLeast: 0)
-        pushDirection = Vector(dx: cos(angle) * magnitude, dy: sin(angle) * magnitude)
-        setNeedsParameterUpdate()
+        try setPushDirection(
+            DynamicsError.checkedDirection(angle: angle, magnitude: magnitude, of: "push"))
     }
 
     /// Where the push acts on an item, relative to its centre in its own axes (zero by
