@@ -32,6 +32,17 @@ static inline guint tactile_button_primary(void) { return GDK_BUTTON_PRIMARY; }
 static inline GtkEntry *tactile_entry(gpointer instance) { return GTK_ENTRY(instance); }
 static inline GtkFrame *tactile_frame(gpointer instance) { return GTK_FRAME(instance); }
 
+/* A boolean GObject property, such as a check or toggle button's "active" (g_object_get and
+   g_object_set are variadic). */
+static inline gboolean tactile_get_boolean(gpointer instance, const char *property) {
+    gboolean value = FALSE;
+    g_object_get(instance, property, &value, NULL);
+    return value;
+}
+static inline void tactile_set_boolean(gpointer instance, const char *property, gboolean value) {
+    g_object_set(instance, property, value, NULL);
+}
+
 /* Accessibility: the update functions are variadic, and a drawing area's role can only be
    given when it is made. */
 static inline GtkWidget *tactile_drawing_area_new_with_role(GtkAccessibleRole role) {

@@ -14,9 +14,7 @@ public func connect(
     let trampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
         ClosureBox<() -> Void>.value(at: data)()
     }
-    return tactile_signal_connect(
-        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
-        ClosureBox(handler).retainedPointer(), releaseBox)
+    return connect(instance, signal, through: trampoline, calling: handler)
 }
 
 /// Calls `handler` whenever the GObject property `property` of `instance` changes.
@@ -33,6 +31,17 @@ public func connect(
 
 // MARK: - Internal shapes
 
+/// Connects `trampoline`, a C function of the signal's shape that finds `handler` in a
+/// ``ClosureBox`` passed as its last argument; the box lives as long as the connection.
+private func connect<Trampoline, Handler>(
+    _ instance: gpointer, _ signal: String, through trampoline: Trampoline,
+    calling handler: Handler
+) -> gulong {
+    tactile_signal_connect(
+        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
+        ClosureBox(handler).retainedPointer(), releaseBox)
+}
+
 /// Connects a signal of the shape `void (*)(instance, gpointer argument, data)`, such as
 /// `notify` (a `GParamSpec *`) or `GtkGesture::cancel` (a `GdkEventSequence *`).
 @discardableResult
@@ -43,9 +52,7 @@ func connect(
         _, argument, data in
         ClosureBox<(gpointer?) -> Void>.value(at: data)(argument)
     }
-    return tactile_signal_connect(
-        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
-        ClosureBox(handler).retainedPointer(), releaseBox)
+    return connect(instance, signal, through: trampoline, calling: handler)
 }
 
 /// Connects a signal of the shape `void (*)(instance, double, double, data)`, such as
@@ -58,9 +65,7 @@ func connectPoint(
         _, x, y, data in
         ClosureBox<(Double, Double) -> Void>.value(at: data)(x, y)
     }
-    return tactile_signal_connect(
-        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
-        ClosureBox(handler).retainedPointer(), releaseBox)
+    return connect(instance, signal, through: trampoline, calling: handler)
 }
 
 /// Connects a signal of the shape `void (*)(instance, int, int, data)`, such as
@@ -73,9 +78,7 @@ func connectSize(
         _, width, height, data in
         ClosureBox<(Int32, Int32) -> Void>.value(at: data)(width, height)
     }
-    return tactile_signal_connect(
-        instance, signal, unsafeBitCast(trampoline, to: GCallback.self),
-        ClosureBox(handler).retainedPointer(), releaseBox)
+    return connect(instance, signal, through: trampoline, calling: handler)
 }
 
 /// Connects `GtkEventControllerKey::key-pressed`:
@@ -89,9 +92,7 @@ func connectKeyPressed(
             _, keyval, _, state, data in
             ClosureBox<(guint, GdkModifierType) -> Bool>.value(at: data)(keyval, state) ? 1 : 0
         }
-    return tactile_signal_connect(
-        controller, "key-pressed", unsafeBitCast(trampoline, to: GCallback.self),
-        ClosureBox(handler).retainedPointer(), releaseBox)
+    return connect(controller, "key-pressed", through: trampoline, calling: handler)
 }
 
 /// Runs `body` with the handler `id` of `instance` blocked, so programmatic changes made in
@@ -113,9 +114,7 @@ public func connectLocalOptions(
             _, options, data in
             ClosureBox<(UnsafeMutablePointer<GVariantDict>?) -> Int32>.value(at: data)(options)
         }
-    return tactile_signal_connect(
-        application, "handle-local-options", unsafeBitCast(trampoline, to: GCallback.self),
-        ClosureBox(handler).retainedPointer(), releaseBox)
+    return connect(application, "handle-local-options", through: trampoline, calling: handler)
 }
 
 /// Adds an action called `name` to `map` (a `GApplication` or a `GtkApplicationWindow`),
