@@ -31,8 +31,13 @@ public final class HanoiView: Component {
         model = try HanoiModel(disks: disks, pegs: pegs)
     }
 
-    private func report(_ events: [HanoiEvent]) {
+    /// Tells ``onEvent`` each event in order; returns whether there were any to tell (`nil`,
+    /// an input the model did not use, has none).
+    @discardableResult
+    private func report(_ events: [HanoiEvent]?) -> Bool {
+        guard let events else { return false }
         for event in events { onEvent?(event) }
+        return true
     }
 
     // MARK: - Reading
@@ -111,18 +116,10 @@ public final class HanoiView: Component {
     public func advance(to time: Double) { report(model.advance(to: time)) }
 
     @discardableResult
-    public func handle(_ event: PointerEvent) -> Bool {
-        guard let events = model.handle(event) else { return false }
-        report(events)
-        return true
-    }
+    public func handle(_ event: PointerEvent) -> Bool { report(model.handle(event)) }
 
     @discardableResult
-    public func handle(_ event: KeyEvent) -> Bool {
-        guard let events = model.handle(event) else { return false }
-        report(events)
-        return true
-    }
+    public func handle(_ event: KeyEvent) -> Bool { report(model.handle(event)) }
 
     public func draw(in canvas: any Canvas) {
         HanoiRenderer(layout: model.layout, theme: theme).draw(
