@@ -137,12 +137,8 @@ struct SVGPathParser {
             path.addLine(to: p)
             current = p
         case .curve, .smoothCurve:
-            let control1: Point
-            if command.kind == .curve {
-                control1 = try nextPoint()
-            } else {
-                control1 = reflection(of: previousCubicControl)
-            }
+            let control1 =
+                try command.kind == .curve ? nextPoint() : reflection(of: previousCubicControl)
             let control2 = try nextPoint()
             let p = try nextPoint()
             startSubpathIfClosed()
@@ -150,12 +146,8 @@ struct SVGPathParser {
             cubicControl = control2
             current = p
         case .quad, .smoothQuad:
-            let control: Point
-            if command.kind == .quad {
-                control = try nextPoint()
-            } else {
-                control = reflection(of: previousQuadControl)
-            }
+            let control =
+                try command.kind == .quad ? nextPoint() : reflection(of: previousQuadControl)
             let p = try nextPoint()
             startSubpathIfClosed()
             path.addQuadCurve(to: p, control: control)
