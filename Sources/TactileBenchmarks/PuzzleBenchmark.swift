@@ -4,9 +4,9 @@ import TactileCommands
 import TactileCore
 import TactileCrypto
 import TactilePuzzle
+import TactilePuzzleImaging
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
-import TactilePuzzleImaging
 
 /// `tactile bench puzzle`: puzzle generation with the images encoded as they are handed out,
 /// checks, and how often automated solvers find the hole, before and after the image
@@ -32,10 +32,7 @@ enum PuzzleBenchmark {
     static func run(output: CommandOutput, arguments: ArgumentParser.Parsed)
         throws(CommandFailure)
     {
-        let puzzles =
-            try arguments.option("puzzles").map { text throws(CommandFailure) in
-                try ValueParser.integer(text, name: "--puzzles", in: puzzleRange)
-            } ?? defaultPuzzles
+        let puzzles = try arguments.integer("puzzles", in: puzzleRange) ?? defaultPuzzles
         let photos: PhotoSet?
         let photoNote: String
         if let directory = arguments.option("pictures") {

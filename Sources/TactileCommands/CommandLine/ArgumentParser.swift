@@ -72,6 +72,31 @@ package struct ArgumentParser {
         package var wantsHelp = false
 
         package func option(_ name: String) -> String? { options[name] }
+
+        /// The whole number given as `--name`, within `range`; `nil` when the option is
+        /// absent. A message names the option as `shownAs` when `--name` alone says too little.
+        package func integer<T: FixedWidthInteger>(
+            _ name: String, in range: ClosedRange<T>, shownAs shown: String? = nil
+        ) throws(CommandFailure) -> T? {
+            guard let text = options[name] else { return nil }
+            return try ValueParser.integer(text, name: shown ?? "--\(name)", in: range)
+        }
+
+        /// The number given as `--name`, within `range`; `nil` when the option is absent.
+        package func number(_ name: String, in range: ClosedRange<Double>)
+            throws(CommandFailure) -> Double?
+        {
+            guard let text = options[name] else { return nil }
+            return try ValueParser.number(text, name: "--\(name)", in: range)
+        }
+
+        /// The value given as `--name`, one of `choices`; `nil` when the option is absent.
+        package func choice(_ name: String, from choices: [String]) throws(CommandFailure)
+            -> String?
+        {
+            guard let text = options[name] else { return nil }
+            return try ValueParser.choice(text, name: "--\(name)", from: choices)
+        }
     }
 
     /// Parses `arguments` against `spec`; `--help` anywhere wins.

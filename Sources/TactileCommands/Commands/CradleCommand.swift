@@ -39,29 +39,14 @@ enum CradleCommand {
     static func simulate(_ parsed: ArgumentParser.Parsed, output: CommandOutput)
         throws(CommandFailure)
     {
-        let balls =
-            try parsed.option("balls").map { text throws(CommandFailure) in
-                try ValueParser.integer(text, name: "--balls", in: CradleConfiguration.ballCounts)
-            } ?? 5
+        let balls = try parsed.integer("balls", in: CradleConfiguration.ballCounts) ?? 5
         let pull =
-            try parsed.option("pull").map { text throws(CommandFailure) in
-                try ValueParser.integer(
-                    text, name: "--pull (with \(balls) balls)", in: 1...(balls - 1))
-            } ?? 1
-        let angle =
-            try parsed.option("angle").map { text throws(CommandFailure) in
-                try ValueParser.number(text, name: "--angle", in: 0.1...90)
-            } ?? 30
-        let seconds =
-            try parsed.option("seconds").map { text throws(CommandFailure) in
-                try ValueParser.number(text, name: "--seconds", in: 0...600)
-            } ?? 10
-        let gap =
-            try parsed.option("gap").map { text throws(CommandFailure) in
-                try ValueParser.number(text, name: "--gap", in: CradleConfiguration.gaps)
-            } ?? 0
-        _ = try ValueParser.choice(
-            parsed.option("format") ?? "csv", name: "--format", from: ["csv"])
+            try parsed.integer("pull", in: 1...(balls - 1), shownAs: "--pull (with \(balls) balls)")
+            ?? 1
+        let angle = try parsed.number("angle", in: 0.1...90) ?? 30
+        let seconds = try parsed.number("seconds", in: 0...600) ?? 10
+        let gap = try parsed.number("gap", in: CradleConfiguration.gaps) ?? 0
+        _ = try parsed.choice("format", from: ["csv"])
 
         let cradle: NewtonsCradle
         do {

@@ -47,16 +47,14 @@ enum HanoiCommand {
     }
 
     static func pegs(_ parsed: ArgumentParser.Parsed) throws(CommandFailure) -> Int {
-        guard let text = parsed.option("pegs") else { return 3 }
-        return try ValueParser.integer(text, name: "--pegs", in: HanoiLimits.pegs)
+        try parsed.integer("pegs", in: HanoiLimits.pegs) ?? 3
     }
 
     static func solve(_ parsed: ArgumentParser.Parsed, output: CommandOutput) throws(CommandFailure)
     {
         let n = try disks(parsed.positionals[0])
         let p = try pegs(parsed)
-        let format = try ValueParser.choice(
-            parsed.option("format") ?? "text", name: "--format", from: ["text", "csv"])
+        let format = try parsed.choice("format", from: ["text", "csv"]) ?? "text"
         let start =
             try position(parsed, "from", pegs: p) ?? HanoiPosition(disks: n, pegs: p, allOn: 0)
         let goal =

@@ -155,9 +155,8 @@ package enum PatternCommand {
             } ?? 3
         let grid = try patternResult { () throws(PatternError) in try PatternGrid(size: size) }
         let minimum =
-            try parsed.option("min-length").map { text throws(CommandFailure) in
-                try ValueParser.integer(text, name: "--min-length", in: 1...grid.dotCount)
-            } ?? PatternLimits.defaultMinimumLength
+            try parsed.integer("min-length", in: 1...grid.dotCount)
+            ?? PatternLimits.defaultMinimumLength
         let count = try patternResult { () throws(PatternError) in
             try PatternCounter.count(grid: grid, minimumLength: minimum)
         }
@@ -194,6 +193,22 @@ package enum PatternCommand {
             return try PatternCommand.parse(text, grid: grid)
         }
 
+        /// Runs `operation` on the store with the patterns of the first `count` positional
+        /// arguments, read for the store's grid; fails (``PatternCommand/report(_:vault:status:)``)
+        /// unless the store accepted the pattern.
+        func verify(
+            patterns count: Int,
+            _ operation: (PatternVault, [Pattern]) throws(PatternVaultError) -> PatternVerification
+        ) throws(CommandFailure) {
+            let status = try requireStatus()
+            var patterns: [Pattern] = []
+            for index in 0..<count { patterns.append(try pattern(index, grid: status.grid)) }
+            let verdict = try vaultResult { () throws(PatternVaultError) in
+                try operation(vault, patterns)
+            }
+            try report(verdict, vault: vault, status: status)
+        }
+
         /// The store's status; a missing store is bad input naming how to create one.
         func requireStatus() throws(CommandFailure) -> PatternVaultStatus {
             let status = try vaultResult { () throws(PatternVaultError) in try vault.status() }
@@ -208,9 +223,8 @@ package enum PatternCommand {
 
     static func set(_ session: PatternSession) throws(CommandFailure) {
         let size =
-            try session.parsed.option("grid").map { text throws(CommandFailure) in
-                try ValueParser.integer(text, name: "--grid", in: PatternLimits.gridSizes)
-            } ?? PatternGrid.standard.size
+            try session.parsed.integer("grid", in: PatternLimits.gridSizes)
+            ?? PatternGrid.standard.size
         let grid = try patternResult { () throws(PatternError) in try PatternGrid(size: size) }
         let pattern = try session.pattern(0, grid: grid)
         let vault = session.vault
@@ -225,34 +239,24 @@ package enum PatternCommand {
     }
 
     static func check(_ session: PatternSession) throws(CommandFailure) {
-        let status = try session.requireStatus()
-        let pattern = try session.pattern(0, grid: status.grid)
-        let verdict = try vaultResult { () throws(PatternVaultError) in
-            try session.vault.verify(pattern)
+        try session.verify(patterns: 1) { vault, patterns throws(PatternVaultError) in
+            try vault.verify(patterns[0])
         }
-        try report(verdict, vault: session.vault, status: status)
         session.output.line("Pattern accepted.")
     }
 
     static func change(_ session: PatternSession) throws(CommandFailure) {
-        let status = try session.requireStatus()
-        let old = try session.pattern(0, grid: status.grid)
-        let new = try session.pattern(1, grid: status.grid)
-        let verdict = try vaultResult { () throws(PatternVaultError) in
-            try session.vault.change(from: old, to: new)
+        try session.verify(patterns: 2) { vault, patterns throws(PatternVaultError) in
+            try vault.change(from: patterns[0], to: patterns[1])
         }
-        try report(verdict, vault: session.vault, status: status)
         session.output.line("Pattern changed in \(TerminalText.escaped(session.vault.path)).")
         try session.output.checkWritable(afterChange: "the pattern was changed")
     }
 
     static func remove(_ session: PatternSession) throws(CommandFailure) {
-        let status = try session.requireStatus()
-        let pattern = try session.pattern(0, grid: status.grid)
-        let verdict = try vaultResult { () throws(PatternVaultError) in
-            try session.vault.remove(pattern)
+        try session.verify(patterns: 1) { vault, patterns throws(PatternVaultError) in
+            try vault.remove(patterns[0])
         }
-        try report(verdict, vault: session.vault, status: status)
         session.output.line(
             "Pattern removed: \(TerminalText.escaped(session.vault.path)) is deleted.")
         try session.output.checkWritable(afterChange: "the pattern was removed")

@@ -3,8 +3,8 @@ import TactileCairo
 import TactileCore
 import TactileCrypto
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 
 /// `tactile puzzle new|check|redeem`: the verifying side of the puzzle captcha, with its state in a
 /// directory between runs.
@@ -186,13 +186,10 @@ enum PuzzleCommand {
         let stateDirectory = try required(parsed, "state")
         let outDirectory = try required(parsed, "out")
         let shape = try shape(parsed.option("shape") ?? "classic")
-        let axis = try PuzzleAxis(
-            rawValue: ValueParser.choice(
-                parsed.option("axis") ?? "horizontal", name: "--axis",
-                from: PuzzleAxis.allCases.map(\.rawValue)))!
-        let seed = try parsed.option("seed").map { text throws(CommandFailure) in
-            try ValueParser.integer(text, name: "--seed", in: 0...UInt64.max)
-        }
+        let axis = PuzzleAxis(
+            rawValue: try parsed.choice("axis", from: PuzzleAxis.allCases.map(\.rawValue))
+                ?? "horizontal")!
+        let seed = try parsed.integer("seed", in: 0...UInt64.max)
         let options = PuzzleOptions(shape: shape, axis: axis)
         // Refuse unusable outputs before a puzzle is registered and counted.
         for name in outputNames(options) {
@@ -325,16 +322,11 @@ enum PuzzleCommand {
                 "--id must be 32 lower-case hexadecimal digits, got \(TerminalText.quoted(id))")
         }
         let x = try ValueParser.number(required(parsed, "x"), name: "--x", in: -100_000...100_000)
-        let y = try parsed.option("y").map { text throws(CommandFailure) in
-            try ValueParser.number(text, name: "--y", in: -100_000...100_000)
-        }
+        let y = try parsed.number("y", in: -100_000...100_000)
         let track = try parsed.option("track").map { path throws(CommandFailure) in
             try readTrack(path)
         }
-        let skipsModel =
-            try parsed.option("skip-drag-model-for-tests").map { text throws(CommandFailure) in
-                try ValueParser.choice(text, name: "--skip-drag-model-for-tests", from: ["yes"])
-            } != nil
+        let skipsModel = try parsed.choice("skip-drag-model-for-tests", from: ["yes"]) != nil
         if skipsModel {
             FileHandle.standardError.write(
                 Data(

@@ -54,9 +54,7 @@ enum RenderCommand {
             throw .usage("--out must end in .png or .gif, got \"\(out)\"")
         }
         let (width, height) = try size(parsed.option("size") ?? "640x400")
-        let seconds = try parsed.option("seconds").map { text throws(CommandFailure) in
-            try ValueParser.number(text, name: "--seconds", in: 0...600)
-        }
+        let seconds = try parsed.number("seconds", in: 0...600)
         let isGIF = lowered.hasSuffix(".gif")
         let scene = try makeScene(name)
         if isGIF {
