@@ -15,8 +15,8 @@ What it does, as the contract says:
   POST /v1/challenges/{id}/answer {"x", "y"?, "track", "input"?} or {"proofOfWork":
                                   {"nonce"}} -> 200 pass/fail, 429 with Retry-After
   POST /v1/siteverify             JSON or form -> Turnstile-style result, tokens redeem once
-  GET  /widget.js, GET/POST /demo, GET /healthz, GET /metrics, CORS for the challenge
-  endpoints (the Origin's host must be one of the site's hostnames).
+  GET  /widget.js and /widget/NAME, GET/POST /demo, GET /healthz, GET /metrics, CORS for the
+  challenge endpoints (the Origin's host must be one of the site's hostnames).
 With --reveal (tests only): GET /test/answer/{id} -> {"x", "y"} and POST /test/expire/{id}.
 
 Usage: benchmarks/service/mock_server.py [--listen 127.0.0.1:8080] [--reveal] [--help]
@@ -30,6 +30,7 @@ import html
 import json
 import math
 import os
+import re
 import secrets
 import struct
 import sys
@@ -570,6 +571,11 @@ class Handler(BaseHTTPRequestHandler):
         parts = path.strip("/").split("/")
         if path == "/widget.js":
             return self.static("widget.js", "text/javascript; charset=utf-8",
+                               [("Access-Control-Allow-Origin", "*"), ("Cache-Control", "no-cache")])
+        part = re.fullmatch(r"/widget/([a-z-]+)\.(js|css)", path)
+        if part:  # the modules widget.js imports, and its style sheet
+            kind = "text/javascript" if part.group(2) == "js" else "text/css"
+            return self.static(os.path.join("widget", f"{part.group(1)}.{part.group(2)}"), f"{kind}; charset=utf-8",
                                [("Access-Control-Allow-Origin", "*"), ("Cache-Control", "no-cache")])
         if path == "/demo":
             return self.demo_form()
