@@ -16,7 +16,7 @@
 #   --with-desktop  also installs desktop-file-utils, AppStream and xmllint for
 #                   `scripts/validate-desktop.sh`.
 #   --with-promtool also installs Prometheus, whose promtool checks the service's /metrics.
-#   --with-node     also installs Node.js, which checks the browser widget's syntax.
+#   --with-node     also installs Node.js, which checks the browser widget's syntax and runs its unit tests.
 # gettext (msgfmt) is always installed: the showcase's translations are compiled before it
 # runs (`scripts/build-translations.sh`) and when it is installed (`scripts/install.sh`).
 set -euo pipefail

@@ -25,11 +25,12 @@ timeout 600 "$tactile" bench puzzle --puzzles 10 | grep -E "check|shadow"
 echo "== fuzz (every target briefly, from its seed corpus)"
 scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
 
-echo "== widget syntax (node --check, as the ES module browsers load)"
-widget_check=$(mktemp -d)
-cp Sources/TactilePuzzleService/Web/widget.js "$widget_check/widget.mjs"
-node --check "$widget_check/widget.mjs"
-rm -rf "$widget_check"
+echo "== widget (node --check every module, as the ES modules browsers load; node --test its flow, track and replies)"
+# Web/package.json says "type": "module", so node reads the .js files as the browsers do.
+for module in Sources/TactilePuzzleService/Web/widget.js Sources/TactilePuzzleService/Web/widget/*.js; do
+  node --check "$module"
+done
+node --test Tests/Widget/*.test.mjs
 
 echo "== browser (the captcha widget in headless Chromium, against tactile puzzle serve)"
 timeout 600 Tests/Browser/run-against-service.sh
