@@ -6,9 +6,9 @@ import TactilePuzzle
 /// Answers live here and nowhere else, so the type is internal: callers see a puzzle
 /// through ``PendingPuzzle`` and an attempt through ``CheckOutcome``. All collections are
 /// bounded by the ``VerifierPolicy``.
-struct VerifierState: Codable, Hashable, Sendable {
+struct VerifierState: Hashable, Sendable {
     /// A puzzle waiting for its single check.
-    struct Pending: Codable, Hashable, Sendable {
+    struct Pending: Hashable, Sendable {
         /// The puzzle's identifier.
         var id: String
         /// The hole's top-left corner in background pixels: the answer.
@@ -68,7 +68,7 @@ struct VerifierState: Codable, Hashable, Sendable {
     var verifications: [String: RememberedVerification] = [:]
 
     /// The answer a verification gave.
-    struct RememberedVerification: Codable, Hashable, Sendable {
+    struct RememberedVerification: Hashable, Sendable {
         var claims: TokenClaims?
         var error: TokenError?
         var until: Double
@@ -132,52 +132,5 @@ struct VerifierState: Codable, Hashable, Sendable {
             redeemed.keys.allSatisfy({ Hex.isHex($0, count: 32) })
         else { return "a redeemed token is malformed" }
         return nil
-    }
-}
-
-/// A client is stored as its fields were before ``RecentEvents`` merged entries: `checks`
-/// and `requests` are arrays of times, and `checkCounts` and `requestCounts` appear only for
-/// a record with merged entries.
-extension VerifierState.Client: Codable {
-    private enum CodingKeys: String, CodingKey {
-        case checks, checkCounts, requests, requestCounts, failures, lockedUntil, lockouts
-        case lastSeen
-    }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        func events(_ times: CodingKeys, _ counts: CodingKeys) throws -> RecentEvents {
-            guard
-                let events = RecentEvents(
-                    times: try container.decode([Double].self, forKey: times),
-                    counts: try container.decodeIfPresent([Int].self, forKey: counts))
-            else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: counts, in: container,
-                    debugDescription: "counts that do not match the times")
-            }
-            return events
-        }
-        self.init(
-            checks: try events(.checks, .checkCounts),
-            requests: try events(.requests, .requestCounts),
-            failures: try container.decode(Int.self, forKey: .failures),
-            lockedUntil: try container.decode(Double.self, forKey: .lockedUntil),
-            lockouts: try container.decodeIfPresent(Int.self, forKey: .lockouts),
-            lastSeen: try container.decode(Double.self, forKey: .lastSeen))
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(checks.times, forKey: .checks)
-        if !checks.counts.isEmpty { try container.encode(checks.counts, forKey: .checkCounts) }
-        try container.encode(requests.times, forKey: .requests)
-        if !requests.counts.isEmpty {
-            try container.encode(requests.counts, forKey: .requestCounts)
-        }
-        try container.encode(failures, forKey: .failures)
-        try container.encode(lockedUntil, forKey: .lockedUntil)
-        try container.encodeIfPresent(lockouts, forKey: .lockouts)
-        try container.encode(lastSeen, forKey: .lastSeen)
     }
 }

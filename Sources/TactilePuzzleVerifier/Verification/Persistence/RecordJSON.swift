@@ -1,12 +1,14 @@
 import TactileCore
 import TactilePuzzle
 
-/// A record's body as JSON, read and written without Codable: records move on every
-/// operation of a shared store, and Foundation's coders cost more than the rest of it.
+/// A record's body as JSON: the one way the verifier's state is written, whole (a
+/// directory's sealed state) or record by record (a shared store's).
 ///
-/// The JSON is what the types' `Codable` conformances write (the same keys, optionals
-/// left out when `nil`, `TokenError` as `{"case": {}}`), so either reads the other's
-/// records; `RecordJSONTests` holds the two to that.
+/// Records move on every operation of a shared store, so they are read and written with
+/// `JSONValue` rather than Foundation's coders, which cost more than the rest of it. The
+/// keys are those earlier releases wrote with `Codable` (optionals left out when `nil`,
+/// `TokenError` as `{"case": {}}`), so their stores still open: `VerifierStateFormatTests`
+/// opens one.
 protocol RecordJSON: Sendable {
     var json: JSONValue { get }
     init?(json: JSONValue)
@@ -202,5 +204,42 @@ extension VerifierRecords.RedeemedRecord: RecordJSON {
     init?(json: JSONValue) {
         guard let until = json["until"]?.number else { return nil }
         self.init(until: until)
+    }
+}
+
+extension VerifierState: RecordJSON {
+    var json: JSONValue {
+        [
+            "pending": .object(pending.mapValues(\.json)),
+            "issueOrder": JSONValue(issueOrder),
+            "clients": .object(clients.mapValues(\.json)),
+            "redeemed": .object(redeemed.mapValues(JSONValue.number)),
+            "verifications": .object(verifications.mapValues(\.json)),
+        ]
+    }
+
+    init?(json: JSONValue) {
+        func map<T>(_ key: String, _ read: (JSONValue) -> T?) -> [String: T]? {
+            guard let members = json[key]?.object else { return nil }
+            var values: [String: T] = [:]
+            values.reserveCapacity(members.count)
+            for (name, member) in members {
+                guard let value = read(member) else { return nil }
+                values[name] = value
+            }
+            return values
+        }
+        guard let pending = map("pending", Pending.init(json:)),
+            let order = json["issueOrder"]?.array, order.allSatisfy({ $0.string != nil }),
+            let clients = map("clients", Client.init(json:)),
+            let redeemed = map("redeemed", \.number),
+            let verifications = map("verifications", RememberedVerification.init(json:))
+        else { return nil }
+        self.init()
+        self.pending = pending
+        issueOrder = order.compactMap(\.string)
+        self.clients = clients
+        self.redeemed = redeemed
+        self.verifications = verifications
     }
 }

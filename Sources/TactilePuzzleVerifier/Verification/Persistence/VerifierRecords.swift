@@ -248,7 +248,7 @@ public enum VerifierRecords {
     }
 
     /// A redeemed token's record: when the token would expire.
-    struct RedeemedRecord: Codable, Hashable, Sendable {
+    struct RedeemedRecord: Hashable, Sendable {
         var until: Double
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactileCrypto
 
 /// The authenticated forms of a verifier's secret and state, for any store that keeps them
@@ -83,9 +84,14 @@ public enum VerifierSeal {
         guard Sodium.verifyHMACSHA256(tag, message: body, key: stateKey(secret)) else {
             throw VerifierStoreError("\(name) failed its authentication check (altered or damaged)")
         }
-        let state: VerifierState
-        do { state = try JSONDecoder().decode(VerifierState.self, from: Data(body)) } catch {
+        let json: JSONValue
+        do { json = try JSONValue.parse(body) } catch {
             throw VerifierStoreError("\(name) is authentic but cannot be decoded: \(error)")
+        }
+        guard let state = VerifierState(json: json) else {
+            throw VerifierStoreError(
+                "\(name) is authentic but cannot be decoded: a field is missing or of the wrong type"
+            )
         }
         if let problem = state.implausibility() {
             throw VerifierStoreError("\(name) holds values no verifier writes: \(problem)")
@@ -95,12 +101,7 @@ public enum VerifierSeal {
 
     static func seal(_ state: VerifierState, secret: [UInt8]) throws(VerifierStoreError) -> [UInt8]
     {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let body: [UInt8]
-        do { body = Array(try encoder.encode(state)) } catch {
-            throw VerifierStoreError("cannot encode the state: \(error)")
-        }
+        let body = state.json.serialized()
         let tag = Sodium.hmacSHA256(body, key: stateKey(secret))
         return Array("\(stateMagic) \(Hex.encode(tag))\n".utf8) + body
     }
