@@ -24,7 +24,7 @@ let fuzzTargets: [Target] = [
     .executableTarget(
         name: "FuzzSVGPath",
         dependencies: ["FuzzDriver"]
-            + tactile("TactileCore", "TactilePuzzle", "TactilePuzzleVerifier")),
+            + tactile("TactileCore", "TactilePuzzle", "TactilePuzzleImaging")),
     .executableTarget(
         name: "FuzzDragTrack",
         dependencies: ["FuzzDriver"]
@@ -34,7 +34,8 @@ let fuzzTargets: [Target] = [
     .executableTarget(
         name: "FuzzVerifierState",
         dependencies: ["FuzzDriver"]
-            + tactile("TactileCore", "TactilePuzzle", "TactilePuzzleVerifier")),
+            + tactile(
+                "TactileCore", "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging")),
     .executableTarget(
         name: "FuzzCommandLine", dependencies: ["FuzzDriver"] + tactile("TactileCommands")),
     .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver"] + tactile("TactileCore")),

@@ -5,7 +5,7 @@
 import FuzzDriver
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
+import TactilePuzzleImaging
 
 @_cdecl("FuzzSVGPath_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {

@@ -9,6 +9,7 @@ import Foundation
 import FuzzDriver
 import TactileCore
 import TactilePuzzle
+import TactilePuzzleImaging
 
 @testable import TactilePuzzleVerifier
 
@@ -72,7 +73,7 @@ private func makeAttempt(_ kind: Int, answer: Point, imageWidth: Int) -> PuzzleA
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let json = Data(UnsafeBufferPointer(start: data, count: size))
     fuzzRecords(Array(json))
-    guard let state = try? JSONDecoder().decode(VerifierState.self, from: json),
+    guard let value = try? JSONValue.parse(Array(json)), let state = VerifierState(json: value),
         state.implausibility() == nil
     else { return 0 }
     guard
