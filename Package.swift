@@ -56,8 +56,9 @@ let adapterTargets: [Target] = [
     // The verifier's core: answers, tokens, judgement, policy (no images).
     .target(
         name: "TactilePuzzleVerifier",
-        dependencies: ["TactileCore", "TactilePuzzle", "TactileCrypto"]
-    ),
+        dependencies: ["TactileCore", "TactilePuzzle", "TactileCrypto"],
+        // The drag model's trees, as scripts/drag-model/train.py writes them.
+        resources: [.copy("Verification/Judgement/DragModel.txt")]),
     // Puzzles cut from pictures and encoded for clients, and the round trip in one process.
     .target(
         name: "TactilePuzzleImaging",

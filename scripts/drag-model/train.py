@@ -6,8 +6,8 @@
 Reads `DATA/dev` only (never `holdout/`), turns every recorded pointer motion into the track
 widget.js would send for a random puzzle (run_eval.py's emulation, imported from DATA), and fits
 gradient-boosted trees (scikit-learn) that tell people's drags from scripts'. Writes:
-- Sources/TactilePuzzleVerifier/Verification/Judgement/DragModel+Trees*.swift: the trees and the
-  threshold, as text the verifier parses once (laid out by swift_trees.py, 30 trees a file);
+- Sources/TactilePuzzleVerifier/Verification/Judgement/DragModel.txt: the trees and the
+  threshold, as text the verifier parses once (a resource of the module);
 - Tests/TactilePuzzleTests/Fixtures/drag-model-fixtures.json: synthetic tracks (made here, no
   recorded data) with this script's features and score, which the Swift tests compare against.
 Synthetic scripted drags of several families (synthetic.py) join the bots, so the model
@@ -34,7 +34,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from features import NAMES, features  # noqa: E402
-import swift_trees  # noqa: E402
 import synthetic  # noqa: E402
 
 IMAGE_WIDTH, IMAGE_HEIGHT, PIECE = 640, 360, 96  # the service's default puzzle
@@ -168,10 +167,13 @@ def main():
         return
     model = fit(x, y, w)
     text = trees_text(model) + f"\nthreshold {threshold!r}"
-    swift = swift_trees.write(text, [
-        "// Written by scripts/drag-model/train.py from the dev split of shared/captcha-drags",
-        f"// (real people's drags of six public sources and bots' drags; {len(y)} tracks:",
-        f"// {int((~y).sum())} people's, {int(y.sum())} scripts'). Do not edit: train again."])
+    model_path = os.path.join(
+        ROOT, "Sources", "TactilePuzzleVerifier", "Verification", "Judgement", "DragModel.txt")
+    with open(model_path, "w") as f:
+        f.write("# Written by scripts/drag-model/train.py from the dev split of shared/captcha-drags\n"
+                f"# (real people's drags of six public sources and bots' drags; {len(y)} tracks:\n"
+                f"# {int((~y).sum())} people's, {int(y.sum())} scripts'). Do not edit: train again.\n"
+                + text + "\n")
     fixtures = []
     for item in fixture_tracks():
         v = features(item["track"])
@@ -180,7 +182,7 @@ def main():
     path = os.path.join(ROOT, "Tests", "TactilePuzzleTests", "Fixtures", "drag-model-fixtures.json")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     json.dump({"names": NAMES, "threshold": threshold, "tracks": fixtures}, open(path, "w"), indent=1)
-    print("wrote", ", ".join(swift), "and", os.path.relpath(path, ROOT))
+    print("wrote", os.path.relpath(model_path, ROOT), "and", os.path.relpath(path, ROOT))
 
 
 if __name__ == "__main__":

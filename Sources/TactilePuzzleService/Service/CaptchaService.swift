@@ -4,8 +4,8 @@ import TactileCore
 import TactileCrypto
 import TactileHTTP
 import TactilePuzzle
-@_spi(AnswerReveal) import TactilePuzzleVerifier
 @_spi(AnswerReveal) import TactilePuzzleImaging
+@_spi(AnswerReveal) import TactilePuzzleVerifier
 
 /// The captcha as a web service: the HTTP contract of `tactile puzzle serve`, as a function
 /// from request to response (``handle(_:)``), safe to call from many threads.
@@ -14,7 +14,7 @@ import TactilePuzzle
 /// not pass, or it must wait; the rule that failed goes to the log and the metrics.
 /// Challenge endpoints answer only pages of a site's own host names (CORS); siteverify is
 /// server to server and needs no CORS.
-public final class CaptchaService: @unchecked Sendable {
+public final class CaptchaService: Sendable {
     /// What the service is set up with.
     public struct Configuration: Sendable {
         /// The sites it serves.

@@ -1,13 +1,19 @@
 import Foundation
+import Synchronization
 
 /// Counters and latency histograms in the Prometheus text format.
-final class ServiceMetrics: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counters: [String: Double] = [:]
-    /// Time in the service, by endpoint.
-    private var durations: [String: Histogram] = [:]
-    /// Time waiting for a worker, over every endpoint.
-    private var waits = Histogram()
+final class ServiceMetrics: Sendable {
+    private let state = Mutex(State())
+
+    /// Everything counted so far.
+    private struct State {
+        var counters: [String: Double] = [:]
+        /// Time in the service, by endpoint.
+        var durations: [String: Histogram] = [:]
+        /// Time waiting for a worker, over every endpoint.
+        var waits = Histogram()
+    }
+
     /// Every counter family: its name, what it counts, and the series it shows from the
     /// start, at zero (Prometheus's `rate()` and alerts need a series before its first event).
     static let counterFamilies: [(name: String, help: String, zeros: [String])] = [
@@ -89,19 +95,17 @@ final class ServiceMetrics: @unchecked Sendable {
     /// Adds one to a counter with labels (in the order given, which must not vary).
     func count(_ name: String, labels: [(String, String)]) {
         let key = Self.series(name, labels)
-        lock.lock()
-        counters[key, default: 0] += 1
-        lock.unlock()
+        state.withLock { $0.counters[key, default: 0] += 1 }
     }
 
     /// Shows each site's counters from now on, at zero until their first event.
     func declare(sites: [String]) {
-        lock.lock()
-        defer { lock.unlock() }
-        for site in sites {
-            for name in ["tactile_challenges_issued_total", "tactile_passes_total"] {
-                let key = Self.series(name, [("site", site)])
-                if counters[key] == nil { counters[key] = 0 }
+        state.withLock { state in
+            for site in sites {
+                for name in ["tactile_challenges_issued_total", "tactile_passes_total"] {
+                    let key = Self.series(name, [("site", site)])
+                    if state.counters[key] == nil { state.counters[key] = 0 }
+                }
             }
         }
     }
@@ -116,22 +120,24 @@ final class ServiceMetrics: @unchecked Sendable {
     /// how much of that time it waited for a worker.
     func observe(endpoint: String, status: Int, seconds: Double, waited: Double) {
         count("tactile_http_requests_total", label: ("status", String(status)))
-        lock.lock()
-        defer { lock.unlock() }
-        durations[endpoint, default: Histogram()].add(seconds)
-        waits.add(waited)
+        state.withLock { state in
+            state.durations[endpoint, default: Histogram()].add(seconds)
+            state.waits.add(waited)
+        }
     }
 
     /// Everything, in the text exposition format.
     func text() -> String {
-        lock.lock()
-        defer { lock.unlock() }
+        state.withLock { Self.text(of: $0) }
+    }
+
+    private static func text(of state: State) -> String {
         var lines: [String] = []
-        var series = counters
-        for family in Self.counterFamilies {
+        var series = state.counters
+        for family in counterFamilies {
             for zero in family.zeros where series[zero] == nil { series[zero] = 0 }
         }
-        let helps = Dictionary(Self.counterFamilies.map { ($0.name, $0.help) }) { first, _ in first
+        let helps = Dictionary(counterFamilies.map { ($0.name, $0.help) }) { first, _ in first
         }
         var families: [String: [String]] = [:]
         for key in series.keys {
@@ -149,16 +155,16 @@ final class ServiceMetrics: @unchecked Sendable {
             "# HELP \(duration) Time from having a request whole to its answer, waiting for a worker included."
         )
         lines.append("# TYPE \(duration) histogram")
-        for endpoint in durations.keys.sorted() {
-            lines += durations[endpoint]!.lines(
-                duration, labels: "endpoint=\"\(Self.escape(endpoint))\"")
+        for endpoint in state.durations.keys.sorted() {
+            lines += state.durations[endpoint]!.lines(
+                duration, labels: "endpoint=\"\(escape(endpoint))\"")
         }
         let wait = "tactile_http_request_wait_seconds"
         lines.append(
             "# HELP \(wait) Time a request waited for a free worker: high when the service is saturated."
         )
         lines.append("# TYPE \(wait) histogram")
-        lines += waits.lines(wait, labels: "")
+        lines += state.waits.lines(wait, labels: "")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import TactilePuzzleVerifier
+import Synchronization
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 
 /// A challenge's two image files, as served.
 public struct ChallengeImages: Sendable, Hashable {
@@ -124,25 +125,22 @@ extension LocalCaches {
 
 /// The verifier in this process's memory, behind a lock: the default of `serve`. Bounded by
 /// the policy's limits (pending puzzles, clients, redeemed tokens), evicting the oldest.
-public final class MemoryBackend: LocalCaches, @unchecked Sendable {
-    private let lock = NSLock()
-    private var verifier: PuzzleVerifier
+public final class MemoryBackend: LocalCaches {
+    private let verifier: Mutex<PuzzleVerifier>
     public let imageCache = ImageCache()
     public let counters = WindowCounters()
     public let dragMemory = DragMemory()
 
     /// Creates a backend with a fresh random key.
     public init(policy: VerifierPolicy) {
-        verifier = PuzzleVerifier(key: TokenSigner.makeKey(), policy: policy)!
+        verifier = Mutex(PuzzleVerifier(key: TokenSigner.makeKey(), policy: policy)!)
     }
 
     public func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
         defer { forgetImages(of: scope) }
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&verifier)
+        return try verifier.withLock { try body(&$0) }
     }
 
     public func isHealthy() -> Bool { true }

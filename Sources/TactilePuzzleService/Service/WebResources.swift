@@ -1,30 +1,28 @@
 import Foundation
+import Synchronization
 import TactileHTTP
 
 /// The browser widget and the demo pages, shipped with the module.
 enum WebResources {
     /// A file of `Web/`, read once.
     static func file(_ name: String) -> [UInt8]? {
-        cache.lock.lock()
-        defer { cache.lock.unlock() }
-        if let bytes = cache.files[name] { return bytes }
-        // `widget/session.js` is `session.js` in `Web/widget`.
-        let folder = name.split(separator: "/").dropLast().map { "/" + $0 }.joined()
-        let base = name.split(separator: "/").last.map(String.init) ?? name
-        guard
-            let url = Bundle.module.url(
-                forResource: base, withExtension: nil, subdirectory: "Web" + folder),
-            let data = try? Data(contentsOf: url)
-        else { return nil }
-        cache.files[name] = Array(data)
-        return Array(data)
+        files.withLock { files in
+            if let bytes = files[name] { return bytes }
+            // `widget/session.js` is `session.js` in `Web/widget`.
+            let folder = name.split(separator: "/").dropLast().map { "/" + $0 }.joined()
+            let base = name.split(separator: "/").last.map(String.init) ?? name
+            guard
+                let url = Bundle.module.url(
+                    forResource: base, withExtension: nil, subdirectory: "Web" + folder),
+                let data = try? Data(contentsOf: url)
+            else { return nil }
+            files[name] = Array(data)
+            return Array(data)
+        }
     }
 
-    private final class Cache: @unchecked Sendable {
-        let lock = NSLock()
-        var files: [String: [UInt8]] = [:]
-    }
-    private static let cache = Cache()
+    /// The files read so far, by name.
+    private static let files = Mutex<[String: [UInt8]]>([:])
 
     /// `GET /widget.js`: an ES module any site may load.
     static func widget() -> HTTPResponse {

@@ -29,10 +29,18 @@ struct DragModel: Sendable {
     /// The score from which a drag is refused.
     var threshold: Double
 
-    /// The model trained from the recorded drags, parsed once.
+    /// The model trained from the recorded drags (`DragModel.txt`, shipped with the module),
+    /// parsed once.
     static let trained: DragModel = {
-        guard let model = DragModel(text: treesText) else {
-            preconditionFailure("DragModel+Trees.swift does not parse: train the model again")
+        guard let url = Bundle.module.url(forResource: "DragModel", withExtension: "txt"),
+            let data = try? Data(contentsOf: url)
+        else {
+            preconditionFailure(
+                "the drag model (DragModel.txt in the verifier's resource bundle) is missing: install Tactile again"
+            )
+        }
+        guard let model = DragModel(text: String(decoding: data, as: UTF8.self)) else {
+            preconditionFailure("DragModel.txt does not parse: train the model again")
         }
         return model
     }()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TactileCore
 import TactileCrypto
 
@@ -220,30 +221,29 @@ public enum VerifierRecords {
     /// same value). Only the kinds read again and again — clients and puzzles — and a bounded
     /// number of them, forgotten all at once when full: a miss only costs the work it would
     /// have saved.
-    final class Memo: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [String: (bytes: [UInt8], value: any Sendable)] = [:]
+    final class Memo: Sendable {
+        private let entries = Mutex<[String: (bytes: [UInt8], value: any Sendable)]>([:])
         /// The most records kept.
         static let capacity = 4096
 
         /// The value sealed as `bytes` under `name`, if it is the one kept.
         func value<T: RecordJSON>(_ type: T.Type, named name: String, bytes: [UInt8]) -> T? {
             guard T.isReadAgain else { return nil }
-            lock.lock()
-            defer { lock.unlock() }
-            guard let entry = entries[name], entry.bytes == bytes else { return nil }
-            return entry.value as? T
+            return entries.withLock { entries in
+                guard let entry = entries[name], entry.bytes == bytes else { return nil }
+                return entry.value as? T
+            }
         }
 
         /// Keeps `value`, sealed as `bytes` under `name`.
         func keep<T: RecordJSON>(_ value: T, named name: String, bytes: [UInt8]) {
             guard T.isReadAgain else { return }
-            lock.lock()
-            defer { lock.unlock() }
-            if entries[name] == nil, entries.count >= Self.capacity {
-                entries.removeAll(keepingCapacity: true)
+            entries.withLock { entries in
+                if entries[name] == nil, entries.count >= Self.capacity {
+                    entries.removeAll(keepingCapacity: true)
+                }
+                entries[name] = (bytes, value)
             }
-            entries[name] = (bytes, value)
         }
     }
 
