@@ -2,9 +2,9 @@ import Foundation
 import TactileCore
 import TactileHTTP
 import TactilePuzzle
+@_spi(AnswerReveal) import TactilePuzzleImaging
 import TactilePuzzleSolvers
 @_spi(AnswerReveal) import TactilePuzzleVerifier
-@_spi(AnswerReveal) import TactilePuzzleImaging
 import TestSupport
 import Testing
 
@@ -595,9 +595,9 @@ import Testing
     @Test func anOperationThatOutlivesItsLockWritesNothing() throws {
         let redis = try RedisServer()
         defer { redis.stop() }
-        let backend = try RedisBackend(
-            url: "redis://127.0.0.1:\(redis.port)", policy: plumbingPolicy)
-        backend.lockLease = 0.2
+        let backend = RedisBackend(
+            client: try RedisClient(url: "redis://127.0.0.1:\(redis.port)"),
+            policy: plumbingPolicy, lockLease: 0.2)
         let puzzle = try GeneratedPuzzleFixture.make()
         // An issue that stalls past its lease: the puzzle it registered is not kept.
         var issued: String?

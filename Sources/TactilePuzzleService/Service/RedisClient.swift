@@ -1,5 +1,6 @@
 import CHiredis
 import Foundation
+import Synchronization
 import TactilePuzzleVerifier
 
 /// A connection to Redis, for ``RedisBackend``: a pool of hiredis connections (one per
@@ -12,36 +13,46 @@ import TactilePuzzleVerifier
 /// connection that fails drops the idle ones, and the next asks again, so the client
 /// follows a failover. ``awaitReplica(on:)`` holds a spending write until no failover can
 /// forget it.
-final class RedisClient: @unchecked Sendable {
+final class RedisClient: RedisTransport {
     /// The server's host: the one named, or with Sentinel, the primary it last named.
-    var host: String { lock.withLock { address.host } }
+    var host: String { state.withLock { $0.address.host } }
     /// The server's port, as ``host``.
-    var port: Int { lock.withLock { address.port } }
-    /// Where the server is, guarded by `lock`.
-    private var address: (host: String, port: Int)
+    var port: Int { state.withLock { $0.address.port } }
     /// The Sentinels to ask where the primary is; empty for a server named directly.
     let sentinels: [(host: String, port: Int)]
     /// The name the Sentinels monitor the primary under.
     let primaryName: String?
     /// How long a spending write waits for a replica to have it, in milliseconds.
-    var replicaWait = 1000
+    let replicaWait = 1000
     /// The database number, 0…15.
     let database: Int
-    private let lock = NSLock()
-    /// Idle connections, guarded by `lock`.
-    private var idle: [UnsafeMutablePointer<redisContext>] = []
-    /// The Sentinel that answered last, guarded by `lock`.
-    private var lastSentinel = 0
-    /// How many replicas a server had, and when that was asked, guarded by `lock`.
-    private var knownReplicas: (server: String, count: Int, at: UInt64)?
-    /// The server a majority of the Sentinels last named the primary, and when, guarded by
-    /// `lock`.
-    private var confirmedPrimary: (server: String, at: UInt64)?
-    /// The SHA-1 digests Redis gave the scripts (`SCRIPT LOAD`), by script, guarded by
-    /// `lock`: a call then sends 40 hex digits rather than the script.
-    private var scriptDigests: [String: [UInt8]] = [:]
+    private let state: Mutex<State>
+
+    /// What the client learns as it goes.
+    private struct State {
+        /// Where the server is.
+        var address: (host: String, port: Int)
+        /// Idle connections.
+        var idle: [Context] = []
+        /// The Sentinel that answered last.
+        var lastSentinel = 0
+        /// How many replicas a server had, and when that was asked.
+        var knownReplicas: (server: String, count: Int, at: UInt64)?
+        /// The server a majority of the Sentinels last named the primary, and when.
+        var confirmedPrimary: (server: String, at: UInt64)?
+        /// The SHA-1 digests Redis gave the scripts (`SCRIPT LOAD`), by source: a call then
+        /// sends 40 hex digits rather than the script.
+        var scriptDigests: [String: [UInt8]] = [:]
+    }
+
+    /// A hiredis connection, idle in the pool or lent to one operation: unchecked, as Swift
+    /// cannot see that a C pointer is used by one thread at a time.
+    private struct Context: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<redisContext>
+    }
 
     typealias Failure = RedisBackend.Failure
+    typealias Reply = RedisReply
 
     /// Parses `redis://HOST:PORT[/DB]`, or `redis-sentinel://HOST:PORT[,HOST:PORT…]/NAME[/DB]`
     /// (IPv6 in brackets); nothing is connected yet.
@@ -49,6 +60,7 @@ final class RedisClient: @unchecked Sendable {
         let accepted =
             "--store must be redis://HOST:PORT[/DB] or redis-sentinel://HOST:PORT[,HOST:PORT…]/NAME[/DB], got \"\(url)\""
         var database = 0
+        let address: (host: String, port: Int)
         func endpoint(_ text: Substring) throws(ServiceConfigurationError) -> (String, Int) {
             guard let colon = text.lastIndex(of: ":"),
                 let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port)
@@ -94,22 +106,14 @@ final class RedisClient: @unchecked Sendable {
             throw ServiceConfigurationError(accepted)
         }
         self.database = database
+        state = Mutex(State(address: address))
     }
 
-    deinit { for context in idle { redisFree(context) } }
+    deinit { for context in state.withLock({ $0.idle }) { redisFree(context.pointer) } }
 
     // MARK: - Replies
 
     /// What a command answered, copied out of hiredis's reply.
-    enum Reply: Equatable {
-        case string([UInt8])
-        case integer(Int)
-        case status(String)
-        case none
-        case array([Reply])
-        case error(String)
-    }
-
     static func copy(_ reply: UnsafeMutablePointer<redisReply>) -> Reply {
         let r = reply.pointee
         switch Int32(r.type) {
@@ -130,15 +134,33 @@ final class RedisClient: @unchecked Sendable {
 
     /// Runs `body` with a connection of its own: an idle one still open, or a new one. A
     /// connection that failed is closed rather than put back.
-    func withConnection<R>(_ body: (UnsafeMutablePointer<redisContext>) throws -> R)
-        throws -> R
-    {
+    func withConnection<R>(_ body: (any RedisConnection) throws -> R) throws -> R {
+        try withContext { try body(Connection(client: self, context: $0)) }
+    }
+
+    /// A connection of ``RedisClient``: its hiredis context, and the client it came from.
+    struct Connection: RedisConnection {
+        let client: RedisClient
+        let context: UnsafeMutablePointer<redisContext>
+
+        func run(_ commands: [[[UInt8]]], throwsErrorReplies: Bool) throws(Failure) -> [Reply] {
+            try client.run(commands, on: context, throwsErrorReplies: throwsErrorReplies)
+        }
+
+        func evaluate(_ script: RedisScript, keys: [[UInt8]], arguments: [[UInt8]])
+            throws(Failure) -> Reply
+        {
+            try client.evaluate(script.source, keys: keys, arguments: arguments, on: context)
+        }
+
+        func awaitReplica() throws { try client.awaitReplica(on: context) }
+    }
+
+    /// ``withConnection(_:)`` with the hiredis context itself.
+    func withContext<R>(_ body: (UnsafeMutablePointer<redisContext>) throws -> R) throws -> R {
         var reused: UnsafeMutablePointer<redisContext>?
         while reused == nil {
-            lock.lock()
-            let candidate = idle.popLast()
-            lock.unlock()
-            guard let candidate else { break }
+            guard let candidate = state.withLock({ $0.idle.popLast() })?.pointer else { break }
             // A server that restarted closed its end: that connection would fail the request.
             if Self.isClosed(candidate) { redisFree(candidate) } else { reused = candidate }
         }
@@ -166,19 +188,17 @@ final class RedisClient: @unchecked Sendable {
     }
 
     private func dropIdleConnections() {
-        let dropped = lock.withLock {
-            defer { idle = [] }
-            return idle
+        let dropped = state.withLock { state in
+            defer { state.idle = [] }
+            return state.idle
         }
-        for context in dropped { redisFree(context) }
+        for context in dropped { redisFree(context.pointer) }
     }
 
     private func checkIn(_ context: UnsafeMutablePointer<redisContext>) {
         // A connection hiredis marked broken is closed, not kept.
         guard context.pointee.err == 0 else { return redisFree(context) }
-        lock.lock()
-        idle.append(context)
-        lock.unlock()
+        state.withLock { $0.idle.append(Context(pointer: context)) }
     }
 
     /// Sends the commands in one pipeline and reads every reply; an error reply is thrown
@@ -230,9 +250,7 @@ final class RedisClient: @unchecked Sendable {
         on context: UnsafeMutablePointer<redisContext>
     ) throws(Failure) -> Reply {
         let tail = [Array(String(keys.count).utf8)] + keys + arguments
-        lock.lock()
-        let known = scriptDigests[script]
-        lock.unlock()
+        let known = state.withLock { $0.scriptDigests[script] }
         if let known {
             let reply = try run(
                 [[Array("EVALSHA".utf8), known] + tail], on: context, throwsErrorReplies: false)[0]
@@ -247,27 +265,16 @@ final class RedisClient: @unchecked Sendable {
         }
         guard case .string(let digest) = try run(["SCRIPT", "LOAD", script], on: context)[0]
         else { throw answered("SCRIPT LOAD with something else than a digest") }
-        lock.lock()
-        scriptDigests[script] = digest
-        lock.unlock()
+        state.withLock { $0.scriptDigests[script] = digest }
         return try run([[Array("EVALSHA".utf8), digest] + tail], on: context)[0]
-    }
-
-    func evaluate(
-        _ script: String, keys: [String], arguments: [String],
-        on context: UnsafeMutablePointer<redisContext>
-    ) throws(Failure) -> Reply {
-        try evaluate(
-            script, keys: keys.map { Array($0.utf8) }, arguments: arguments.map { Array($0.utf8) },
-            on: context)
     }
 
     func connect() throws(Failure) -> UnsafeMutablePointer<redisContext> {
         if let primaryName {
             let primary = try askSentinels(for: primaryName)
-            lock.withLock { address = primary }
+            state.withLock { $0.address = primary }
         }
-        let (host, port) = lock.withLock { address }
+        let (host, port) = state.withLock { $0.address }
         let made = try Self.open(host, port)
         if primaryName != nil {
             // A Sentinel may name a server that has not yet taken the role (or just lost it).
@@ -305,7 +312,7 @@ final class RedisClient: @unchecked Sendable {
     /// Where the Sentinels say the primary `name` is: the first that answers, asked in turn
     /// from the one that answered last.
     func askSentinels(for name: String) throws(Failure) -> (host: String, port: Int) {
-        let first = lock.withLock { lastSentinel }
+        let first = state.withLock { $0.lastSentinel }
         var reasons: [String] = []
         for step in 0..<sentinels.count {
             let index = (first + step) % sentinels.count
@@ -321,7 +328,7 @@ final class RedisClient: @unchecked Sendable {
                     reasons.append("\(sentinel.host):\(sentinel.port) knows no primary \(name)")
                     continue
                 }
-                lock.withLock { lastSentinel = index }
+                state.withLock { $0.lastSentinel = index }
                 return (String(decoding: host, as: UTF8.self), port)
             } catch {
                 reasons.append(error.description)
@@ -368,8 +375,8 @@ final class RedisClient: @unchecked Sendable {
         on context: UnsafeMutablePointer<redisContext>, fresh: Bool
     ) throws(Failure) -> Int {
         let now = DispatchTime.now().uptimeNanoseconds
-        let server = lock.withLock { "\(address.host):\(address.port)" }
-        if !fresh, let known = lock.withLock({ knownReplicas }), known.server == server,
+        let server = state.withLock { "\($0.address.host):\($0.address.port)" }
+        if !fresh, let known = state.withLock({ $0.knownReplicas }), known.server == server,
             now - known.at < 1_000_000_000
         {
             return known.count
@@ -377,7 +384,7 @@ final class RedisClient: @unchecked Sendable {
         guard case .string(let info) = try run(["INFO", "replication"], on: context).first,
             let count = Self.fields(of: info)["connected_slaves"].flatMap({ Int($0) })
         else { throw answered("INFO replication without connected_slaves") }
-        lock.withLock { knownReplicas = (server, count, now) }
+        state.withLock { $0.knownReplicas = (server, count, now) }
         return count
     }
 
@@ -385,9 +392,9 @@ final class RedisClient: @unchecked Sendable {
     /// the primary `name`; a confirmation holds for a second.
     func confirmPrimary(named name: String) throws {
         let now = DispatchTime.now().uptimeNanoseconds
-        let current = lock.withLock { address }
+        let current = state.withLock { $0.address }
         let server = "\(current.host):\(current.port)"
-        if let confirmed = lock.withLock({ confirmedPrimary }), confirmed.server == server,
+        if let confirmed = state.withLock({ $0.confirmedPrimary }), confirmed.server == server,
             now - confirmed.at < 1_000_000_000
         {
             return
@@ -413,7 +420,7 @@ final class RedisClient: @unchecked Sendable {
                     "Redis at \(server) has no replica and only \(agreeing) of \(sentinels.count) Sentinels name it the primary \(name); nothing is told until a majority does"
             )
         }
-        lock.withLock { confirmedPrimary = (server, now) }
+        state.withLock { $0.confirmedPrimary = (server, now) }
     }
 
     /// The fields of an `INFO` reply, by name.
