@@ -2,7 +2,7 @@
 """Bookkeeping for scripts/bench-serve.sh: metrics snapshots, rounds, the final table.
 
   bench_report.py snapshot URL FILE
-      Saves GET URL/metrics to FILE.
+      Saves GET URL (the service's /metrics) to FILE.
   bench_report.py server-latency BEFORE AFTER [BEFORE AFTER ...]
       Per endpoint, the requests between each pair of snapshots and the bounds of their p50
       and p99 as the service measured them (its histogram's buckets: "≤ 5 ms").
@@ -42,7 +42,7 @@ def joined(counts):
 
 
 def snapshot(url, path):
-    with urllib.request.urlopen(url.rstrip("/") + "/metrics", timeout=30) as response:
+    with urllib.request.urlopen(url, timeout=30) as response:
         text = response.read().decode()
     with open(path, "w") as out:
         out.write(text)
