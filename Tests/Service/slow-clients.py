@@ -1,7 +1,7 @@
 """Slow clients from many addresses must not deny `tactile puzzle serve` to anybody else.
 
-Tests/Service/slow-clients.sh starts one serve (memory store) and passes its base URL, its
-pid and a site key in TACTILE_SERVICE_URL, TACTILE_SERVE_PID and TACTILE_SITE_KEY.
+It starts (Tests/Support/harness.py) one serve (memory store) of the binary TACTILE names
+on a free loopback port, and stops it at the end; Tests/Service/slow-clients.sh runs it.
 
 For SECONDS (30 by default; a request's deadline is 10 s, so each slot is taken again and
 again), on loopback:
@@ -26,18 +26,24 @@ import sys
 import time
 import urllib.parse
 
-URL = os.environ["TACTILE_SERVICE_URL"]
-PID = int(os.environ["TACTILE_SERVE_PID"])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Support"))
+from harness import site, start_serve  # noqa: E402
+
 SECONDS = float(os.environ.get("SECONDS_UNDER_ATTACK", "30"))
-parsed = urllib.parse.urlsplit(URL)
-HOST, PORT = parsed.hostname, parsed.port
+HOST, PORT = None, None  # the service's, once it runs
 
 SLOW_HEADER_ADDRESSES = [f"127.{10 + i}.0.1" for i in range(20)]
 SLOW_BODY_ADDRESSES = [f"127.50.0.{1 + i}" for i in range(4)]
 
 
-def peak_rss_megabytes():
-    with open(f"/proc/{PID}/status") as status:
+def listen_on(url):
+    global HOST, PORT
+    parsed = urllib.parse.urlsplit(url)
+    HOST, PORT = parsed.hostname, parsed.port
+
+
+def peak_rss_megabytes(pid):
+    with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
@@ -173,10 +179,27 @@ async def attack(seconds):
 
 
 def main():
+    if not os.environ.get("TACTILE"):
+        print("slow-clients.py: needs TACTILE, the tactile binary (Tests/Service/slow-clients.sh sets it)")
+        return 2
+    sites = [site("slow-clients-site", hostnames=["127.0.0.1"], proofOfWorkDifficulty=None,
+                  puzzlesPerMinute=1000, answersPerMinute=1000)]
+    with start_serve(os.environ["TACTILE"], sites=sites) as serve:
+        status = run_attack(serve)
+        print("--- serve's log about connections (last lines)")
+        with open(serve.log, errors="replace") as log:
+            print("".join([line for line in log if "server: in the last 10 s" in line][-4:]), end="")
+        if status:
+            print(f"--- serve (last lines of its log)\n{serve.tail()}", file=sys.stderr)
+    return status
+
+
+def run_attack(serve):
+    listen_on(serve.url)
     # The attack runs in a process of its own, so that its event loop's delays are never
     # counted against the server.
     attacker = subprocess.Popen(
-        [sys.executable, __file__, "attack", str(SECONDS + 2)], stdout=subprocess.PIPE, text=True)
+        [sys.executable, __file__, "attack", serve.url, str(SECONDS + 2)], stdout=subprocess.PIPE, text=True)
     time.sleep(2)  # let the attack take its slots first
     answered, asked, index = 0, 0, 0
     failures = []
@@ -191,7 +214,7 @@ def main():
         index += 1
         time.sleep(max(0, 0.1 - (time.monotonic() - began)))
     tally = json.loads(attacker.communicate(timeout=60)[0].strip().splitlines()[-1])
-    peak = peak_rss_megabytes()
+    peak = peak_rss_megabytes(serve.pid)
     share = answered / asked if asked else 0
     print(
         f"slow clients: {tally['slots']} attacking slots opened {tally['headers']} "
@@ -215,6 +238,7 @@ def main():
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["attack"]:
-        asyncio.run(attack(float(sys.argv[2])))
+        listen_on(sys.argv[2])
+        asyncio.run(attack(float(sys.argv[3])))
     else:
         sys.exit(main())

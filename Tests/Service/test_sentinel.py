@@ -1,8 +1,8 @@
 """`tactile puzzle serve` on Redis Sentinel follows a failover and never spends a token twice.
 
-Tests/Service/sentinel.sh starts a primary, a replica, three Sentinels and one serve on
-`redis-sentinel://…/tactile`, and passes TACTILE_SERVICE_URL, TACTILE_SITE_KEY,
-TACTILE_SITE_SECRET and TACTILE_PRIMARY_PID.
+The test starts (Tests/Support/harness.py), on free loopback ports, a Redis primary, one
+replica, three Sentinels watching them, and one serve (the binary TACTILE names) on
+`redis-sentinel://…/tactile`; Tests/Service/sentinel.sh runs it.
 
 Two clients pass puzzles (the proof of work alone, so no drag is ever a replay of another)
 and redeem most of their tokens at once, keeping some for later. Once ten tokens are
@@ -15,10 +15,11 @@ It prints how long siteverify took with the wait for the replica, and on the new
 (which has no replica left, so the Sentinels confirm it instead), p50 and p95. Plain python3.
 """
 import base64
+import collections
 import hashlib
 import json
 import os
-import signal
+import re
 import sys
 import threading
 import time
@@ -28,12 +29,47 @@ import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Browser"))
+sys.path.insert(0, os.path.join(HERE, "..", "Support"))
+from harness import site, start_redis, start_serve  # noqa: E402
 from testrun import run_module  # noqa: E402
 
-URL = os.environ.get("TACTILE_SERVICE_URL", "")
-SITEKEY = os.environ.get("TACTILE_SITE_KEY", "")
-SECRET = os.environ.get("TACTILE_SITE_SECRET", "")
+SITEKEY = "sentinel-test-site"
 ORIGIN = "http://127.0.0.1"
+URL = ""
+SECRET = ""
+PRIMARY = None
+STARTED = []  # everything, for the logs of a failed run
+
+# Each Sentinel watches the primary as "tactile"; two must agree that it is down.
+SENTINEL = """sentinel monitor tactile 127.0.0.1 {primary} 2
+sentinel down-after-milliseconds tactile 1000
+sentinel failover-timeout tactile 5000
+"""
+
+
+def setUpModule():
+    global URL, SECRET, PRIMARY
+    if not os.environ.get("TACTILE"):
+        raise unittest.SkipTest("needs TACTILE, the tactile binary (Tests/Service/sentinel.sh sets it)")
+    PRIMARY = start_redis("--repl-diskless-sync-delay", "0", name="primary")
+    replica = start_redis("--replicaof", "127.0.0.1", PRIMARY.port, name="replica")
+    STARTED.extend([PRIMARY, replica])
+    # The replica must hold a copy before the test begins (a replica still copying cannot take
+    # over with what was told).
+    deadline = time.monotonic() + 10
+    while replica.info("replication").get("master_link_status") != "up" and time.monotonic() < deadline:
+        time.sleep(0.1)
+    sentinels = [start_redis(config=SENTINEL.format(primary=PRIMARY.port), sentinel=True, name=f"sentinel{n}")
+                 for n in (1, 2, 3)]
+    STARTED.extend(sentinels)
+    store = "redis-sentinel://" + ",".join(f"127.0.0.1:{s.port}" for s in sentinels) + "/tactile"
+    sites = [site(SITEKEY, hostnames=["127.0.0.1"], proofOfWorkDifficulty=8, puzzlesPerMinute=100000,
+                  answersPerMinute=100000, sitePuzzlesPerMinute=1000000)]
+    SECRET = sites[0]["secret"]
+    serve = start_serve(os.environ["TACTILE"], "--store", store, "--reveal-answers-for-tests", "yes", sites=sites)
+    STARTED.insert(0, serve)
+    URL = serve.url
+    print(f"serve at {URL} on {store} (primary :{PRIMARY.port}, replica :{replica.port})", flush=True)
 
 
 def request(path, data=None, timeout=10):
@@ -94,10 +130,6 @@ def siteverify(token):
 
 
 class SentinelFailoverTests(unittest.TestCase):
-    def setUp(self):
-        if not URL:
-            raise unittest.SkipTest("run by Tests/Service/sentinel.sh")
-
     def test_failover_under_load(self):
         lock = threading.Lock()
         successes = {}  # token -> how many siteverify calls said success
@@ -157,7 +189,7 @@ class SentinelFailoverTests(unittest.TestCase):
                 time.sleep(0.05)
             with lock:
                 killed_at[0] = time.monotonic()
-            os.kill(int(os.environ["TACTILE_PRIMARY_PID"]), signal.SIGKILL)
+            PRIMARY.kill()
             deadline = killed_at[0] + 20
             while time.monotonic() < deadline and resumed_at[0] is None:
                 time.sleep(0.05)
@@ -200,7 +232,18 @@ class SentinelFailoverTests(unittest.TestCase):
 
 
 def main():
-    return run_module(__name__)
+    status = run_module(__name__)
+    if status and STARTED:
+        serve = STARTED[0]
+        with open(serve.log, errors="replace") as log:
+            notices = collections.Counter(line[21:].rstrip() for line in log if re.search(r" (error|store):", line))
+        print("--- serve's errors and notices (each once, with its count)", file=sys.stderr)
+        for line, count in notices.most_common(10):
+            print(f"{count:7} {line}", file=sys.stderr)
+        for started, lines in zip(STARTED, (30, 0, 30, 20)):
+            if lines:
+                print(f"--- {started.name} (last lines of its log)\n{started.tail(lines)}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

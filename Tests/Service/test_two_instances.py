@@ -1,12 +1,9 @@
 """Two `tactile puzzle serve` processes sharing one Redis, tested over HTTP only.
 
-Tests/Service/run.sh starts Redis and the two instances and passes:
-  TACTILE_SERVICE_URLS    the two instances' base URLs, separated by a space
-  TACTILE_SITE_KEY, TACTILE_SITE_SECRET   the one site of their shared --sites file (its
-                          hostnames include 127.0.0.1; its limits are loose)
-  TACTILE_REDIS_COMMAND   the redis-server command line, as a JSON array (to restart it)
-  TACTILE_REDIS_PORT, TACTILE_REDIS_PIDFILE   where it listens and the pid file it keeps
-  TACTILE_REDIS_DIR       the folder of its append-only file (wiped to lose its data)
+The tests start (Tests/Support/harness.py) their own redis-server on a free loopback port,
+persistent (an append-only file, synced on every write, as the service should run it), and two
+serve instances on free ports that share it and one sites file (one site, its hostnames
+127.0.0.1 and localhost, its limits loose), from the binary TACTILE names.
 
 What they pin, as the HTTP contract of DESIGN.md says: a challenge made on one instance is
 served and answered by the other; a token redeems once across both, under 100 concurrent
@@ -20,14 +17,13 @@ Nothing here knows how the store lays out its keys.
 Answers come from /test/answer/{id} (--reveal-answers-for-tests); the drag track is a hand's,
 from Tests/Browser/hand.py (as the browser tests drag). Plain python3, the standard library only.
 
-Run: Tests/Service/run.sh
+Run: Tests/Service/run.sh, or TACTILE=/path/to/tactile python3 Tests/Service/test_two_instances.py
 """
 import json
 import os
 import random
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -41,15 +37,45 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Browser"))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "Support"))
 from hand import answer_body  # noqa: E402
+from harness import site, start_redis, start_serve  # noqa: E402
 from testrun import run_module  # noqa: E402
 
-URLS = os.environ.get("TACTILE_SERVICE_URLS", "").split()
-SITEKEY = os.environ.get("TACTILE_SITE_KEY", "")
-SECRET = os.environ.get("TACTILE_SITE_SECRET", "")
+SITEKEY = "service-test-site"
 ORIGIN = "http://127.0.0.1"  # the page the widget would be on: one of the site's hostnames
 ACTION = "two-instances"
 TIMEOUT = 10  # seconds for any one request
+
+
+# ----------------------------------------------------------------------------- the instances
+
+REDIS = None
+INSTANCES = []
+URLS = []
+SECRET = ""
+
+
+def setUpModule():
+    global REDIS, SECRET
+    if not os.environ.get("TACTILE"):
+        raise unittest.SkipTest("needs TACTILE, the tactile binary (Tests/Service/run.sh sets it)")
+    REDIS = start_redis(persistent=True)
+    # Limits loose enough for every request of the tests coming from 127.0.0.1.
+    sites = [site(SITEKEY, proofOfWorkDifficulty=None, puzzlesPerMinute=1000, answersPerMinute=1000)]
+    SECRET = sites[0]["secret"]
+    first = start_serve(os.environ["TACTILE"], "--store", REDIS.url, "--reveal-answers-for-tests", "yes",
+                        "--skip-drag-model-for-tests", "yes", sites=sites, name="serve1")
+    INSTANCES.append(first)
+    INSTANCES.append(start_serve(os.environ["TACTILE"], "--store", REDIS.url, "--sites", first.sites_file,
+                                 "--reveal-answers-for-tests", "yes", "--skip-drag-model-for-tests", "yes",
+                                 name="serve2"))
+    URLS.extend(instance.url for instance in INSTANCES)
+    print(f"instances at {' '.join(URLS)}, sharing {REDIS.url}", flush=True)
+
+
+# No tearDownModule: they stop when this process ends (harness.py), after main() has shown
+# their logs when a test failed.
 
 
 # ----------------------------------------------------------------------------- HTTP
@@ -121,15 +147,6 @@ def siteverify(base, token, form=False):
 # ----------------------------------------------------------------------------- Redis
 
 
-def redis_answers(timeout=1.0):
-    try:
-        with socket.create_connection(("127.0.0.1", int(os.environ["TACTILE_REDIS_PORT"])), timeout=timeout) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-    except OSError:
-        return False
-
-
 def wait_until(condition, seconds, message):
     deadline = time.time() + seconds
     while time.time() < deadline:
@@ -147,8 +164,6 @@ class TwoInstanceTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        if len(URLS) != 2 or not SITEKEY or not SECRET:
-            raise unittest.SkipTest("run by Tests/Service/run.sh (TACTILE_SERVICE_URLS, TACTILE_SITE_KEY, …)")
         cls.one, cls.two = URLS
 
     def pass_puzzle(self, made_on, answered_on, seed):
@@ -246,7 +261,7 @@ class TwoInstanceTests(unittest.TestCase):
         x, _ = revealed(self.one, pending["id"])
         drag = hand_drag(pending, x, seed=5)
 
-        self.kill_redis()
+        REDIS.kill()
 
         for base in URLS:
             with self.subTest(instance=base):
@@ -267,7 +282,7 @@ class TwoInstanceTests(unittest.TestCase):
                 self.assertEqual(reply.json(), {"success": False, "error-codes": ["internal-error"]})
 
         # Redis back on the same port with its data: both resume by themselves.
-        self.restart_redis()
+        REDIS.restart()
         for base in URLS:
             wait_until(lambda: request(f"{base}/healthz").status == 200, 10, f"{base}/healthz stays 503")
 
@@ -294,14 +309,14 @@ class TwoInstanceTests(unittest.TestCase):
         pending = reply.json()
         x, _ = revealed(self.one, pending["id"])
         drag = hand_drag(pending, x, seed=8)
-        self.kill_redis()
-        for name in os.listdir(os.environ["TACTILE_REDIS_DIR"]):
-            path = os.path.join(os.environ["TACTILE_REDIS_DIR"], name)
+        REDIS.kill()
+        for name in os.listdir(REDIS.directory):
+            path = os.path.join(REDIS.directory, name)
             if os.path.isdir(path):
                 shutil.rmtree(path)
             else:
                 os.remove(path)
-        self.restart_redis()
+        REDIS.restart()
         lost_at = time.monotonic()
         # Both serve again within seconds, with no restart: /healthz takes up the new epoch.
         for base in URLS:
@@ -324,21 +339,20 @@ class TwoInstanceTests(unittest.TestCase):
         self.assertEqual(siteverify(self.two, token).json()["error-codes"], ["timeout-or-duplicate"])
 
     def test_5_sighup_reloads_the_sites_and_a_broken_file_changes_nothing(self):
-        path = os.environ["TACTILE_SITES_FILE"]
+        path = INSTANCES[0].sites_file
         with open(path) as file:
             original = file.read()
         sites = json.loads(original)
         added = {"sitekey": "service-added-site", "secret": "service-added-secret-0123456789",
                  "hostnames": ["127.0.0.1"], "proofOfWorkDifficulty": None}
-        pids = [int(pid) for pid in os.environ["TACTILE_SERVE_PIDS"].split()]
 
         def ask(base, sitekey):
             return request(f"{base}/v1/challenges", {"sitekey": sitekey},
                            headers={"Origin": ORIGIN}).status
 
         def hang_up():
-            for pid in pids:
-                os.kill(pid, signal.SIGHUP)
+            for instance in INSTANCES:
+                instance.signal(signal.SIGHUP)
 
         try:
             for base in URLS:
@@ -356,7 +370,7 @@ class TwoInstanceTests(unittest.TestCase):
             for base in URLS:
                 self.assertEqual(ask(base, added["sitekey"]), 201)
                 self.assertEqual(ask(base, SITEKEY), 201)
-            with open(os.environ["TACTILE_SERVE_LOGS"].split()[0]) as log:
+            with open(INSTANCES[0].log) as log:
                 text = log.read()
             self.assertIn("sites reloaded on SIGHUP: 2 from", text)
             self.assertIn('sites NOT reloaded on SIGHUP, the sites in use stay: --sites', text)
@@ -378,7 +392,7 @@ class TwoInstanceTests(unittest.TestCase):
         self.assertEqual(request(f"{URLS[0]}/v1/challenges", {"sitekey": "no-such-site"},
                                  headers={"Origin": ORIGIN}).status, 400)
         promtool = shutil.which("promtool")
-        for url in os.environ["TACTILE_METRICS_URLS"].split():
+        for url in (instance.metrics_url for instance in INSTANCES):
             with self.subTest(metrics=url):
                 reply = request(url)
                 self.assertEqual(reply.status, 200)
@@ -392,23 +406,17 @@ class TwoInstanceTests(unittest.TestCase):
                 self.assertEqual(checked.returncode, 0, checked.stdout + checked.stderr)
                 self.assertEqual(checked.stdout + checked.stderr, b"")
 
-    def kill_redis(self):
-        with open(os.environ["TACTILE_REDIS_PIDFILE"]) as file:
-            pid = int(file.read())
-        os.kill(pid, 9)
-        wait_until(lambda: not redis_answers(0.2), 5, "Redis still answers after SIGKILL")
-
-    def restart_redis(self):
-        subprocess.Popen(json.loads(os.environ["TACTILE_REDIS_COMMAND"]), stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        wait_until(redis_answers, 10, "Redis did not come back")
 
 
 # ----------------------------------------------------------------------------- runner
 
 
 def main():
-    return run_module(__name__)
+    status = run_module(__name__)
+    if status:
+        for instance in INSTANCES:
+            print(f"--- {instance.name} (last lines of its log)\n{instance.tail()}", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":
