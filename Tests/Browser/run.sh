@@ -3,8 +3,11 @@
 # Installs nothing: needs the Debian packages chromium, chromium-driver and python3-selenium
 # (and python3-pil, python3-numpy and python3-skimage's photos for the photo test).
 #
-#   Tests/Browser/run.sh                      starts the mock service (benchmarks/service/mock_server.py)
-#   TACTILE_SERVICE_URL=http://127.0.0.1:8080 Tests/Browser/run.sh    against a running service
+#   TACTILE=/path/to/tactile Tests/Browser/run.sh    starts `tactile puzzle serve` processes of
+#                                                     that binary (run-against-service.sh builds it)
+#   TACTILE_SERVICE_URL=http://127.0.0.1:8080 Tests/Browser/run.sh    also against a running
+#                                                     service (the tests that need their own skip
+#                                                     without TACTILE)
 #
 # Prints "N passed, M failed" last; exits non-zero when a test fails. Screenshots of each
 # step go to Tests/Browser/screenshots/.

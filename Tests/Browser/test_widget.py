@@ -1,32 +1,34 @@
 """Browser tests of the captcha widget (widget.js) and the /demo page, in headless Chromium.
 
-They run against the service at TACTILE_SERVICE_URL (the real `tactile puzzle serve` in a
-test set-up), or, when it is unset, against the test double
-benchmarks/service/mock_server.py, started here on a free 127.0.0.1 port. Either way the
-server must let the tests find a puzzle's answer: GET /test/answer/{id} -> {"x", "y"}
-(the mock's --reveal), or TACTILE_ANSWER_URL (a template with {base} and {id}), or
-TACTILE_ANSWER_CMD (a command given the base URL and the id, printing the answer).
-TACTILE_SITE_SECRET is the demo site's secret for the direct siteverify call
-(default "dev-secret", the mock's).
+They run against `tactile puzzle serve`, the binary TACTILE names (run-against-service.sh sets
+it), started here (Tests/Support/harness.py) on free 127.0.0.1 ports with test-only options:
+the answers revealed (GET /test/answer/{id} -> {"x", "y"}) and the drag model off (a drag by
+selenium is a script's), and a development site whose secret serve prints. The tests of other
+axes, of expiry, of rate limits, of the widget's width beside a vertical slider and of photos
+start serve processes of their own with the options they need (--axis-for-tests,
+--puzzle-lifetime-for-tests, --rate-window-for-tests, --sites, --pictures).
+
+With TACTILE_SERVICE_URL set, the tests that need no service of their own run against that
+service instead; it must let them find a puzzle's answer: GET /test/answer/{id}, or
+TACTILE_ANSWER_URL (a template with {base} and {id}), or TACTILE_ANSWER_CMD (a command given
+the base URL and the id, printing the answer), and TACTILE_SITE_SECRET is its demo site's
+secret for the direct siteverify call.
 
 The result page of POST /demo must be demo-result.html filled in: #tactile-demo-result with
 data-success="true|false", an <h1> starting "Verified" on success, the siteverify error codes
 as <li><code>code</code> …</li> in .error-codes, and the token's action named in the summary.
 
-The tests about rate limits and expiry need tight limits, so they always start their own
-mock with them (they test the widget's reactions, not the server).
-
-The photo test starts its own `tactile puzzle serve --pictures DIR` (the binary named by
-TACTILE; run-against-service.sh sets it) with one known photo, finds the hole by matching the
-piece against that photo, not by asking the service, and drags there (it needs python3-pil,
-python3-numpy and scikit-image's sample photos; skipped without TACTILE).
+The photo test cuts puzzles from one known photo (--pictures) and drags onto the hole the
+revealed answer gives (it needs python3-pil, python3-numpy and scikit-image's sample photos).
 
 Pointer input is real W3C pointer actions (chromedriver turns them into input events), keys
 are real key presses. Screenshots of every step go to Tests/Browser/screenshots/.
 
-Run: Tests/Browser/run.sh, or python3 -m pytest -q Tests/Browser, or python3 Tests/Browser/test_widget.py
+Run: Tests/Browser/run-against-service.sh, or TACTILE=… Tests/Browser/run.sh, or
+TACTILE=… python3 Tests/Browser/test_widget.py
 """
 import base64
+import datetime
 import hashlib
 import io
 import json
@@ -59,12 +61,12 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from hand import hand_path
-from testrun import run_module
-
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-MOCK = os.path.join(ROOT, "benchmarks", "service", "mock_server.py")
+sys.path.insert(0, os.path.join(HERE, "..", "Support"))
+from hand import hand_path  # noqa: E402
+from harness import site, start_serve  # noqa: E402
+from testrun import run_module  # noqa: E402
+
 SHOTS = os.path.join(HERE, "screenshots")
 
 # Records every request the page makes to the challenge endpoints and what came back, before
@@ -89,53 +91,16 @@ SPY = r"""
 # ----------------------------------------------------------------------------- servers
 
 
-def start_mock(*flags):
-    """Starts the mock on a free port; returns (process, base URL)."""
-    process = subprocess.Popen(
-        [sys.executable, MOCK, "--listen", "127.0.0.1:0", "--reveal", "--quiet", *flags],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        match = re.match(r"listening on (http://\S+)", line.strip())
-        if match:
-            return process, match.group(1)
-    process.kill()
-    raise RuntimeError("the mock server did not start")
-
-
-def start_serve(*flags):
-    """Starts `tactile puzzle serve` (the binary in TACTILE) on a free port with a development
-    site and the answers revealed; returns (process, base URL, the site's secret)."""
-    process = subprocess.Popen(
-        [os.environ["TACTILE"], "puzzle", "serve", "--listen", "127.0.0.1:0", "--reveal-answers-for-tests", "yes",
-         "--skip-drag-model-for-tests", "yes",
-         *flags], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    secret = None
-    deadline = time.time() + 20
-    while time.time() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        match = re.match(r"development site: sitekey \S+ secret (\S+)", line.strip())
-        if match:
-            secret = match.group(1)
-        match = re.match(r"listening on (http://\S+)", line.strip())
-        if match and secret:
-            return process, match.group(1), secret
-    process.kill()
-    raise RuntimeError("tactile puzzle serve did not start")
-
-
-def stop(process):
-    if process and process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(5)
-        except subprocess.TimeoutExpired:
-            process.kill()
+def start_test_serve(*flags, sites=None):
+    """A `tactile puzzle serve` of the binary in TACTILE on a free port, answers revealed, drags
+    not judged by the drag model, with FLAGS (and a --sites file of `sites`, then with --demo);
+    skips the test without TACTILE."""
+    if not os.environ.get("TACTILE"):
+        raise unittest.SkipTest("needs TACTILE, the tactile binary (run-against-service.sh sets it)")
+    if sites is not None:
+        flags += ("--demo",)
+    return start_serve(os.environ["TACTILE"], "--reveal-answers-for-tests", "yes", "--skip-drag-model-for-tests",
+                       "yes", *flags, sites=sites)
 
 
 def http_json(url, data=None, form=False):
@@ -171,24 +136,31 @@ def answer_for(base, challenge_id):
 # ----------------------------------------------------------------------------- browser
 
 DRIVER = None
-BASE = None
-MOCK_PROCESS = None
+BASE = None  # the service most tests run against
+SECRET = None  # its demo site's secret
+SERVE = None
 RESULTS = {}
 
 
 def setUpModule():
-    global DRIVER, BASE, MOCK_PROCESS
+    global DRIVER, BASE, SECRET, SERVE
     os.makedirs(SHOTS, exist_ok=True)
     BASE = os.environ.get("TACTILE_SERVICE_URL", "").rstrip("/")
+    SECRET = os.environ.get("TACTILE_SITE_SECRET")
     if not BASE:
-        MOCK_PROCESS, BASE = start_mock()
+        if not os.environ.get("TACTILE"):
+            raise RuntimeError("set TACTILE to the tactile binary (or run Tests/Browser/run-against-service.sh)")
+        SERVE = start_test_serve()
+        BASE, SECRET = SERVE.url, SERVE.secret
+    print(f"service at {BASE}", flush=True)
     DRIVER = make_driver()
 
 
 def tearDownModule():
     if DRIVER:
         DRIVER.quit()
-    stop(MOCK_PROCESS)
+    if SERVE:
+        SERVE.stop()
 
 
 def make_driver():
@@ -245,6 +217,23 @@ def open_demo(base=None):
     wait_state("ready")
 
 
+def open_site(base, sitekey):
+    """/demo with its widget replaced by one of `sitekey` (a site of the service's --sites
+    whose hostnames include 127.0.0.1), ready."""
+    DRIVER.get(f"{base}/demo")
+    wait_state("ready")
+    DRIVER.execute_script("""
+        const old = document.querySelector('.tactile-captcha');
+        window.tactileCaptcha.remove();
+        const div = document.createElement('div');
+        div.className = 'tactile-captcha'; div.dataset.sitekey = arguments[0];
+        old.replaceWith(div);
+        window.tactileCaptcha.render(div);""", sitekey)
+    wait(lambda: any(e["body"].get("sitekey") == sitekey and "status" in e for e in sent("/v1/challenges")
+                     if e["url"].endswith("/v1/challenges")), 10, f"no challenge of {sitekey}")
+    wait_state("ready")
+
+
 def sent(path_part):
     """The requests to URLs containing `path_part`, as the spy recorded them."""
     return [e for e in DRIVER.execute_script("return window.__tactile") if path_part in e["url"]]
@@ -262,9 +251,10 @@ def rect(element):
 # ----------------------------------------------------------------------------- a hand's drag
 
 
-def drag(element, dx, dy=0.0, seed=1, kind=interaction.POINTER_MOUSE):
+def drag(element, dx, dy=0.0, seed=1, kind=interaction.POINTER_MOUSE, hold=0.0):
     """Presses on the element's centre, moves by (dx, dy) CSS pixels like a hand, releases;
-    with a mouse, a finger (POINTER_TOUCH) or a pen (POINTER_PEN)."""
+    with a mouse, a finger (POINTER_TOUCH) or a pen (POINTER_PEN); `hold` more seconds
+    before the release."""
     r = rect(element)
     x0, y0 = r["x"] + r["w"] / 2, r["y"] + r["h"] / 2
     rng = random.Random(seed)
@@ -276,7 +266,7 @@ def drag(element, dx, dy=0.0, seed=1, kind=interaction.POINTER_MOUSE):
     actions.pointer_action.pause(0.12)
     for x, y, ms in hand_path(x0, y0, x0 + dx, y0 + dy, rng):
         mouse.create_pointer_move(duration=max(1, int(ms)), x=round(x), y=round(y), origin="viewport")
-    actions.pointer_action.pause(0.1)
+    actions.pointer_action.pause(0.1 + max(0.0, hold))
     actions.pointer_action.pointer_up()
     actions.perform()
 
@@ -360,7 +350,7 @@ def check_pow(salt, nonce, difficulty):
 
 
 class DemoTests(unittest.TestCase):
-    """The widget on /demo against the service (or the mock)."""
+    """The widget on /demo against the service."""
 
     def test_01_drag_onto_the_hole_passes_and_the_demo_verifies(self):
         open_demo()
@@ -602,7 +592,9 @@ class DemoTests(unittest.TestCase):
         wait_state("passed", timeout=30)
         shot("16-cross-origin-passed", widget())
         token = DRIVER.execute_script("return window.tactileCaptcha.getResponse()")
-        secret = os.environ.get("TACTILE_SITE_SECRET", "dev-secret")
+        if not SECRET:
+            self.skipTest("needs the demo site's secret (TACTILE_SITE_SECRET)")
+        secret = SECRET
         verdict = http_json(f"{BASE}/v1/siteverify", {"secret": secret, "response": token})
         self.assertTrue(verdict["success"], verdict)
         self.assertEqual(verdict["hostname"], "localhost")
@@ -680,19 +672,22 @@ class DemoTests(unittest.TestCase):
 
 
 class AxisTests(unittest.TestCase):
-    """Vertical and free puzzles (the service may issue them): against mocks that do."""
+    """Vertical and free puzzles: against services that issue only them (--axis-for-tests)."""
 
-    def run_axis(self, axis, name, *flags):
-        process, base = start_mock("--axis", axis, *flags)
-        try:
-            open_demo(base)
+    def run_axis(self, axis, name, proof_of_work):
+        # A site of its own, priced or not: without a price, no "verify another way" button.
+        sitekey = f"{axis}-axis-test-site"
+        fields = {} if proof_of_work else {"proofOfWorkDifficulty": None}
+        with start_test_serve("--axis-for-tests", axis, sites=[site(sitekey, **fields)]) as serve:
+            open_site(serve.url, sitekey)
             challenge = last_challenge()
             self.assertEqual(challenge["axis"], axis)
             time.sleep(0.3)  # the picture fades in
             shot(f"{name}-ready", widget())
-            hole_x, hole_y = answer_for(base, challenge["id"])
+            hole_x, hole_y = answer_for(serve.url, challenge["id"])
             alt = widget().find_element(By.CSS_SELECTOR, ".tactile-alt")
-            self.assertEqual(alt.is_displayed(), "proofOfWork" in challenge, "no proof of work, no button")
+            self.assertEqual("proofOfWork" in challenge, proof_of_work)
+            self.assertEqual(alt.is_displayed(), proof_of_work, "no proof of work, no button")
             if axis == "vertical":
                 self.assertEqual(slider().get_attribute("aria-orientation"), "vertical")
                 drag(slider(), 0, css_offset_for(hole_y, vertical=True), seed=51)
@@ -710,35 +705,35 @@ class AxisTests(unittest.TestCase):
                 self.assertEqual(body["track"][0], {"x": 0, "y": 0, "t": 0})
             time.sleep(0.4)
             shot(f"{name}-passed", widget())
-        finally:
-            stop(process)
 
     def test_20_vertical_puzzle(self):
-        self.run_axis("vertical", "20-vertical", "--no-proof-of-work")
+        self.run_axis("vertical", "20-vertical", proof_of_work=False)
 
     def test_21_free_puzzle(self):
-        self.run_axis("free", "21-free")
+        self.run_axis("free", "21-free", proof_of_work=True)
 
 
 class RateLimitTests(unittest.TestCase):
-    """How the widget shows a rate limit: against a mock that allows one check a window."""
+    """How the widget shows a rate limit: against a service whose site allows one answer a
+    client in a window of 10 s (answersPerMinute 1, --rate-window-for-tests 10)."""
+
+    SITEKEY = "rate-limit-test-site"
 
     @classmethod
     def setUpClass(cls):
-        # Proofs of work take a random number of hashes, now and then several times the
-        # mean: 16 bits (about 65,000 hashes) keep both well inside a puzzle's 60 s lifetime
-        # and the second inside the 20 s window the first opened, or it would simply pass.
-        cls.process, cls.base = start_mock("--checks-per-window", "1", "--window", "20",
-                                           "--lifetime", "60", "--difficulty", "16")
+        # A low price (12 bits; the proof of work alone 14, about 16,000 hashes) keeps the
+        # second answer well inside the window the first opened, or it would simply pass.
+        cls.serve = start_test_serve("--rate-window-for-tests", "10",
+                                     sites=[site(cls.SITEKEY, answersPerMinute=1, proofOfWorkDifficulty=12)])
 
     @classmethod
     def tearDownClass(cls):
-        stop(cls.process)
+        cls.serve.stop()
 
     def test_30_rate_limited_counts_down_then_a_fresh_puzzle(self):
-        open_demo(self.base)
+        open_site(self.serve.url, self.SITEKEY)
         widget().find_element(By.CSS_SELECTOR, ".tactile-alt").click()
-        try:  # 16 bits take under a second here: the progress may come and go unseen
+        try:  # the price takes well under a second here: the progress may come and go unseen
             wait(lambda: re.search(r"\d+%", status_text()), 3)
             shot("30-proof-of-work-progress", widget())
         except TimeoutException:
@@ -748,6 +743,7 @@ class RateLimitTests(unittest.TestCase):
         wait_state("ready")
         DRIVER.find_element(By.CSS_SELECTOR, ".tactile-alt").click()  # a second check in the window
         wait_state("limited", timeout=30)
+        self.assertEqual(sent("/answer")[-1]["status"], 429)
         first = status_text()
         self.assertRegex(first, r"^Too many tries — wait \d+ s$")
         shot("31-rate-limited", widget())
@@ -761,25 +757,29 @@ class RateLimitTests(unittest.TestCase):
 
 
 class ExpiryTests(unittest.TestCase):
-    """How the widget reacts to expiry: against a mock whose puzzles live 9 s."""
+    """How the widget reacts to expiry: against a service whose puzzles live 9 s
+    (--puzzle-lifetime-for-tests 9)."""
 
     @classmethod
     def setUpClass(cls):
-        cls.process, cls.base = start_mock("--lifetime", "9")
+        cls.serve = start_test_serve("--puzzle-lifetime-for-tests", "9")
+        cls.base = cls.serve.url
 
     @classmethod
     def tearDownClass(cls):
-        stop(cls.process)
+        cls.serve.stop()
 
     def test_31_an_expired_puzzle_is_replaced_with_the_reason(self):
+        # A person still holds the piece when the puzzle expires: the widget does not take the
+        # puzzle from under the pointer, so the answer goes to the service, which says it expired.
         open_demo(self.base)
-        time.sleep(0.2)
-        challenge_id = widget().get_attribute("data-challenge")
-        http_json(f"{self.base}/test/expire/{challenge_id}", {})
-        DRIVER.execute_script("arguments[0].focus()", slider())
-        press_keys([(Keys.ARROW_RIGHT, False)] * 5, random.Random(3))
-        ActionChains(DRIVER).send_keys(Keys.ENTER).perform()
-        wait(lambda: widget().get_attribute("data-challenge") != challenge_id and state() == "ready", 10)
+        challenge = last_challenge()
+        expires = datetime.datetime.fromisoformat(challenge["expiresAt"].replace("Z", "+00:00")).timestamp()
+        drag(slider(), css_offset_for(challenge["imageWidth"] / 3), seed=37, hold=expires + 0.5 - time.time())
+        wait(lambda: widget().get_attribute("data-challenge") != challenge["id"] and state() == "ready", 10)
+        answer = sent("/answer")[-1]
+        self.assertIn(challenge["id"], answer["url"])
+        self.assertEqual(answer["response"], {"success": False, "error-codes": ["expired"]})
         self.assertEqual(status_text(), "That puzzle expired — here is a new one")
         shot("32-expired-replaced", widget())
 
@@ -882,9 +882,8 @@ class WidthTests(unittest.TestCase):
         self.assertAlmostEqual(sent("/answer")[-1]["body"]["displayWidth"], picture["w"], delta=0.5)
 
     def test_52_a_vertical_slider_beside_the_picture_leaves_it_its_natural_width(self):
-        process, base = start_mock("--axis", "vertical", "--no-proof-of-work")
-        try:
-            self.plain_page('<form><div class="tactile-captcha"></div></form>', base)
+        with start_test_serve("--axis-for-tests", "vertical") as serve:
+            self.plain_page('<form><div class="tactile-captcha"></div></form>', serve.url)
             wait_state("ready")
             shot("52-plain-wide-page-vertical")
             challenge = last_challenge()
@@ -894,8 +893,6 @@ class WidthTests(unittest.TestCase):
             self.assertLessEqual(picture["w"], challenge["imageWidth"] + 0.5)
             self.assertGreaterEqual(picture["w"], min(challenge["imageWidth"], SMALLEST_PICTURE))
             self.assertGreaterEqual(rail["x"], picture["x"] + picture["w"], "the slider beside the picture")
-        finally:
-            stop(process)
 
 
 # ----------------------------------------------------------------------------- the piece in the photo
@@ -917,7 +914,7 @@ class PhotoTests(unittest.TestCase):
     """The service cutting puzzles from one known photo (varied for every puzzle): the test
     drags there for real, onto the hole its revealed answer gives."""
 
-    process = None
+    serve = None
     pictures = None
     missing = None  # why the test cannot run here (skipped in the test, so the count shows it)
 
@@ -939,11 +936,13 @@ class PhotoTests(unittest.TestCase):
         crop = original.crop((left, top, left + PICTURE_SIZE[0], top + PICTURE_SIZE[1]))
         path = os.path.join(cls.pictures, "motorcycle-640x360.png")
         crop.save(path)
-        cls.process, cls.base, cls.secret = start_serve("--pictures", cls.pictures)
+        cls.serve = start_test_serve("--pictures", cls.pictures)
+        cls.base = cls.serve.url
 
     @classmethod
     def tearDownClass(cls):
-        stop(cls.process)
+        if cls.serve:
+            cls.serve.stop()
         if cls.pictures:
             shutil.rmtree(cls.pictures, ignore_errors=True)
 
