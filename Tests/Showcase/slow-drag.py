@@ -27,6 +27,9 @@ import numpy
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "Support"))
+from harness import start_serve  # noqa: E402
+
 BIN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build", "debug")
 DRAGS = os.environ.get("TACTILE_DRAGS") or os.path.join(ROOT, "..", "shared", "captcha-drags")
 SOURCES = ["wafer-drags", "sapimouse-drags", "ning-slider-ydonor", "bdci2017-human"]
@@ -146,15 +149,10 @@ def main():
         return 0
     people = people_drags(4)
     work = tempfile.mkdtemp()
-    serve_log = os.path.join(work, "serve.log")
-    serve = subprocess.Popen(
-        [os.path.join(BIN, "tactile"), "puzzle", "serve", "--listen", "127.0.0.1:0"],
-        stdout=open(serve_log, "w"), stderr=subprocess.STDOUT)
+    serve = start_serve(os.path.join(BIN, "tactile"))
+    serve_log, url, key = serve.log, serve.url, serve.sitekey
     app = None
     try:
-        listening = wait_for(serve_log, r"^listening on ", 1)[0]
-        url = re.search(r"http://[0-9.:]+", listening).group(0)
-        key = re.search(r"sitekey (\S+)", open(serve_log).read()).group(1)
         failures = 0
         drags = [(source, ident, points, True) for source, ident, points in people]
         drags.append(("straight line", "control", straight_drag(), False))
@@ -190,9 +188,9 @@ def main():
             print(f"slow-drag: {'ok  ' if ok else 'FAIL'} {verdict.split(' ', 3)[-1]}")
         return 1 if failures else 0
     finally:
-        for process in (app, serve):
-            if process:
-                process.kill()
+        if app:
+            app.kill()
+        serve.stop()
 
 
 if __name__ == "__main__":

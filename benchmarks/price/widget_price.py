@@ -10,13 +10,16 @@ and stops it. Needs chromium, chromium-driver and python3-selenium (scripts/setu
 --with-browser), run with the system's python3.
 """
 import argparse
-import re
+import os
 import statistics
-import subprocess
+import sys
 import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Tests", "Support"))
+from harness import start_serve  # noqa: E402
 
 
 def main():
@@ -25,14 +28,8 @@ def main():
     ap.add_argument("--loads", type=int, default=30)
     ap.add_argument("--throttle", type=float, default=4)
     a = ap.parse_args()
-    serve = subprocess.Popen([a.tactile, "puzzle", "serve", "--listen", "127.0.0.1:0"],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    base = None
-    for line in serve.stdout:
-        found = re.match(r"listening on (http://\S+)", line)
-        if found:
-            base = found.group(1)
-            break
+    serve = start_serve(a.tactile)
+    base = serve.url
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
         options.add_argument(argument)
@@ -53,8 +50,7 @@ def main():
                 times.append(value)
     finally:
         driver.quit()
-        serve.terminate()
-        serve.wait(10)
+        serve.stop()
     times.sort()
     p95 = times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
     print(f"widget price at the base difficulty, CPU throttled {a.throttle:g}x, {len(times)} loads: "
