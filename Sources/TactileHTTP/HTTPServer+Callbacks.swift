@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Foundation
 
 // libmicrohttpd's calls into the server, each given the server as its context: accepting a

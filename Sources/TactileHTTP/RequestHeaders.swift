@@ -1,4 +1,4 @@
-import CMicroHTTPD
+internal import CMicroHTTPD
 import Foundation
 
 // A request's headers and query arguments as libmicrohttpd holds them, and the checks that

@@ -1,4 +1,4 @@
-import CSoup
+internal import CSoup
 
 /// An HTTP client on the GLib main loop (libsoup 3): requests run asynchronously and their
 /// completions come back on the main context of the thread that sent them — in a GTK app,

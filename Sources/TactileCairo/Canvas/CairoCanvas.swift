@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import TactileCore
 
 /// A `Canvas` that draws with Cairo, and Pango for text.

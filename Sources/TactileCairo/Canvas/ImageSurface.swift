@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import TactileCore
 
 /// An offscreen Cairo image surface (ARGB32, premultiplied) and conversions to `Bitmap`.

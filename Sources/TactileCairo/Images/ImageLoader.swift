@@ -1,4 +1,4 @@
-import CPixbuf
+internal import CPixbuf
 import TactileCore
 
 /// Decodes PNG, JPEG and GIF files into bitmaps, within limits checked before decoding.

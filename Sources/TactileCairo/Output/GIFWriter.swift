@@ -1,4 +1,4 @@
-import CGif
+internal import CGif
 import Foundation
 import TactileCore
 

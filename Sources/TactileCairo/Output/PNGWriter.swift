@@ -1,4 +1,4 @@
-import CCairo
+internal import CCairo
 import TactileCore
 
 /// An error writing or reading an image file.

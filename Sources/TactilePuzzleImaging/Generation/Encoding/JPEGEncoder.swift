@@ -1,4 +1,4 @@
-import CTurboJPEG
+internal import CTurboJPEG
 import TactileCore
 
 /// A JPEG encoder for the puzzle's background, through libjpeg-turbo.
