@@ -6,7 +6,7 @@ import TactileCore
 /// Writes are buffered and flushed in large blocks, so printing a billion moves costs
 /// little more than formatting them. A write that fails (a full disk, a closed pipe) is
 /// remembered in ``failure`` and everything after it is dropped: a command that streams
-/// checks ``checkWritable()`` and stops, and the program exits non-zero with the reason.
+/// checks `checkWritable(afterChange:)` and stops, and the program exits non-zero with the reason.
 public final class CommandOutput {
     private let send: (UnsafeRawBufferPointer) -> Int32?
     private var buffer: [UInt8] = []
