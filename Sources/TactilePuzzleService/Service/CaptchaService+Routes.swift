@@ -2,8 +2,8 @@ import TactileHTTP
 
 /// One endpoint of the service: a method, a path pattern and what answers it. The table of
 /// them (``CaptchaService/routes``) is the one place endpoints are written: dispatch, the
-/// 405's `Allow`, the label of the metrics and the log, and the values a path carries (its
-/// `{id}`) all come from it.
+/// 405's `Allow`, the label of the metrics and the log, the values a path carries (its
+/// `{id}`) and which pages of other origins may read its answers (CORS) all come from it.
 struct Route: Sendable {
     /// `GET`, `POST` or `OPTIONS` (`HEAD` is answered wherever `GET` is).
     let method: String
@@ -11,6 +11,8 @@ struct Route: Sendable {
     let pattern: [String]
     /// When the service offers it.
     let offer: Offer
+    /// Which pages of other origins may read its answers.
+    let crossOrigin: CrossOrigin
     /// The answer, given the path's values in order.
     let handle: @Sendable (CaptchaService, HTTPRequest, [String]) -> HTTPResponse
 
@@ -25,11 +27,13 @@ struct Route: Sendable {
 
     init(
         _ method: String, _ path: String, offered offer: Offer = .always,
+        sharedWith crossOrigin: CrossOrigin = .none,
         _ handle: @escaping @Sendable (CaptchaService, HTTPRequest, [String]) -> HTTPResponse
     ) {
         self.method = method
         pattern = CaptchaService.segments(of: path)
         self.offer = offer
+        self.crossOrigin = crossOrigin
         self.handle = handle
     }
 
@@ -63,21 +67,25 @@ struct Route: Sendable {
 extension CaptchaService {
     /// Every endpoint of the public listener (the metrics have a listener of their own).
     static let routes: [Route] = [
-        Route("POST", "/v1/challenges") { service, request, _ in service.issue(request) },
+        Route("POST", "/v1/challenges", sharedWith: .sitePages) { service, request, _ in
+            service.issue(request)
+        },
         Route("OPTIONS", "/v1/challenges") { service, request, _ in service.preflight(request) },
-        Route("GET", "/v1/challenges/{id}/background") { service, _, values in
+        Route("GET", "/v1/challenges/{id}/background", sharedWith: .anyPage) {
+            service, _, values in
             service.image(id: values[0], kind: "background")
         },
         Route("OPTIONS", "/v1/challenges/{id}/background") { service, request, _ in
             service.preflight(request)
         },
-        Route("GET", "/v1/challenges/{id}/piece") { service, _, values in
+        Route("GET", "/v1/challenges/{id}/piece", sharedWith: .anyPage) { service, _, values in
             service.image(id: values[0], kind: "piece")
         },
         Route("OPTIONS", "/v1/challenges/{id}/piece") { service, request, _ in
             service.preflight(request)
         },
-        Route("POST", "/v1/challenges/{id}/answer") { service, request, values in
+        Route("POST", "/v1/challenges/{id}/answer", sharedWith: .sitePages) {
+            service, request, values in
             service.answer(request, id: values[0])
         },
         Route("OPTIONS", "/v1/challenges/{id}/answer") { service, request, _ in
@@ -85,8 +93,10 @@ extension CaptchaService {
         },
         Route("POST", "/v1/siteverify") { service, request, _ in service.siteverify(request) },
         Route("GET", "/") { service, _, _ in service.homePage() },
-        Route("GET", "/widget.js") { _, _, _ in WebResources.widget() },
-        Route("GET", "/widget/{id}") { _, _, values in WebResources.widgetPart(values[0]) },
+        Route("GET", "/widget.js", sharedWith: .anyPage) { _, _, _ in WebResources.widget() },
+        Route("GET", "/widget/{id}", sharedWith: .anyPage) { _, _, values in
+            WebResources.widgetPart(values[0])
+        },
         Route("GET", "/demo", offered: .withDemo) { service, _, _ in
             service.demoPage()
         },
@@ -111,7 +121,10 @@ extension CaptchaService {
         var allowed: [String] = []
         for route in Self.routes where route.isOffered(by: self) {
             guard let values = route.values(of: segments) else { continue }
-            if route.method == method { return route.handle(self, request, values) }
+            if route.method == method {
+                return shared(
+                    route.handle(self, request, values), with: route.crossOrigin, for: request)
+            }
             allowed += route.method == "GET" ? ["GET", "HEAD"] : [route.method]
         }
         guard !allowed.isEmpty else { return Self.error(404, "no such endpoint") }

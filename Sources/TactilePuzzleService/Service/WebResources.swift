@@ -28,7 +28,7 @@ enum WebResources {
     static func widget() -> HTTPResponse {
         guard let bytes = file("widget.js") else { return .text(500, "the widget is missing") }
         return HTTPResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: bytes)
-            .adding("Access-Control-Allow-Origin", "*").adding("Cache-Control", "max-age=300")
+            .adding("Cache-Control", "max-age=300")
     }
 
     /// `GET /widget/NAME`: one of the modules `/widget.js` imports, or its style sheet. Only
@@ -50,7 +50,7 @@ enum WebResources {
             let bytes = file("widget/" + name)
         else { return .text(404, "no such widget file") }
         return HTTPResponse(status: 200, contentType: contentType, body: bytes)
-            .adding("Access-Control-Allow-Origin", "*").adding("Cache-Control", "max-age=300")
+            .adding("Cache-Control", "max-age=300")
     }
 
     /// An HTML page of `Web/` with `{{NAME}}` placeholders filled in.
