@@ -310,7 +310,7 @@ public struct PuzzleVerifier: Sendable {
     }
 
     /// How long a lockout lasts after `earlier` lockouts in a row.
-    private func lockout(after earlier: Int) -> Double {
+    func lockout(after earlier: Int) -> Double {
         let longest = max(policy.lockoutDuration, policy.maximumLockoutDuration)
         return min(longest, policy.lockoutDuration * Double(1 << min(earlier, 30)))
     }
@@ -438,68 +438,5 @@ public struct PuzzleVerifier: Sendable {
     /// key derived from the secret), so it cannot be reversed by trying names.
     public func digest(_ client: String) -> String {
         Hex.encode(Array(clientKey.authenticate(Array(client.utf8)).prefix(8)))
-    }
-
-    // MARK: - Bounds
-
-    /// Drops times outside the window and caps what a clock set back would stretch: a
-    /// time in the future counts as now, and a lockout never lasts longer from now than the
-    /// whole of that lockout.
-    private func prune(_ record: inout VerifierState.Client, now: Double) {
-        let since = now - policy.window
-        record.checks.forget(through: since, now: now)
-        record.requests.forget(through: since, now: now)
-        let current = lockout(after: max(0, (record.lockouts ?? 1) - 1))
-        record.lockedUntil = min(record.lockedUntil, now + current)
-        // An hour without any attempt forgives earlier lockouts and failures.
-        if record.lastSeen + 3600 < now, record.lockedUntil <= now {
-            record.lockouts = nil
-            record.failures = 0
-        }
-        record.lastSeen = min(record.lastSeen, now)
-    }
-
-    private mutating func store(_ record: VerifierState.Client, for client: String, now: Double) {
-        state.clients[client] = record
-        guard state.clients.count > max(1, policy.maximumClients) else { return }
-        // Forget the longest-idle client that is not locked out (or, failing that, any).
-        let candidates = state.clients.filter { $0.key != client }
-        let victim =
-            candidates.filter { $0.value.lockedUntil <= now }.min {
-                $0.value.lastSeen < $1.value.lastSeen
-            }
-            ?? candidates.min { $0.value.lastSeen < $1.value.lastSeen }
-        if let victim { state.clients[victim.key] = nil }
-    }
-
-    private mutating func removeExpired(now: Double) {
-        // Puzzles share one lifetime, so the expired ones lead the issue order.
-        var dropped = 0
-        for id in state.issueOrder {
-            if let puzzle = state.pending[id] {
-                guard puzzle.expiresAt <= now else { break }
-                state.pending[id] = nil
-            }
-            dropped += 1
-        }
-        state.issueOrder.removeFirst(dropped)
-        // Checked ids linger in the order; compact once they outnumber the live ones.
-        if state.issueOrder.count > 2 * state.pending.count + 64 {
-            state.issueOrder = state.issueOrder.filter { state.pending[$0] != nil }
-        }
-    }
-
-    /// Forgets the oldest waiting puzzle; with an issue order that lost track of it (a
-    /// state from elsewhere), the one issued first.
-    private mutating func evictOldest() {
-        var dropped = 0
-        defer { state.issueOrder.removeFirst(dropped) }
-        for id in state.issueOrder {
-            dropped += 1
-            if state.pending.removeValue(forKey: id) != nil { return }
-        }
-        if let oldest = state.pending.values.min(by: { $0.issuedAt < $1.issuedAt }) {
-            state.pending[oldest.id] = nil
-        }
     }
 }
