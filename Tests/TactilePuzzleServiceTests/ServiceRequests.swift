@@ -42,3 +42,11 @@ func paying(_ price: [String: Any], sourceLocation: SourceLocation = #_sourceLoc
         difficulty: try #require(price["difficulty"] as? Int, sourceLocation: sourceLocation))
     return work.priceOnlyNonce()
 }
+
+/// The lines of `GET /metrics` on the metrics listener.
+func metricLines(_ service: CaptchaService) -> [String] {
+    String(
+        decoding: service.handleMetrics(HTTPRequest(method: "GET", path: "/metrics")).body,
+        as: UTF8.self
+    ).split(separator: "\n").map(String.init)
+}
