@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TactileHTTP
 import TactilePuzzleVerifier
 import TestSupport
@@ -13,11 +14,11 @@ import Testing
 @Suite(.serialized) struct RedisBackendTests {
     /// A `redis-server` on a free loopback port, stopped at the end; persistent (an
     /// append-only file, synced on every write, in a scratch folder) or in memory only.
-    final class RedisServer: @unchecked Sendable {
+    final class RedisServer: Sendable {
         let port: Int
         let directory: String?
-        private(set) var process: Process?
-
+        /// The server's process while it runs.
+        private let process = Mutex<Process?>(nil)
         let extraArguments: [String]
 
         init(persistent: Bool = false, arguments: [String] = []) throws {
@@ -48,7 +49,7 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
-            self.process = process
+            self.process.withLock { $0 = process }
             // Wait until it answers (whatever its settings).
             let backend = try RedisBackend(
                 url: "redis://127.0.0.1:\(port)", policy: plumbingPolicy)
@@ -64,8 +65,7 @@ import Testing
 
         /// Stops the server: SIGTERM, then SIGKILL if it has not gone within two seconds.
         func stop() {
-            guard let process else { return }
-            self.process = nil
+            guard let process = process.withLock({ $0.take() }) else { return }
             process.terminate()
             for _ in 0..<200 where process.isRunning { usleep(10_000) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
