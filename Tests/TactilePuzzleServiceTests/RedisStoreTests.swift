@@ -143,11 +143,15 @@ import Testing
         #expect(try fail(a, mine, "x", at: now + 3) == false)
         #expect(scripts(redis.takeTrips()) == ["commitIfUnchanged", "lockAndRead", "commit"])
         #expect(try lockedUntil("x", at: now + 3) != nil)
-        // The same on one instance only: its copy is current, each check is one script, and
-        // the lockout comes at the same failure.
+        // The same on one instance only: its copy is current (after the first issue, which
+        // knew nothing of "y"), each operation is one script, and the lockout comes at the same
+        // failure.
         for (step, offset) in [(1, 0.0), (2, 2.0)] {
-            let id = try issue(a, "y", at: now + offset)
             _ = redis.takeTrips()
+            let id = try issue(a, "y", at: now + offset)
+            #expect(
+                scripts(redis.takeTrips())
+                    == (step == 1 ? ["lockAndRead", "commit"] : ["commitIfUnchanged"]))
             #expect(try fail(a, id, "y", at: now + offset + 1) == false)
             #expect(scripts(redis.takeTrips()) == ["commitIfUnchanged"])
             #expect(try (lockedUntil("y", at: now + offset + 1) != nil) == (step == 2))
