@@ -66,11 +66,18 @@ let adapterTargets: [Target] = [
             "TactileCore", "TactilePuzzle", "TactilePuzzleVerifier", "TactileCairo",
             "TactileCrypto", "CTurboJPEG",
         ]),
+    // Where the verifier's state lives: in memory, in a directory, or in Redis (hiredis).
+    .target(
+        name: "TactilePuzzleStores",
+        dependencies: [
+            "TactileCore", "TactileCrypto", "TactilePuzzle", "TactilePuzzleVerifier",
+            "TactilePuzzleImaging", "CHiredis",
+        ]),
     .target(
         name: "TactilePuzzleService",
         dependencies: [
             "TactileCore", "TactileCrypto", "TactileHTTP", "TactilePuzzle",
-            "TactilePuzzleVerifier", "TactilePuzzleImaging", "CHiredis",
+            "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactilePuzzleStores",
         ],
         resources: [.copy("Web")]),
     // Attacks on the captcha (gap finders of the kind bots use), for tests and the bench only.
@@ -91,7 +98,7 @@ let programTargets: [Target] = [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics", "TactileCradle",
             "TactilePatternLock", "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier",
             "TactilePuzzleImaging",
-            "TactileCrypto", "TactilePuzzleService", "TactileHTTP",
+            "TactileCrypto", "TactilePuzzleService", "TactilePuzzleStores", "TactileHTTP",
         ]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
     // The benchmarks, with the attacks they measure, as a program of their own that
@@ -152,7 +159,8 @@ let testTargets: [Target] = [
     .testTarget(
         name: "TactilePuzzleServiceTests",
         dependencies: [
-            "TactilePuzzleService", "TactilePuzzleVerifier", "TactilePuzzleImaging",
+            "TactilePuzzleService", "TactilePuzzleStores", "TactilePuzzleVerifier",
+            "TactilePuzzleImaging",
             "TactilePuzzleSolvers", "TactileHTTP",
             "TactilePuzzle", "TactileCore", "TactileCairo", "TestSupport",
         ]),
@@ -175,6 +183,7 @@ let package = Package(
         .library(name: "TactilePuzzleImaging", targets: ["TactilePuzzleImaging"]),
         .library(name: "TactileHTTP", targets: ["TactileHTTP"]),
         .library(name: "TactileSoup", targets: ["TactileSoup"]),
+        .library(name: "TactilePuzzleStores", targets: ["TactilePuzzleStores"]),
         .library(name: "TactilePuzzleService", targets: ["TactilePuzzleService"]),
         // The command-line tool as a library, so other packages (the fuzz targets) can run it.
         .library(name: "TactileCommands", targets: ["TactileCommands"]),

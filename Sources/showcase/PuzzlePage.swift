@@ -4,8 +4,8 @@ import TactileCore
 import TactileCrypto
 import TactileGTK
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 import TactileSoup
 
 /// The picture formats the file chooser offers.

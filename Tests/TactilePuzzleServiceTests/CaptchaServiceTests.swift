@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// The HTTP contract of `tactile puzzle serve`, request by request, without sockets: a pass
 /// and its token, what a client learns, prices, addresses, and the route table.

@@ -4,6 +4,7 @@ import TactilePuzzleVerifier
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// Which answers a page of another origin may read: a challenge, an answer's verdict and a
 /// wait, for a page of a site's own host names; the images and the widget, for any page;

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// Redis in this process, for the store's tests: the commands and scripts ``RedisBackend``
 /// sends, run one round trip at a time on a clock the test moves, and a connection lost on

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// Two service instances on a real `redis-server`, as behind a load balancer: what needs the
 /// server itself — the Lua scripts as Redis runs them, scripts by digest, pooled connections

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// The Redis store's records, locks, commits, epochs and one-round-trip path, on an in-memory
 /// Redis and a clock moved by hand: two instances share one Redis as behind a load balancer,

@@ -9,6 +9,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// The client the showcase uses for a running service, against the service itself: it
 /// speaks the HTTP contract, shows what it is sent, and learns only the verdict.

@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// Limits: a client's and a site's, told as 429 with `Retry-After`, and the bounded caches.
 @Suite struct ServiceLimitsTests: ServiceTesting {

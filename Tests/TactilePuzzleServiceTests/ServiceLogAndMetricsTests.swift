@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// What the operator sees: the log's lines (timed, bounded, never a client's made-up text)
 /// and the metrics (Prometheus's conventions, one series per route).

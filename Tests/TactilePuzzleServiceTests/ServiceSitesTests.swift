@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// Sites: whose pages get challenges, the sites file and its errors, the demo site, a
 /// refusal that names the setting, sites replaced while serving, a secret's rotation.

@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// What the service's suites share: two sites, a log, a memory backend, a service on them
 /// (trusting `10.0.0.1` as a proxy), and a person's drag into a challenge's hole.

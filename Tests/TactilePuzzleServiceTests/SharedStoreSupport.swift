@@ -9,6 +9,7 @@ import TestSupport
 import Testing
 
 @testable import TactilePuzzleService
+@testable import TactilePuzzleStores
 
 /// The site the shared-store tests serve.
 let storeSite = ServiceSite(

@@ -2,8 +2,8 @@ import TactileCore
 import TactilePuzzle
 import Testing
 
-@testable import TactilePuzzleVerifier
 @testable import TactilePuzzleImaging
+@testable import TactilePuzzleVerifier
 
 /// A hole's weights, kept for the masks seen last, are the weights worked out afresh: for
 /// every shape, at whole and fractional places, for every named treatment, however often

@@ -1,8 +1,8 @@
 import Foundation
 import TactileCore
 import TactilePuzzle
-@_spi(AnswerReveal) import TactilePuzzleVerifier
 @_spi(AnswerReveal) import TactilePuzzleImaging
+@_spi(AnswerReveal) import TactilePuzzleVerifier
 import TestSupport
 import Testing
 

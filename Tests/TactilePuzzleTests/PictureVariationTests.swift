@@ -3,8 +3,8 @@ import TactilePuzzle
 import TactilePuzzleSolvers
 import Testing
 
-@testable import TactilePuzzleVerifier
 @testable import TactilePuzzleImaging
+@testable import TactilePuzzleVerifier
 
 /// A pool of photos handed out hundreds of times each cannot be recovered, nor its holes
 /// found, by comparing the puzzles cut from it: the attack of a script that collects

@@ -1,7 +1,7 @@
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 import TestSupport
 import Testing
 

@@ -2,8 +2,8 @@ import TactileCore
 import TactilePuzzle
 import Testing
 
-@testable import TactilePuzzleVerifier
 @testable import TactilePuzzleImaging
+@testable import TactilePuzzleVerifier
 
 /// Decoys are holes a person tells from the real one at a glance — another outline, where
 /// the picture does not look like the piece — treated like the real hole.

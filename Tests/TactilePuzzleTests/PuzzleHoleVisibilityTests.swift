@@ -1,7 +1,7 @@
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 import Testing
 
 /// The hole stays plain to see for a person: clearly darker than the picture around it,

@@ -1,8 +1,8 @@
 import Foundation
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 import Testing
 
 /// Geometry and tracks from outside: masks of paths far outside their region, paths with

@@ -2,8 +2,8 @@ import Foundation
 import TactileCairo
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 import Testing
 
 /// The background goes out as JPEG by default (small, and no exact pixel survives), the

@@ -4,8 +4,8 @@ import TactileCore
 import TestSupport
 import Testing
 
-@testable import TactilePuzzleVerifier
 @testable import TactilePuzzleImaging
+@testable import TactilePuzzleVerifier
 
 /// The PNG encoder against an independent decoder (gdk-pixbuf, through `ImageLoader`), its
 /// checksums against published check values and their definitions, and the arithmetic it

@@ -1,8 +1,8 @@
 import TactileCore
 import TactilePuzzle
+import TactilePuzzleImaging
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
-import TactilePuzzleImaging
 import Testing
 
 /// No pixel of the piece repeats the background under it at the answer, its antialiased rim

@@ -1,8 +1,8 @@
 import TactileCore
 import TactilePuzzle
+import TactilePuzzleImaging
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
-import TactilePuzzleImaging
 import Testing
 
 /// The solvers that beat the first generator find few holes now: each sees the images as a

@@ -6,8 +6,8 @@ import TactilePuzzle
 import TactilePuzzleSolvers
 import Testing
 
-@testable import TactilePuzzleVerifier
 @testable import TactilePuzzleImaging
+@testable import TactilePuzzleVerifier
 
 /// The state directory: persistence across runs, permissions, failing closed; and the PNG
 /// encoder the images go out through.

@@ -1,9 +1,9 @@
 import Foundation
 import TactileCore
 import TactilePuzzle
+import TactilePuzzleImaging
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
-import TactilePuzzleImaging
 import Testing
 
 /// A drag a hand could make (`HumanDrag`): from rest, a primary reach, corrections until the

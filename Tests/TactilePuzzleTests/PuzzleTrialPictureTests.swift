@@ -1,8 +1,8 @@
 import Foundation
 import TactileCore
+import TactilePuzzleImaging
 import TactilePuzzleSolvers
 import TactilePuzzleVerifier
-import TactilePuzzleImaging
 import TestSupport
 import Testing
 

@@ -4,8 +4,8 @@ import TactilePuzzle
 import TestSupport
 import Testing
 
-@testable import TactilePuzzleVerifier
 @testable import TactilePuzzleImaging
+@testable import TactilePuzzleVerifier
 
 /// The verifying side: single checks, expiry, tolerance in width fractions, rate limits,
 /// lockout, bounded memory and single-use tokens.

@@ -4,8 +4,8 @@ import TactileCrypto
 import TactilePuzzle
 import Testing
 
-@testable import TactilePuzzleVerifier
 @testable import TactilePuzzleImaging
+@testable import TactilePuzzleVerifier
 
 /// The verifier kept record by record, as the Redis store keeps it: the same operations give
 /// the same outcomes as a verifier holding its whole state, and every record fails closed.

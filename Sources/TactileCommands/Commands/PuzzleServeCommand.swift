@@ -4,6 +4,7 @@ import TactileCore
 import TactileHTTP
 import TactilePuzzleImaging
 import TactilePuzzleService
+import TactilePuzzleStores
 import TactilePuzzleVerifier
 
 /// `tactile puzzle serve`: wires the HTTP server, the captcha service and a store together,

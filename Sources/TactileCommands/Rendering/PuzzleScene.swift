@@ -3,8 +3,8 @@ import TactileCairo
 import TactileCore
 import TactileCrypto
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 
 /// `tactile render puzzle`: a drawn picture, the piece dragged by a scripted hand into the
 /// hole, the snap and the fade.

@@ -4,6 +4,7 @@ import TactileCrypto
 import TactileHTTP
 import TactilePuzzle
 import TactilePuzzleImaging
+import TactilePuzzleStores
 import TactilePuzzleVerifier
 
 /// Challenges: refused early when a client, its network or the site asks for too many, else

@@ -5,6 +5,7 @@ import TactileCrypto
 import TactileHTTP
 import TactilePuzzle
 @_spi(AnswerReveal) import TactilePuzzleImaging
+import TactilePuzzleStores
 @_spi(AnswerReveal) import TactilePuzzleVerifier
 
 /// The captcha as a web service: the HTTP contract of `tactile puzzle serve`, as a function

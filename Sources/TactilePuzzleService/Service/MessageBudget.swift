@@ -1,4 +1,5 @@
 import Synchronization
+import TactilePuzzleStores
 
 /// At most so many of something a second (a ``WindowCounts`` window of one second), and
 /// how many were refused since the last one let through.

@@ -1,6 +1,7 @@
 import Foundation
 import TactileCore
 import TactileCrypto
+import TactilePuzzleStores
 import TactilePuzzleVerifier
 
 /// A site that uses the captcha: its public key, its secret, where it may be shown, and its
@@ -163,7 +164,7 @@ public struct ServiceSite: Codable, Hashable, Sendable {
 
     /// Reads a sites file: a JSON array of sites, checked.
     ///
-    /// - Throws: ``ServiceConfigurationError`` naming the file and what is wrong.
+    /// - Throws: `ServiceConfigurationError` naming the file and what is wrong.
     public static func load(path: String) throws(ServiceConfigurationError) -> [ServiceSite] {
         let bytes: [UInt8]
         do { bytes = try FileAccess.read(path: path, limit: 1 << 20) } catch {
@@ -287,13 +288,6 @@ public struct ServiceSite: Codable, Hashable, Sendable {
             }
         }
     }
-}
-
-/// A service option that cannot be used.
-public struct ServiceConfigurationError: Error, CustomStringConvertible, Sendable {
-    /// What is wrong.
-    public var description: String
-    init(_ description: String) { self.description = description }
 }
 
 extension Character {

@@ -1,8 +1,8 @@
 import Foundation
 import TactileCairo
 import TactileCore
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 
 /// Photographs to cut puzzles from in trials: a directory's images, or the sample photos
 /// that ship with Debian's `python3-skimage` package (scikit-image's data set).

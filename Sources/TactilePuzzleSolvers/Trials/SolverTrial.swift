@@ -1,8 +1,8 @@
 import TactileCairo
 import TactileCore
 import TactilePuzzle
-import TactilePuzzleVerifier
 import TactilePuzzleImaging
+import TactilePuzzleVerifier
 
 /// Where a trial's pictures come from.
 public enum TrialPictures: Sendable {

@@ -148,15 +148,17 @@ public final class WindowCounters: Sendable {
 
     /// Counts one event against `name` in the window of `window` seconds that holds `now`:
     /// the count so far in that window, and when it ends.
-    func increment(_ name: String, window: Double, now: Double) -> (count: Int, windowEnds: Double)
-    {
+    package func increment(_ name: String, window: Double, now: Double) -> (
+        count: Int, windowEnds: Double
+    ) {
         counts.withLock { $0.increment(name, window: window, now: now) }
     }
 }
 
 /// What ``WindowCounters`` keeps, as a value: at most ``limit`` names, those of past windows
 /// forgotten first.
-struct WindowCounts {
+package struct WindowCounts {
+    package init() {}
     private struct Entry {
         var window: Int
         var count: Int
@@ -165,7 +167,7 @@ struct WindowCounts {
     /// The most names kept.
     let limit = 4096
 
-    mutating func increment(_ name: String, window: Double, now: Double) -> (
+    package mutating func increment(_ name: String, window: Double, now: Double) -> (
         count: Int, windowEnds: Double
     ) {
         let index = Int((now / window).rounded(.down))
