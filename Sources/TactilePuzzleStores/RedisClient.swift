@@ -1,4 +1,4 @@
-import CHiredis
+internal import CHiredis
 import Foundation
 import Synchronization
 import TactilePuzzleVerifier
