@@ -1,6 +1,6 @@
 import Foundation
 import TactileCommands
-import TactileCrypto
+@_spi(Testing) import TactileCrypto
 import TactilePatternLock
 import TactilePatternVault
 

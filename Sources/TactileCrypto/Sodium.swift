@@ -119,7 +119,7 @@ public struct Argon2idCost: Hashable, Sendable, Codable {
         memoryBytes: Int(crypto_pwhash_argon2id_MEMLIMIT_INTERACTIVE))
 
     /// The cheapest cost libsodium accepts, for tests only.
-    public static let minimum = Argon2idCost(
+    @_spi(Testing) public static let minimum = Argon2idCost(
         passes: UInt64(crypto_pwhash_argon2id_OPSLIMIT_MIN),
         memoryBytes: Int(crypto_pwhash_argon2id_MEMLIMIT_MIN))
 

@@ -49,8 +49,8 @@ public struct PatternVaultStatus: Hashable, Sendable {
 /// the schedule's wait for the current count.
 public struct PatternVault: Sendable {
     /// The cost chosen for new stores: 3 passes over 128 MiB, about 0.18 s per verify on the
-    /// 2-core development machine (the target is 50–500 ms). Tests use
-    /// `Argon2idCost.minimum`.
+    /// 2-core development machine (the target is 50–500 ms). Tests use the cheapest cost
+    /// libsodium accepts.
     public static let recommendedCost = Argon2idCost(passes: 3, memoryBytes: 128 << 20)
 
     /// The store's path.

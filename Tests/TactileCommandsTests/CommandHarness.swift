@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Testing) import TactileCrypto
 import Testing
 
 @testable import TactileCommands

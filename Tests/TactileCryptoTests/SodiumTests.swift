@@ -1,5 +1,5 @@
 import Foundation
-import TactileCrypto
+@_spi(Testing) import TactileCrypto
 import Testing
 
 /// The wrappers give the published answers.

@@ -19,7 +19,11 @@ import Testing
     let backend = MemoryBackend(policy: plumbingPolicy)
 
     /// A client whose transport hands each request straight to `service` (one address).
-    func client(_ service: CaptchaService, log: Box<[String]>? = nil) throws -> RemoteCaptcha {
+    ///
+    /// - Parameter serviceDate: The `Date` header the service sends, if any.
+    func client(
+        _ service: CaptchaService, log: Box<[String]>? = nil, serviceDate: String? = nil
+    ) throws -> RemoteCaptcha {
         try RemoteCaptcha(
             baseURL: "http://captcha.test:8080/", siteKey: site.sitekey,
             transport: { request, completion in
@@ -35,7 +39,9 @@ import Testing
                             status: response.status,
                             headers: Dictionary(
                                 response.headers.map { ($0.name, $0.value) },
-                                uniquingKeysWith: { a, _ in a }), body: response.body)))
+                                uniquingKeysWith: { a, _ in a }
+                            ).merging(serviceDate.map { ["date": $0] } ?? [:]) { _, date in date },
+                            body: response.body)))
             },
             decode: { try ImageLoader.decode($0, name: "test image") },
             solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1).solve() })
@@ -94,6 +100,28 @@ import Testing
         // Answered once: the same challenge again is gone.
         let again = try answer { remote.submit(attempt, for: challenge, completion: $0) }.get()
         #expect(again == .expired)
+    }
+
+    @Test func aLifetimeIsCountedByTheServicesClock() throws {
+        let service = CaptchaService(
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
+            log: { _ in })
+        // The service's clock is a minute behind this machine's: the puzzle lives a minute
+        // longer than this machine's clock would say. IMF-fixdate has whole seconds.
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let behind = format.string(from: Date().addingTimeInterval(-60))
+        let remote = try client(service, serviceDate: behind)
+        let lifetime = try #require(
+            try answer { remote.fetchChallenge(completion: $0) }.get().lifetime)
+        #expect(lifetime > 175 && lifetime <= 182, "\(lifetime) s from \(behind)")
+
+        let unreadable = try client(service, serviceDate: "yesterday")
+        let local = try #require(
+            try answer { unreadable.fetchChallenge(completion: $0) }.get().lifetime)
+        #expect(local > 115 && local <= 121, "an unreadable Date: this machine's clock")
     }
 
     @Test func anAttemptInAnotherScaleIsSentInBackgroundPixels() throws {

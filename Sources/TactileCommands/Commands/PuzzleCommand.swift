@@ -364,26 +364,46 @@ enum PuzzleCommand {
             }
             return .success(outcome)
         }
+        let checked = now()
         switch outcome {
         case .failure(let failure):
             throw failure
-        case .success(.passed(let receipt)):
-            output.line(receipt.token)
+        case .success(let outcome):
+            try tell(outcome.verdict(now: checked), now: checked, output: output)
+        }
+    }
+
+    /// Tells the caller a verdict as every client of the captcha reads it: through the
+    /// client's session (``PuzzleSession``), which hands a token over, asks for a fresh puzzle
+    /// (here: the caller makes one) or waits out a lockout.
+    static func tell(_ verdict: PuzzleVerdict, now: Double, output: CommandOutput)
+        throws(CommandFailure)
+    {
+        var session = PuzzleSession()
+        _ = session.handle(.newPuzzle, now: now)
+        _ = session.handle(.challengeLoaded(request: session.request, lifetime: nil), now: now)
+        _ = session.handle(.answered, now: now)
+        let effects = session.handle(.verdictArrived(request: session.request, verdict), now: now)
+        for case .token(let token?) in effects {
+            output.line(token)
             output.flush()
             if let reason = output.failureReason {
                 throw .outputFailed(
                     "passed, but the token could not be written (\(reason)); the puzzle is used up, so make a new one"
                 )
             }
-        case .success(.failed(let failure)):
+            return
+        }
+        switch (session.phase, session.notice) {
+        case (.locked(let until), _):
+            throw CommandFailure(
+                .locked, "rate-limited; try again in \(formatSeconds(until - now))")
+        case (.loading, .expired):
             throw CommandFailure(
                 .negative,
-                failure.verdict == .expired
-                    ? "expired: the puzzle is gone (expired or already checked); make a new one"
-                    : "not passed; make a new puzzle and try again")
-        case .success(.locked(let until)):
-            throw CommandFailure(
-                .locked, "rate-limited; try again in \(formatSeconds(until - now()))")
+                "expired: the puzzle is gone (expired or already checked); make a new one")
+        default:
+            throw CommandFailure(.negative, "not passed; make a new puzzle and try again")
         }
     }
 

@@ -279,16 +279,17 @@ public final class RemoteCaptcha {
         guard let text = time?.string,
             let until = ISO8601DateFormatter().date(from: text)?.timeIntervalSince1970
         else { return nil }
-        // HTTP's `Date` format (IMF-fixdate).
-        let format = DateFormatter()
-        format.locale = Locale(identifier: "en_US_POSIX")
-        format.timeZone = TimeZone(identifier: "GMT")
-        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         let now =
-            response.headers["date"].flatMap { format.date(from: $0) }?.timeIntervalSince1970
-            ?? Date().timeIntervalSince1970
+            response.headers["date"].flatMap { try? Date($0, strategy: httpDate) }?
+            .timeIntervalSince1970 ?? Date().timeIntervalSince1970
         return until - now
     }
+
+    /// HTTP's `Date` format (IMF-fixdate): `Fri, 04 Dec 2026 11:21:26 GMT`.
+    private static let httpDate = Date.ParseStrategy(
+        format:
+            "\(weekday: .abbreviated), \(day: .twoDigits) \(month: .abbreviated) \(year: .defaultDigits) \(hour: .twoDigits(clock: .twentyFourHour, hourCycle: .zeroBased)):\(minute: .twoDigits):\(second: .twoDigits) GMT",
+        locale: Locale(identifier: "en_US_POSIX"), timeZone: TimeZone(identifier: "GMT")!)
 
     /// `Retry-After` in whole seconds, held to 1…3600 whatever the service says.
     private static func retryAfter(_ response: Response) -> Double {

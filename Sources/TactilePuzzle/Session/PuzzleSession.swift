@@ -209,8 +209,7 @@ public struct PuzzleSession: Hashable, Sendable {
     }
 
     private mutating func lock(retryAfter: Double, now: Double) -> [Effect] {
-        var until = now + max(0, retryAfter)
-        if case .locked(let earlier) = phase { until = max(until, earlier) }
+        let until = now + max(0, retryAfter)
         phase = .locked(until: until)
         notice = nil
         isAnswering = false
