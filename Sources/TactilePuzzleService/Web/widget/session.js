@@ -102,10 +102,9 @@ export class PuzzleSession {
     return [this.show({ reason: event.reason })];
   }
 
-  /** Refuses every puzzle for `retryAfter` seconds (at least until an earlier lock ends), counting down each second. */
+  /** Refuses every puzzle for `retryAfter` seconds, counting down each second. */
   lock(retryAfter, now, fromVerdict) {
-    const until = now + Math.max(0, retryAfter);
-    this.lockedUntil = this.phase === 'locked' && this.lockedUntil !== null ? Math.max(this.lockedUntil, until) : until;
+    this.lockedUntil = now + Math.max(0, retryAfter);
     this.phase = 'locked';
     this.notice = null;
     const settle = fromVerdict ? [{ type: 'settle', verdict: 'locked' }] : [];
