@@ -45,27 +45,38 @@ public final class AttachmentBehavior: DynamicBehavior {
     /// The attachment point on the second item, from its centre in its own axes.
     public let offsetFromSecondItem: Vector
     /// The fixed point of an item–anchor attachment, in the reference area (points).
-    public private(set) var anchorPoint: Point
+    public private(set) var anchorPoint: Point {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// The kept distance in points; the initial distance between the two points by default.
-    public private(set) var length: Double
+    public private(set) var length: Double {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Spring frequency in hertz; 0 (the default) makes the attachment rigid.
-    public private(set) var frequency = 0.0
+    public private(set) var frequency = 0.0 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Spring damping ratio (1 is critical). Default 0.
-    public private(set) var damping = 0.0
+    public private(set) var damping = 0.0 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// The largest force a spring attachment (frequency > 0) pulls with, in mass · points/s²
     /// (mass as density × area / 10⁴); unlimited by default. A limited spring is how a drag is
     /// made (Box2D's mouse joint has the same): the item follows the finger as fast as the
     /// force allows, so a flick cannot give it any speed at all. Rigid attachments ignore it.
-    public private(set) var maximumForce = Double.infinity
+    public private(set) var maximumForce = Double.infinity {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Torque resisting relative rotation, in mass · points²/s² (UIKit force unit × points ×
     /// 100). Default 0.
-    public private(set) var frictionTorque = 0.0
+    public private(set) var frictionTorque = 0.0 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Allowed relative rotation (pin, radians) or translation (sliding, points). Unlimited
     /// by default.
-    public private(set) var attachmentRange: ClosedRange<Double> =
-        -Double
-        .infinity...Double
-        .infinity
+    public private(set) var attachmentRange: ClosedRange<Double> = -.infinity ... .infinity {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// The sliding axis, in the first item's axes (item–item) or the reference area's.
     public let axisOfTranslation: Vector
     /// Second item's rotation minus the first's, at creation.
@@ -188,28 +199,24 @@ public final class AttachmentBehavior: DynamicBehavior {
             throw DynamicsError("only an item–anchor attachment has an anchor point to move")
         }
         anchorPoint = point
-        setNeedsParameterUpdate()
     }
 
     /// Sets the kept distance in points, 0 or more.
     public func setLength(_ length: Double) throws(DynamicsError) {
         try DynamicsError.check(length, "attachment length", atLeast: 0)
         self.length = length
-        setNeedsParameterUpdate()
     }
 
     /// Sets the spring frequency in hertz (0 for rigid).
     public func setFrequency(_ frequency: Double) throws(DynamicsError) {
         try DynamicsError.check(frequency, "attachment frequency", atLeast: 0)
         self.frequency = frequency
-        setNeedsParameterUpdate()
     }
 
     /// Sets the spring damping ratio, 0 or more.
     public func setDamping(_ damping: Double) throws(DynamicsError) {
         try DynamicsError.check(damping, "attachment damping", atLeast: 0)
         self.damping = damping
-        setNeedsParameterUpdate()
     }
 
     /// Sets the largest force a spring attachment pulls with, more than 0 (`.infinity` for no
@@ -220,14 +227,12 @@ public final class AttachmentBehavior: DynamicBehavior {
                 "maximum force must be more than 0 (or infinity for none), got \(force)")
         }
         maximumForce = force
-        setNeedsParameterUpdate()
     }
 
     /// Sets the friction torque, 0 or more.
     public func setFrictionTorque(_ torque: Double) throws(DynamicsError) {
         try DynamicsError.check(torque, "friction torque", atLeast: 0)
         frictionTorque = torque
-        setNeedsParameterUpdate()
     }
 
     /// Sets the allowed relative rotation (pin) or translation (sliding).
@@ -236,7 +241,6 @@ public final class AttachmentBehavior: DynamicBehavior {
             throw DynamicsError("attachment range must not contain NaN")
         }
         attachmentRange = range
-        setNeedsParameterUpdate()
     }
 
     /// A point on an item given by an offset in its axes.

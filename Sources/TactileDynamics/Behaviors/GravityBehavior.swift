@@ -8,7 +8,9 @@ public final class GravityBehavior: ItemListBehavior {
     public static let pointsPerSecondSquared = 1000.0
 
     /// The direction and magnitude: (0, 1) by default (down, magnitude 1).
-    public private(set) var gravityDirection = Vector(dx: 0, dy: 1)
+    public private(set) var gravityDirection = Vector(dx: 0, dy: 1) {
+        didSet { setNeedsParameterUpdate() }
+    }
 
     /// Creates gravity for the given items.
     public override init(items: [DynamicItem] = []) { super.init(items: items) }
@@ -24,7 +26,6 @@ public final class GravityBehavior: ItemListBehavior {
     public func setGravityDirection(_ direction: Vector) throws(DynamicsError) {
         try DynamicsError.finite(direction, "gravity direction")
         gravityDirection = direction
-        setNeedsParameterUpdate()
     }
 
     /// Sets the direction by angle (radians) and magnitude.

@@ -22,14 +22,18 @@ public final class PushBehavior: ItemListBehavior {
     /// How the push acts.
     public let mode: Mode
     /// Direction and magnitude: (0, 0) by default, so a new push does nothing until set.
-    public private(set) var pushDirection = Vector.zero
+    public private(set) var pushDirection = Vector.zero {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Whether the push acts. True by default.
     public var isActive = true {
         didSet { if !suppressUpdates { setNeedsParameterUpdate() } }
     }
     var suppressUpdates = false
     /// Offsets from each item's centre, in the item's own axes.
-    private var offsets: [ObjectIdentifier: Vector] = [:]
+    private var offsets: [ObjectIdentifier: Vector] = [:] {
+        didSet { setNeedsParameterUpdate() }
+    }
 
     /// Creates a push.
     public init(items: [DynamicItem] = [], mode: Mode) {
@@ -46,7 +50,6 @@ public final class PushBehavior: ItemListBehavior {
     public func setPushDirection(_ direction: Vector) throws(DynamicsError) {
         try DynamicsError.finite(direction, "push direction")
         pushDirection = direction
-        setNeedsParameterUpdate()
     }
 
     /// Sets the direction by angle (radians) and magnitude.
@@ -67,7 +70,6 @@ public final class PushBehavior: ItemListBehavior {
     {
         try DynamicsError.finite(offset, "push offset")
         offsets[ObjectIdentifier(item)] = offset
-        setNeedsParameterUpdate()
     }
 }
 

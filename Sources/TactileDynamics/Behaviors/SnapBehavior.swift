@@ -5,9 +5,13 @@ public final class SnapBehavior: DynamicBehavior {
     /// The snapping item.
     public let item: DynamicItem
     /// Where the item's centre goes.
-    public private(set) var snapPoint: Point
+    public private(set) var snapPoint: Point {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// How much the snap oscillates: 0 the most, 1 the least; 0.5 by default (UIKit's).
-    public private(set) var damping = 0.5
+    public private(set) var damping = 0.5 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// The spring's natural frequency in hertz.
     static let frequency = 2.0
 
@@ -25,14 +29,12 @@ public final class SnapBehavior: DynamicBehavior {
     public func setSnapPoint(_ point: Point) throws(DynamicsError) {
         try DynamicsError.finite(point, "snap point")
         snapPoint = point
-        setNeedsParameterUpdate()
     }
 
     /// Sets the damping, 0…1.
     public func setDamping(_ damping: Double) throws(DynamicsError) {
         try DynamicsError.check(damping, "snap damping", in: 0...1)
         self.damping = damping
-        setNeedsParameterUpdate()
     }
 
     /// The spring's damping ratio: 0.15 at damping 0 up to 1 (critical) at damping 1.

@@ -19,21 +19,37 @@ public final class FieldBehavior: ItemListBehavior {
     /// What kind of field this is.
     public let kind: Kind
     /// The field's centre, in the reference area (points). Zero by default.
-    public private(set) var position = Point.zero
+    public private(set) var position = Point.zero {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Where the field acts. Everywhere by default.
-    public private(set) var region = FieldRegion.infinite
+    public private(set) var region = FieldRegion.infinite {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// The field's strength. 1 by default.
-    public private(set) var strength = 1.0
+    public private(set) var strength = 1.0 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// How fast the field weakens with distance (an exponent). 0 by default.
-    public private(set) var falloff = 0.0
+    public private(set) var falloff = 0.0 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Distances below this count as this, in points. 0 by default.
-    public private(set) var minimumRadius = 0.0
+    public private(set) var minimumRadius = 0.0 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Direction of linear gravity and velocity fields.
-    public private(set) var direction = Vector.zero
+    public private(set) var direction = Vector.zero {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Noise and turbulence: 0 (fine, changing every 20 points) to 1 (smooth, every 300).
-    public private(set) var smoothness = 0.0
+    public private(set) var smoothness = 0.0 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// Noise and turbulence: how fast the pattern changes, in cells per second.
-    public private(set) var animationSpeed = 0.0
+    public private(set) var animationSpeed = 0.0 {
+        didSet { setNeedsParameterUpdate() }
+    }
     /// The force of a custom field, in mass · points/s².
     let evaluation: (@Sendable (FieldSample) -> Vector)?
 
@@ -111,42 +127,36 @@ public final class FieldBehavior: ItemListBehavior {
     public func setPosition(_ position: Point) throws(DynamicsError) {
         try DynamicsError.finite(position, "field position")
         self.position = position
-        setNeedsParameterUpdate()
     }
 
     /// Sets where the field acts.
     public func setRegion(_ region: FieldRegion) throws(DynamicsError) {
         try region.validate()
         self.region = region
-        setNeedsParameterUpdate()
     }
 
     /// Sets the strength (any finite number; negative reverses the field).
     public func setStrength(_ strength: Double) throws(DynamicsError) {
         try DynamicsError.finite(strength, "field strength")
         self.strength = strength
-        setNeedsParameterUpdate()
     }
 
     /// Sets the falloff exponent, 0 or more.
     public func setFalloff(_ falloff: Double) throws(DynamicsError) {
         try DynamicsError.check(falloff, "field falloff", atLeast: 0)
         self.falloff = falloff
-        setNeedsParameterUpdate()
     }
 
     /// Sets the minimum radius in points, 0 or more.
     public func setMinimumRadius(_ radius: Double) throws(DynamicsError) {
         try DynamicsError.check(radius, "field minimum radius", atLeast: 0)
         minimumRadius = radius
-        setNeedsParameterUpdate()
     }
 
     /// Sets the direction of a linear gravity or velocity field.
     public func setDirection(_ direction: Vector) throws(DynamicsError) {
         try DynamicsError.finite(direction, "field direction")
         self.direction = direction
-        setNeedsParameterUpdate()
     }
 
     /// Sets the noise's smoothness (0…1) and animation speed (0 or more).
@@ -155,7 +165,6 @@ public final class FieldBehavior: ItemListBehavior {
         try DynamicsError.check(animationSpeed, "field animation speed", atLeast: 0)
         self.smoothness = smoothness
         self.animationSpeed = animationSpeed
-        setNeedsParameterUpdate()
     }
 
     var compiledKind: FieldKind {
