@@ -155,22 +155,16 @@ public struct PatternSession: Hashable, Sendable {
     public mutating func cancel() -> [Effect] {
         guard isCancellable, pending == nil else { return [] }
         switch task {
-        case .changeNew(let current, _):
-            task = .unlock
-            return [
-                .useGrid(current.grid.size), .show(.clear),
-                say(
-                    Localization.text("Draw your pattern to unlock"),
-                    Localization.text("Nothing was changed.")),
-            ]
-        case .changeCurrent, .remove:
-            task = .unlock
-            return [
-                .show(.clear),
-                say(
-                    Localization.text("Draw your pattern to unlock"),
-                    Localization.text("Nothing was changed.")),
-            ]
+        case .changeCurrent, .changeNew, .remove:
+            // A new pattern may be on a grid of its own: the stored pattern's comes back.
+            var effects: [Effect] = []
+            if case .changeNew(let current, _) = task {
+                effects.append(.useGrid(current.grid.size))
+            }
+            return effects
+                + unlock(
+                    showing: .clear, Localization.text("Draw your pattern to unlock"),
+                    Localization.text("Nothing was changed."))
         default:
             return beginEnrollment()
         }
@@ -261,19 +255,13 @@ public struct PatternSession: Hashable, Sendable {
         if case .failed(let error) = answer { return fail(error) }
         switch (request, answer) {
         case (.enroll, .enrolled):
-            task = .unlock
-            return [
-                .show(.correct),
-                say(Localization.text("Pattern saved"), Localization.text("Draw it to unlock.")),
-            ]
+            return unlock(
+                showing: .correct, Localization.text("Pattern saved"),
+                Localization.text("Draw it to unlock."))
         case (.change, .verdict(.accepted)):
-            task = .unlock
-            return [
-                .show(.correct),
-                say(
-                    Localization.text("Pattern changed"),
-                    Localization.text("Draw the new pattern to unlock.")),
-            ]
+            return unlock(
+                showing: .correct, Localization.text("Pattern changed"),
+                Localization.text("Draw the new pattern to unlock."))
         case (.setAside, .setAside(let keptAs)):
             let effects = beginEnrollment()
             guard let keptAs else { return effects }
@@ -340,6 +328,15 @@ public struct PatternSession: Hashable, Sendable {
     private mutating func say(_ headline: String, _ explanation: String) -> Effect {
         self.explanation = explanation
         return .say(headline, explanation)
+    }
+
+    /// Ends the flow under way at unlocking: shows `feedback` on the lock and says what became
+    /// of the flow.
+    private mutating func unlock(
+        showing feedback: Feedback, _ headline: String, _ explanation: String
+    ) -> [Effect] {
+        task = .unlock
+        return [.show(feedback), say(headline, explanation)]
     }
 
     private mutating func request(_ request: Request, saying doing: String) -> [Effect] {
