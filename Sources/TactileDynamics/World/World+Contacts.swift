@@ -229,41 +229,60 @@ extension World {
         bodies[j].angularVelocity += rb.cross(p) * contacts[k].invInertiaB
     }
 
+    /// Contact `k`'s two bodies as the solver moves them: their velocities, or (`push`) the
+    /// velocities that push overlap out.
+    @inline(__always)
+    func solverPair(_ k: Int, push: Bool) -> SolverPair {
+        let i = contacts[k].bodyA
+        let j = contacts[k].bodyB
+        return SolverPair(
+            vA: push ? bodies[i].pushVelocity : bodies[i].velocity,
+            wA: push ? bodies[i].pushAngularVelocity : bodies[i].angularVelocity,
+            vB: push ? bodies[j].pushVelocity : bodies[j].velocity,
+            wB: push ? bodies[j].pushAngularVelocity : bodies[j].angularVelocity,
+            mA: contacts[k].invMassA, iA: contacts[k].invInertiaA,
+            mB: contacts[k].invMassB, iB: contacts[k].invInertiaB)
+    }
+
+    /// Stores the velocities of `pair`, solved for contact `k`, back in its bodies.
+    @inline(__always)
+    mutating func store(_ pair: SolverPair, for k: Int, push: Bool) {
+        let i = contacts[k].bodyA
+        let j = contacts[k].bodyB
+        if push {
+            bodies[i].pushVelocity = pair.vA
+            bodies[i].pushAngularVelocity = pair.wA
+            bodies[j].pushVelocity = pair.vB
+            bodies[j].pushAngularVelocity = pair.wB
+        } else {
+            bodies[i].velocity = pair.vA
+            bodies[i].angularVelocity = pair.wA
+            bodies[j].velocity = pair.vB
+            bodies[j].angularVelocity = pair.wB
+        }
+    }
+
     /// One pass over the contacts: friction (clamped by the contact's normal impulses), then
     /// the normal impulses (clamped at zero).
     mutating func solveContactVelocities() {
         for k in contacts.indices {
-            let count = contacts[k].pointCount
-            let i = contacts[k].bodyA
-            let j = contacts[k].bodyB
-            let mA = contacts[k].invMassA
-            let iA = contacts[k].invInertiaA
-            let mB = contacts[k].invMassB
-            let iB = contacts[k].invInertiaB
             let n = contacts[k].normal
             let t = Vec2(n.y, -n.x)
             let friction = contacts[k].friction
-            var vA = bodies[i].velocity
-            var wA = bodies[i].angularVelocity
-            var vB = bodies[j].velocity
-            var wB = bodies[j].angularVelocity
-            if count == 1 {
+            var pair = solverPair(k, push: false)
+            if contacts[k].pointCount == 1 {
                 // One point (a ball's contact).
                 let ra = contacts[k].first.ra
                 let rb = contacts[k].first.rb
                 if friction > 0 {
-                    contacts[k].first.tangentImpulse = Self.frictionImpulse(
+                    contacts[k].first.tangentImpulse = pair.frictionImpulse(
                         ra, rb, t, friction * contacts[k].first.normalImpulse,
-                        contacts[k].first.tangentMass, contacts[k].first.tangentImpulse,
-                        mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                        contacts[k].first.tangentMass, contacts[k].first.tangentImpulse)
                 }
-                contacts[k].first.normalImpulse = Self.normalImpulse(
+                contacts[k].first.normalImpulse = pair.normalImpulse(
                     ra, rb, n, contacts[k].first.bias, contacts[k].first.normalMass,
-                    contacts[k].first.normalImpulse, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
-                bodies[i].velocity = vA
-                bodies[i].angularVelocity = wA
-                bodies[j].velocity = vB
-                bodies[j].angularVelocity = wB
+                    contacts[k].first.normalImpulse)
+                store(pair, for: k, push: false)
                 continue
             }
             // Two points, written out: friction, then both normal impulses. The points lie
@@ -274,67 +293,23 @@ extension World {
             let ra1 = contacts[k].second.ra
             let rb1 = contacts[k].second.rb
             if friction > 0 {
-                contacts[k].first.tangentImpulse = Self.frictionImpulse(
+                contacts[k].first.tangentImpulse = pair.frictionImpulse(
                     ra0, rb0, t,
                     friction * (contacts[k].first.normalImpulse + contacts[k].second.normalImpulse),
-                    contacts[k].first.tangentMass, contacts[k].first.tangentImpulse,
-                    mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                    contacts[k].first.tangentMass, contacts[k].first.tangentImpulse)
             }
             if contacts[k].isBlock {
-                solveNormalPair(k, n, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                solveNormalPair(k, n, &pair)
             } else {
-                contacts[k].first.normalImpulse = Self.normalImpulse(
+                contacts[k].first.normalImpulse = pair.normalImpulse(
                     ra0, rb0, n, contacts[k].first.bias, contacts[k].first.normalMass,
-                    contacts[k].first.normalImpulse, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
-                contacts[k].second.normalImpulse = Self.normalImpulse(
+                    contacts[k].first.normalImpulse)
+                contacts[k].second.normalImpulse = pair.normalImpulse(
                     ra1, rb1, n, contacts[k].second.bias, contacts[k].second.normalMass,
-                    contacts[k].second.normalImpulse, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                    contacts[k].second.normalImpulse)
             }
-            bodies[i].velocity = vA
-            bodies[i].angularVelocity = wA
-            bodies[j].velocity = vB
-            bodies[j].angularVelocity = wB
+            store(pair, for: k, push: false)
         }
-    }
-
-    /// The new accumulated friction impulse at one point (kept within ±`limit`), its change
-    /// applied to the velocities.
-    @inline(__always)
-    static func frictionImpulse(
-        _ ra: Vec2, _ rb: Vec2, _ t: Vec2, _ limit: Double, _ mass: Double, _ old: Double,
-        _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double,
-        _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double
-    ) -> Double {
-        let vt = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(t)
-        let total = max(-limit, min(limit, old - vt * mass))
-        apply(t * (total - old), ra, rb, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
-        return total
-    }
-
-    /// Applies impulse `p` at offsets `ra`, `rb` to a pair's velocities: −p to A, +p to B.
-    @inline(__always)
-    static func apply(
-        _ p: Vec2, _ ra: Vec2, _ rb: Vec2, _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double,
-        _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double
-    ) {
-        vA -= p * mA
-        wA -= ra.cross(p) * iA
-        vB += p * mB
-        wB += rb.cross(p) * iB
-    }
-
-    /// The new accumulated normal impulse at one point (kept at or above zero, and letting the
-    /// normal velocity be no less than `bias`), its change applied to the velocities.
-    @inline(__always)
-    static func normalImpulse(
-        _ ra: Vec2, _ rb: Vec2, _ n: Vec2, _ bias: Double, _ mass: Double, _ old: Double,
-        _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double,
-        _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double
-    ) -> Double {
-        let vn = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(n)
-        let total = max(0, old - (vn - bias) * mass)
-        apply(n * (total - old), ra, rb, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
-        return total
     }
 
     /// Solves both normal impulses of a two-point contact at once: the 2×2 complementarity
@@ -342,18 +317,15 @@ extension World {
     /// push and separates) by trying its four cases. Solving the points one after the other
     /// instead leaves a small imbalance that turns a tall stack over time.
     @inline(__always)
-    mutating func solveNormalPair(
-        _ k: Int, _ n: Vec2, _ mA: Double, _ iA: Double, _ mB: Double, _ iB: Double,
-        _ vA: inout Vec2, _ wA: inout Double, _ vB: inout Vec2, _ wB: inout Double
-    ) {
+    mutating func solveNormalPair(_ k: Int, _ n: Vec2, _ pair: inout SolverPair) {
         let ra0 = contacts[k].first.ra
         let rb0 = contacts[k].first.rb
         let ra1 = contacts[k].second.ra
         let rb1 = contacts[k].second.rb
         let a0 = contacts[k].first.normalImpulse
         let a1 = contacts[k].second.normalImpulse
-        let vn0 = (vB + cross(wB, rb0) - vA - cross(wA, ra0)).dot(n)
-        let vn1 = (vB + cross(wB, rb1) - vA - cross(wA, ra1)).dot(n)
+        let vn0 = pair.relativeVelocity(ra0, rb0).dot(n)
+        let vn1 = pair.relativeVelocity(ra1, rb1).dot(n)
         let k00 = contacts[k].k00
         let k01 = contacts[k].k01
         let k11 = contacts[k].k11
@@ -386,10 +358,10 @@ extension World {
         contacts[k].second.normalImpulse = x1
         let p0 = n * (x0 - a0)
         let p1 = n * (x1 - a1)
-        vA -= (p0 + p1) * mA
-        wA -= (ra0.cross(p0) + ra1.cross(p1)) * iA
-        vB += (p0 + p1) * mB
-        wB += (rb0.cross(p0) + rb1.cross(p1)) * iB
+        pair.vA -= (p0 + p1) * pair.mA
+        pair.wA -= (ra0.cross(p0) + ra1.cross(p1)) * pair.iA
+        pair.vB += (p0 + p1) * pair.mB
+        pair.wB += (rb0.cross(p0) + rb1.cross(p1)) * pair.iB
     }
 
     /// One pass that pushes overlap out, on a second set of velocities that move the bodies
@@ -403,30 +375,17 @@ extension World {
             let count = contacts[k].pointCount
             let push0 = contacts[k].first.push
             let push1 = count == 2 ? contacts[k].second.push : 0
-            let i = contacts[k].bodyA
-            let j = contacts[k].bodyB
-            let mA = contacts[k].invMassA
-            let iA = contacts[k].invInertiaA
-            let mB = contacts[k].invMassB
-            let iB = contacts[k].invInertiaB
             let n = contacts[k].normal
-            var vA = bodies[i].pushVelocity
-            var wA = bodies[i].pushAngularVelocity
-            var vB = bodies[j].pushVelocity
-            var wB = bodies[j].pushAngularVelocity
+            var pair = solverPair(k, push: true)
             for point in 0..<count {
                 let target = point == 0 ? push0 : push1
                 guard target > 0 else { continue }
                 let (ra, rb, mass) = contacts[k].withPoint(point) { ($0.ra, $0.rb, $0.normalMass) }
-                let vn = (vB + cross(wB, rb) - vA - cross(wA, ra)).dot(n)
+                let vn = pair.relativeVelocity(ra, rb).dot(n)
                 // Only pushes, never pulls; each step starts afresh.
-                Self.apply(
-                    n * max(0, (target - vn) * mass), ra, rb, mA, iA, mB, iB, &vA, &wA, &vB, &wB)
+                pair.apply(n * max(0, (target - vn) * mass), ra, rb)
             }
-            bodies[i].pushVelocity = vA
-            bodies[i].pushAngularVelocity = wA
-            bodies[j].pushVelocity = vB
-            bodies[j].pushAngularVelocity = wB
+            store(pair, for: k, push: true)
         }
     }
 
