@@ -163,6 +163,12 @@ import Testing
         #expect(challenge["axis"] as? String == "free")
         #expect(challenge["id"] as? String == String(made.lines.last!))
         #expect(challenge["pieceY"] == nil && challenge["pieceX"] == nil)
+        // As the HTTP API says it: the images by name, the expiry in RFC 3339 (UTC).
+        #expect(challenge["background"] as? String == "background.jpg")
+        #expect(challenge["piece"] as? String == "piece.png")
+        let expiry = try #require(
+            (challenge["expiresAt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
+        #expect(abs(expiry.timeIntervalSinceNow - 120) < 5, "\(expiry)")
         // A free puzzle needs --y.
         let run = tactile(
             "puzzle", "check", "--state", dirs.state, "--id", String(made.lines.last!), "--x", "3")

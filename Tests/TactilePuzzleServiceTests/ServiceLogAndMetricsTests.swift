@@ -152,22 +152,7 @@ import Testing
         #expect((logged ?? 0) >= 300, "\(log.lines.first ?? "")")
     }
 
-    /// Log and response times read as Foundation's ISO 8601 writer writes them.
-    @Test func timestampsAreISO8601InUTC() {
-        var random = SystemRandomNumberGenerator()
-        for seconds in [0, 951_782_400, 1_764_639_718.9, 4_102_444_799]
-            + (0..<500).map({ _ in
-                Double.random(in: 0..<253_402_300_800, using: &random)
-            })
-        {
-            #expect(
-                CaptchaService.timestamp(seconds)
-                    == Date(timeIntervalSince1970: seconds.rounded(.down)).ISO8601Format(),
-                "\(seconds)")
-        }
-        #expect(CaptchaService.timestamp(-5) == "1970-01-01T00:00:00Z")
-        #expect(CaptchaService.timestamp(.nan) == "1970-01-01T00:00:00Z")
-        #expect(CaptchaService.timestamp(.infinity) == "9999-12-31T23:59:59Z")
+    @Test func durationsAreMillisecondsToATenth() {
         #expect(CaptchaService.milliseconds(0.01234) == "12.3")
         #expect(CaptchaService.milliseconds(0.00006) == "0.1")
         #expect(CaptchaService.milliseconds(0) == "0.0")

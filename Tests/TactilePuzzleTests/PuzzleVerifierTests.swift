@@ -240,12 +240,11 @@ import Testing
         let puzzle = try makePuzzle(seed: 14, axis: .free)
         let challenge = try verifier.register(puzzle, client: "a", now: 0)
         #expect(challenge.pieceX == nil && challenge.pieceY == nil)
-        let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(challenge))
-        let fields = Set((json as! [String: Any]).keys)
+        let fields = Set(challenge.clientFields(background: "b", piece: "p").keys)
         #expect(
             fields == [
                 "id", "imageWidth", "imageHeight", "pieceWidth", "pieceHeight", "axis", "shape",
-                "expiresAt",
+                "expiresAt", "background", "piece",
             ])
     }
 }

@@ -238,19 +238,15 @@ enum PuzzleCommand {
                 "rate-limited; try again in \(formatSeconds(refusal.until - now()))")
         }
 
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let images = PuzzleImageEncoder().encode(puzzle)
-        let files: [(name: String, bytes: [UInt8])]
-        do {
-            files = [
-                ("background.\(images.format.fileExtension)", images.background),
-                ("piece.png", images.piece),
-                ("challenge.json", Array(try encoder.encode(challenge))),
-            ]
-        } catch {
-            throw .usage("cannot encode the challenge: \(error)")
-        }
+        let background = "background.\(images.format.fileExtension)"
+        // As the HTTP API tells it, the images named by their files beside it.
+        let description = JSONValue.object(
+            challenge.clientFields(background: background, piece: "piece.png"))
+        let files: [(name: String, bytes: [UInt8])] = [
+            (background, images.background), ("piece.png", images.piece),
+            ("challenge.json", description.serialized() + [10]),
+        ]
         do {
             try FileManager.default.createDirectory(
                 atPath: outDirectory, withIntermediateDirectories: true)
@@ -265,9 +261,7 @@ enum PuzzleCommand {
             }
         }
         let shownOut = TerminalText.escaped(outDirectory)
-        output.line(
-            "\(shownOut)/background.\(images.format.fileExtension) \(challenge.imageWidth)x\(challenge.imageHeight)"
-        )
+        output.line("\(shownOut)/\(background) \(challenge.imageWidth)x\(challenge.imageHeight)")
         output.line("\(shownOut)/piece.png \(challenge.pieceWidth)x\(challenge.pieceHeight)")
         output.line("\(shownOut)/challenge.json")
         output.line(challenge.id)

@@ -39,7 +39,7 @@ enum PuzzleServeCommand {
                 redis = try RedisBackend(
                     url: value, policy: policy,
                     log: { line in
-                        let stamp = CaptchaService.timestamp(Date().timeIntervalSince1970)
+                        let stamp = UTCTimestamp.string(Date().timeIntervalSince1970)
                         FileHandle.standardError.write(Data("\(stamp) \(line)\n".utf8))
                     })
             } catch {
@@ -154,7 +154,7 @@ enum PuzzleServeCommand {
     /// Reads the sites file again and serves its sites from now on; a file that cannot be
     /// used leaves the sites as they were. Either way the log says what happened.
     static func reloadSites(_ path: String?, into service: CaptchaService) {
-        let stamp = CaptchaService.timestamp(Date().timeIntervalSince1970)
+        let stamp = UTCTimestamp.string(Date().timeIntervalSince1970)
         let line: String
         if let path {
             do {

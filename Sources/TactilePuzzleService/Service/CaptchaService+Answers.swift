@@ -81,7 +81,7 @@ extension CaptchaService {
                     lifetime: configuration.acceptedDragLifetime, now: now)
             }
             log(
-                "\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) passed (\(receipt.mode.rawValue))"
+                "\(UTCTimestamp.string(now)) check puzzle=\(id.prefix(8)) client=\(digest) passed (\(receipt.mode.rawValue))"
             )
             return Self.json(
                 200,
@@ -90,14 +90,14 @@ extension CaptchaService {
                     // When the token lapses (to the second, rounded down), so that a page can
                     // ask for a new puzzle rather than submit a dead token.
                     "expiresAt": JSONValue(
-                        Self.timestamp(now + configuration.policy.tokenLifetime)),
+                        UTCTimestamp.string(now + configuration.policy.tokenLifetime)),
                     "x": JSONValue(receipt.holePosition.x),
                     "y": JSONValue(receipt.holePosition.y),
                 ])
         case .failed(let failure):
             metrics.count("tactile_failures_total", labels: siteLabel + [("rule", failure.rule)])
             log(
-                "\(Self.timestamp(now)) check puzzle=\(id.prefix(8)) client=\(digest) \(failure.verdict.code): \(failure)"
+                "\(UTCTimestamp.string(now)) check puzzle=\(id.prefix(8)) client=\(digest) \(failure.verdict.code): \(failure)"
             )
             return Self.json(
                 200, ["success": false, "error-codes": [JSONValue(failure.verdict.code)]])

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactileHTTP
 
 /// The pages a request comes from (its `Origin`), the sites they belong to, and what pages of
@@ -35,7 +36,7 @@ extension CaptchaService {
         metrics.count("tactile_challenges_refused_total", label: ("reason", reason))
         let origin = request.header("Origin") ?? request.header("Referer").map { "referer " + $0 }
         log(
-            "\(Self.timestamp(clock())) refused a challenge from \(Self.quoted(origin ?? "no origin")): \(why)"
+            "\(UTCTimestamp.string(clock())) refused a challenge from \(Self.quoted(origin ?? "no origin")): \(why)"
         )
     }
 

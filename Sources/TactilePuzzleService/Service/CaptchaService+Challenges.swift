@@ -68,7 +68,7 @@ extension CaptchaService {
         }
         let puzzle: GeneratedPuzzle
         do { puzzle = try generate() } catch {
-            log("\(Self.timestamp(clock())) error: cannot make a puzzle: \(error)")
+            log("\(UTCTimestamp.string(clock())) error: cannot make a puzzle: \(error)")
             return Self.error(500, "internal-error")
         }
         let files = PuzzleImageEncoder().encode(puzzle)
@@ -100,25 +100,11 @@ extension CaptchaService {
             return rateLimited(until: refusal.until, now: now)
         case .success(let challenge):
             metrics.count("tactile_challenges_issued_total", labels: [("site", key)])
-            var fields: [String: JSONValue] = [
-                "id": JSONValue(challenge.id), "axis": JSONValue(challenge.axis.rawValue),
-                "imageWidth": JSONValue(challenge.imageWidth),
-                "imageHeight": JSONValue(challenge.imageHeight),
-                "pieceWidth": JSONValue(challenge.pieceWidth),
-                "pieceHeight": JSONValue(challenge.pieceHeight),
-                "background": JSONValue("/v1/challenges/\(challenge.id)/background"),
-                "piece": JSONValue("/v1/challenges/\(challenge.id)/piece"),
-                "expiresAt": JSONValue(Self.timestamp(challenge.expiresAt)),
-                "shape": JSONValue(challenge.shape),
-            ]
-            if let y = challenge.pieceY { fields["pieceY"] = JSONValue(y) }
-            if let x = challenge.pieceX { fields["pieceX"] = JSONValue(x) }
-            if let work = challenge.proofOfWork {
-                fields["proofOfWork"] = [
-                    "salt": JSONValue(work.salt), "difficulty": JSONValue(work.difficulty),
-                ]
-            }
-            return Self.json(201, fields)
+            return Self.json(
+                201,
+                challenge.clientFields(
+                    background: "/v1/challenges/\(challenge.id)/background",
+                    piece: "/v1/challenges/\(challenge.id)/piece"))
         }
     }
 

@@ -12,7 +12,7 @@ extension CaptchaService {
     }
 
     func storeUnavailable(_ error: any Error) -> HTTPResponse {
-        log("\(Self.timestamp(clock())) error: the store is unavailable: \(error)")
+        log("\(UTCTimestamp.string(clock())) error: the store is unavailable: \(error)")
         metrics.count("tactile_store_errors_total")
         return Self.error(503, "store unavailable")
     }
@@ -48,17 +48,6 @@ extension CaptchaService {
             of: "<", with: "&lt;"
         )
         .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
-    /// The time as ISO 8601 in UTC to the second, `2026-12-02T01:41:58Z` (the years 1970 to
-    /// 9999; a time outside them is written as the nearer end).
-    public static func timestamp(_ seconds: Double) -> String {
-        var time = time_t(seconds.isNaN ? 0 : min(max(seconds, 0), 253_402_300_799).rounded(.down))
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return
-            "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
     /// Milliseconds to one decimal place, `12.3`.

@@ -76,7 +76,7 @@ extension CaptchaService {
         case .success(let claims):
             metrics.count("tactile_siteverify_total", label: ("result", "success"))
             return [
-                "success": true, "challenge_ts": JSONValue(Self.timestamp(claims.issuedAt)),
+                "success": true, "challenge_ts": JSONValue(UTCTimestamp.string(claims.issuedAt)),
                 "hostname": JSONValue(claims.hostname), "action": JSONValue(claims.action),
                 "mode": JSONValue(claims.mode.rawValue), "error-codes": [],
             ]

@@ -143,7 +143,7 @@ public final class CaptchaService: Sendable {
             endpoint: endpoint, status: response.status, seconds: seconds,
             waited: Self.seconds(max(.zero, start - request.received)))
         log(
-            "\(Self.timestamp(clock())) \(client(of: request)) \(Self.loggable(request.method)) \(endpoint) \(response.status) \(Self.milliseconds(seconds)) ms"
+            "\(UTCTimestamp.string(clock())) \(client(of: request)) \(Self.loggable(request.method)) \(endpoint) \(response.status) \(Self.milliseconds(seconds)) ms"
         )
         return response
     }
@@ -168,7 +168,7 @@ public final class CaptchaService: Sendable {
         }
         metrics.count("tactile_server_messages_total", label: ("logged", "yes"))
         let note = heldBack > 0 ? " (\(heldBack) more held back before this one)" : ""
-        log("\(Self.timestamp(now)) server: \(message.prefix(300))\(note)")
+        log("\(UTCTimestamp.string(now)) server: \(message.prefix(300))\(note)")
     }
 
     /// The metrics listener's one endpoint, `GET /metrics` (Prometheus text); kept off the

@@ -5,7 +5,7 @@ import TactilePuzzle
 ///
 /// For a horizontal puzzle the piece's row (`pieceY`) is given, since the piece only slides
 /// along it; for a vertical one its column (`pieceX`).
-public struct PuzzleChallenge: Codable, Hashable, Sendable {
+public struct PuzzleChallenge: Hashable, Sendable {
     /// The puzzle's identifier, 32 hexadecimal digits.
     public var id: String
     /// The background's width in pixels.
@@ -46,6 +46,30 @@ public struct PuzzleChallenge: Codable, Hashable, Sendable {
         self.pieceY = pieceY
         self.shape = shape
         self.expiresAt = expiresAt
+    }
+}
+
+extension PuzzleChallenge {
+    /// What a client is told, as the HTTP API's answer to `POST /v1/challenges` and the
+    /// command line's `challenge.json` say it: the images at `background` and `piece`, the
+    /// expiry in RFC 3339.
+    public func clientFields(background: String, piece: String) -> [String: JSONValue] {
+        var fields: [String: JSONValue] = [
+            "id": JSONValue(id), "axis": JSONValue(axis.rawValue),
+            "imageWidth": JSONValue(imageWidth), "imageHeight": JSONValue(imageHeight),
+            "pieceWidth": JSONValue(pieceWidth), "pieceHeight": JSONValue(pieceHeight),
+            "background": JSONValue(background), "piece": JSONValue(piece),
+            "expiresAt": JSONValue(UTCTimestamp.string(expiresAt)), "shape": JSONValue(shape),
+        ]
+        if let y = pieceY { fields["pieceY"] = JSONValue(y) }
+        if let x = pieceX { fields["pieceX"] = JSONValue(x) }
+        if let proofOfWork {
+            fields["proofOfWork"] = [
+                "salt": JSONValue(proofOfWork.salt),
+                "difficulty": JSONValue(proofOfWork.difficulty),
+            ]
+        }
+        return fields
     }
 }
 
