@@ -34,9 +34,9 @@ struct PatternStoreRecord: Hashable, Sendable {
     var cost: Argon2idCost
     var salt: [UInt8]
     var hash: [UInt8]
-    var failures: Int
+    var failures = 0
     /// When the current wait ends, seconds since 1970; 0 when there is none.
-    var waitEnd: Double
+    var waitEnd = 0.0
 
     /// The bytes written to disk.
     func encoded() -> [UInt8] {
@@ -53,7 +53,10 @@ struct PatternStoreRecord: Hashable, Sendable {
         bytes += Sodium.sha256(bytes)
         return bytes
     }
+}
 
+// Beside the type, so that the memberwise initializer stays.
+extension PatternStoreRecord {
     /// Reads the bytes of a store; any damage is an error (fail closed).
     init(decoding bytes: [UInt8], path: String) throws(PatternVaultError) {
         func damaged(_ reason: String) -> PatternVaultError {
@@ -118,19 +121,6 @@ struct PatternStoreRecord: Hashable, Sendable {
                 Localization.text(
                     "a wait is recorded after {1} failures, which earn none", failures))
         }
-    }
-
-    init(
-        grid: PatternGrid, minimumLength: Int, cost: Argon2idCost, salt: [UInt8], hash: [UInt8],
-        failures: Int = 0, waitEnd: Double = 0
-    ) {
-        self.grid = grid
-        self.minimumLength = minimumLength
-        self.cost = cost
-        self.salt = salt
-        self.hash = hash
-        self.failures = failures
-        self.waitEnd = waitEnd
     }
 }
 
