@@ -13,8 +13,9 @@ public final class HanoiView: Component {
     public private(set) var model: HanoiModel
     /// Told what happened, after each operation, in order.
     public var onEvent: ((HanoiEvent) -> Void)?
-    /// Colours and proportions.
-    public var theme = HanoiTheme()
+    /// Colours for a light and a dark desktop.
+    public var themes = Themes(light: HanoiTheme.light, dark: .dark)
+    public var appearance = Appearance.light
 
     public var reducesMotion: Bool {
         get { model.reducesMotion }
@@ -122,7 +123,7 @@ public final class HanoiView: Component {
     public func handle(_ event: KeyEvent) -> Bool { report(model.handle(event)) }
 
     public func draw(in canvas: any Canvas) {
-        HanoiRenderer(layout: model.layout, theme: theme).draw(
+        HanoiRenderer(layout: model.layout, theme: themes[appearance]).draw(
             model.shownPosition, loose: model.looseDisk, marks: model.marks, in: canvas)
     }
 }

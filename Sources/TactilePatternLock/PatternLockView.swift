@@ -19,8 +19,9 @@ import TactileCore
 public final class PatternLockView: Component {
     /// The state machine the view shows.
     public private(set) var model: PatternLockModel
-    /// Colours and proportions.
-    public var theme = PatternLockTheme()
+    /// Colours and proportions, for a light and a dark desktop.
+    public var themes = Themes(light: PatternLockTheme.light, dark: .dark)
+    public var appearance = Appearance.light
 
     public var reducesMotion: Bool {
         get { model.reducesMotion }
@@ -121,7 +122,7 @@ public final class PatternLockView: Component {
     public func handle(_ event: KeyEvent) -> Bool { report(model.handle(event)) }
 
     public func draw(in canvas: any Canvas) {
-        PatternRenderer.draw(model, theme: theme, in: canvas)
+        PatternRenderer.draw(model, theme: themes[appearance], in: canvas)
     }
 
     /// Tells ``onEvent`` each event in order; returns whether there were any to tell (`nil`,

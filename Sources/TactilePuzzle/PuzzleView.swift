@@ -45,8 +45,9 @@ public final class PuzzleView: Component {
     public private(set) var content: Content
     /// The piece's outline.
     public var shape: PuzzleShape
-    /// Colours, translucency and shadows.
-    public var style = PuzzleStyle()
+    /// Colours, translucency and shadows, for a light and a dark desktop.
+    public var styles = Themes(light: PuzzleStyle.light, dark: .dark)
+    public var appearance = Appearance.light
 
     public var reducesMotion: Bool {
         get { model.reducesMotion }
@@ -425,7 +426,8 @@ public final class PuzzleView: Component {
 
     public func draw(in canvas: any Canvas) {
         PuzzleRenderer(
-            model: model, content: content, shape: shape, layout: layout, style: style, time: now
+            model: model, content: content, shape: shape, layout: layout, style: styles[appearance],
+            time: now
         ).draw(in: canvas)
     }
 }

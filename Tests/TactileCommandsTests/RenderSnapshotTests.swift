@@ -78,6 +78,48 @@ import Testing
         #expect(distinct.count >= 3, "\(component): only \(distinct.count) distinct moments")
     }
 
+    /// The mean brightness of a bitmap, 0 (black) to 1 (white).
+    static func brightness(_ bitmap: Bitmap) -> Double {
+        var sum = 0.0
+        for p in stride(from: 0, to: bitmap.pixels.count, by: 4) {
+            sum +=
+                0.2126 * Double(bitmap.pixels[p]) + 0.7152 * Double(bitmap.pixels[p + 1])
+                + 0.0722 * Double(bitmap.pixels[p + 2])
+        }
+        return sum / 255 / Double(max(1, bitmap.pixels.count / 4))
+    }
+
+    /// On a dark desktop every component draws with its dark theme: halfway through its
+    /// demonstration it matches its golden dark PNG, and is darker than on a light desktop.
+    @Test(arguments: RenderCommand.components)
+    func aComponentFollowsADarkDesktop(component: String) throws {
+        var frames: [Appearance: Bitmap] = [:]
+        for appearance in Appearance.allCases {
+            let scene = try RenderCommand.makeScene(component)
+            scene.component.appearance = appearance
+            let recorder = ComponentRecorder(component: scene.component, width: 320, height: 200)
+            scene.component.advance(to: 0)
+            recorder.advance(from: 0, to: scene.length / 2)
+            let image = recorder.snapshot()
+            frames[appearance] = image.bitmap()
+            guard appearance == .dark else { continue }
+            let golden = Self.goldenFolder.appendingPathComponent("\(component)-dark.png")
+            if Self.recording {
+                try image.writePNG(to: golden.path)
+                continue
+            }
+            let expected = try ImageLoader.load(path: golden.path)
+            let (share, largest) = Self.difference(image.bitmap(), expected)
+            #expect(
+                share <= 0.01,
+                "\(component) dark: \(String(format: "%.2f", share * 100)) % of pixels differ (largest by \(largest))"
+            )
+        }
+        let light = Self.brightness(try #require(frames[.light]))
+        let dark = Self.brightness(try #require(frames[.dark]))
+        #expect(dark < light - 0.15, "\(component): light \(light), dark \(dark)")
+    }
+
     @Test func theToleranceTellsAMovedShapeFromAntialiasing() {
         // One square drawn twice half a pixel apart passes; moved by eight pixels, it fails.
         func square(at x: Double) -> Bitmap {

@@ -369,6 +369,11 @@ final class PatternReplayScene: Component {
         set { lock.reducesMotion = newValue }
     }
 
+    var appearance: Appearance {
+        get { lock.appearance }
+        set { lock.appearance = newValue }
+    }
+
     var viewSize: Size {
         get { lock.viewSize }
         set { lock.viewSize = newValue }

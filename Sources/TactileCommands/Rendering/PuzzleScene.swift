@@ -45,6 +45,11 @@ enum PuzzleScene {
             set { view.reducesMotion = newValue }
         }
 
+        var appearance: Appearance {
+            get { view.appearance }
+            set { view.appearance = newValue }
+        }
+
         func advance(to time: Double) {
             while sent < times.count, times[sent] <= time {
                 send(index: sent)

@@ -15,6 +15,10 @@ public protocol Component: AnyObject {
     /// a change of state; motion that is the content (a swinging cradle) stays. Hosts set it.
     var reducesMotion: Bool { get set }
 
+    /// Light or dark: which of its themes the component draws with. Hosts set it from the
+    /// desktop's style and change it when the style does.
+    var appearance: Appearance { get set }
+
     /// When the component next changes by itself though it is not animating — a countdown's
     /// next second — on the clock ``advance(to:)`` reads; `nil` when nothing is due. Hosts
     /// wake the component then, instead of ticking every frame.

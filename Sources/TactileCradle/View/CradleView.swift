@@ -18,6 +18,9 @@ public final class CradleView: Component {
     public var viewSize = Size(width: 480, height: 300)
     /// Kept for the protocol: the swing is the content, so it moves either way.
     public var reducesMotion = false
+    /// Colours for a light and a dark desktop.
+    public var themes = Themes(light: CradleTheme.light, dark: .dark)
+    public var appearance = Appearance.light
     /// Whether the view draws its energy readout (and "paused") in its bottom corner. A host
     /// that shows ``energyText`` in its own label turns this off. Default true.
     public var showsStatus = true
@@ -208,10 +211,9 @@ public final class CradleView: Component {
     public func draw(in canvas: any Canvas) {
         let layout = self.layout
         let size = viewSize
+        let theme = themes[appearance]
         // A flat background keeps animated previews small.
-        canvas.fill(
-            Path(rect: Rect(origin: .zero, size: size)),
-            with: Color(red: 0.95, green: 0.96, blue: 0.98))
+        canvas.fill(Path(rect: Rect(origin: .zero, size: size)), with: theme.background)
         let r = cradle.configuration.ballRadius * layout.scale
         let anchors = cradle.anchors.map(layout.viewPoint)
         // The frame: a bar above the anchors.
@@ -222,7 +224,7 @@ public final class CradleView: Component {
                 height: 10 * max(0.5, layout.scale))
             canvas.fill(
                 Path(roundedRect: bar, cornerRadius: bar.height / 2),
-                with: Color(red: 0.25, green: 0.27, blue: 0.31))
+                with: theme.frame)
         }
         let centers = cradle.balls.map { layout.viewPoint($0.center) }
         for (anchor, center) in zip(anchors, centers) {
@@ -230,7 +232,7 @@ public final class CradleView: Component {
             string.move(to: anchor)
             string.addLine(to: center)
             canvas.stroke(
-                string, with: Color(red: 0.3, green: 0.3, blue: 0.34),
+                string, with: theme.string,
                 style: StrokeStyle(width: max(1, 1.5 * layout.scale), cap: .round))
         }
         for (index, center) in centers.enumerated() {
@@ -243,19 +245,18 @@ public final class CradleView: Component {
                     start: Point(x: center.x - r, y: center.y - r),
                     end: Point(x: center.x + r, y: center.y + r),
                     stops: [
-                        .init(location: 0, color: Color(white: highlighted ? 1 : 0.96)),
+                        .init(location: 0, color: highlighted ? .white : theme.ballLight),
                         .init(
                             location: 0.55,
-                            color: highlighted
-                                ? Color(red: 0.55, green: 0.68, blue: 0.9) : Color(white: 0.66)),
-                        .init(location: 1, color: Color(white: 0.32)),
+                            color: highlighted ? theme.draggedBall : theme.ballMiddle),
+                        .init(location: 1, color: theme.ballShadow),
                     ]))
-            canvas.stroke(disc, with: Color(white: 0.25), style: StrokeStyle(width: 1))
+            canvas.stroke(disc, with: theme.rim, style: StrokeStyle(width: 1))
         }
         guard showsStatus else { return }
         let status = isPaused ? Localization.text("{1} · paused", energyText) : energyText
         canvas.draw(
             status, at: Point(x: 12, y: size.height - 24), font: Font(size: 13),
-            color: Color(white: 0.2))
+            color: theme.text)
     }
 }

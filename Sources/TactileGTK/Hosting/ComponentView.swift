@@ -68,6 +68,16 @@ public final class ComponentView: Widget {
                 self.setNeedsUpdate()
             }
         }
+        // Light or dark: libadwaita's style manager, which follows the desktop (or the app's
+        // choice), followed while the app runs.
+        if let styles = adw_style_manager_get_default() {
+            component.appearance = adw_style_manager_get_dark(styles) != 0 ? .dark : .light
+            connect(UnsafeMutableRawPointer(styles), notify: "dark") { [weak self] in
+                guard let self else { return }
+                self.component.appearance = adw_style_manager_get_dark(styles) != 0 ? .dark : .light
+                self.setNeedsUpdate()
+            }
+        }
         // A hidden page (another page shown, the window minimised) does not tick; shown
         // again, it goes on where it was (components clamp the stall).
         connect(widget, signal: "unmap") { [weak self] in self?.stopTicking() }

@@ -9,8 +9,23 @@ public struct HanoiTheme: Hashable, Sendable {
     public var highlight = Color(hex: "#2F80ED")!
     public var refusal = Color(hex: "#D64545")!
 
-    /// The default theme.
+    /// The light theme.
     public init() {}
+
+    /// For a light desktop: warm wood on paper.
+    public static let light = HanoiTheme()
+
+    /// For a dark desktop: the same wood, lighter, on a dark panel.
+    public static let dark: HanoiTheme = {
+        var theme = HanoiTheme()
+        theme.background = Color(hex: "#2B2A28")!
+        theme.wood = Color(hex: "#A9825F")!
+        theme.rod = Color(hex: "#C29A76")!
+        theme.label = Color(hex: "#DDD6CC")!
+        theme.highlight = Color(hex: "#62A0EA")!
+        theme.refusal = Color(hex: "#F06A6A")!
+        return theme
+    }()
 
     /// The colour of a disk: hues from red (smallest) towards violet (largest).
     public func color(ofDisk disk: Int, of count: Int) -> Color {

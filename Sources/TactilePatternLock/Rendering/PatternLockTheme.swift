@@ -28,8 +28,23 @@ public struct PatternLockTheme: Hashable, Sendable {
     /// The distance, in cells, over which the line to the pointer fades in.
     public var trailFadeDistance = 0.25
 
-    /// The default theme.
+    /// The light theme.
     public init() {}
+
+    /// For a light desktop.
+    public static let light = PatternLockTheme()
+
+    /// For a dark desktop: light dots and brighter states on a dark panel.
+    public static let dark: PatternLockTheme = {
+        var theme = PatternLockTheme()
+        theme.background = Color(hex: "#2B2A28")!
+        theme.dot = Color(hex: "#A4ABB5")!
+        theme.drawing = Color(hex: "#62A0EA")!
+        theme.correct = Color(hex: "#57C785")!
+        theme.wrong = Color(hex: "#F06A6A")!
+        theme.focus = Color(hex: "#B49AFB")!
+        return theme
+    }()
 
     /// The colour for a display state.
     public func color(for state: PatternDisplayState) -> Color {

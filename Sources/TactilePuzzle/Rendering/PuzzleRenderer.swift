@@ -32,7 +32,7 @@ struct PuzzleRenderer {
         } else if model.state == .verifying {
             drawVerifying(in: canvas)
         } else if !model.isEnabled {
-            canvas.fill(Path(rect: layout.imageRect), with: Color(white: 1, alpha: 0.4))
+            canvas.fill(Path(rect: layout.imageRect), with: style.backdrop.withAlpha(0.4))
         }
     }
 
@@ -224,7 +224,7 @@ struct PuzzleRenderer {
 
     private func drawLocked(in canvas: any Canvas) {
         let rect = layout.imageRect
-        canvas.fill(Path(rect: rect), with: Color(white: 1, alpha: 0.6))
+        canvas.fill(Path(rect: rect), with: style.backdrop.withAlpha(0.6))
         let font = Font(size: 16, weight: .bold)
         let text = Localization.text("Too many attempts")
         let height = canvas.measure(text, font: font).height

@@ -78,4 +78,14 @@ public struct PuzzleStyle: Hashable, Sendable {
         self.failure = failure
         self.text = text
     }
+
+    /// For a light desktop.
+    public static let light = PuzzleStyle()
+
+    /// For a dark desktop: a dark backdrop and track, lighter text and states.
+    public static let dark = PuzzleStyle(
+        backdrop: Color(white: 0.17), track: Color(red: 0.23, green: 0.24, blue: 0.27),
+        accent: Color(red: 0.21, green: 0.52, blue: 0.89),
+        success: Color(red: 0.2, green: 0.7, blue: 0.42),
+        failure: Color(red: 0.94, green: 0.38, blue: 0.36), text: Color(white: 0.82))
 }
