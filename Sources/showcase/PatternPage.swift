@@ -35,6 +35,8 @@ private final class PatternPage {
     var gridChoice: DropDown!
     var setButton: Button!
     var unlockButton: Button!
+    /// In the unlock button's place while the lock is open.
+    var lockButton: Button!
     var changeButton: Button!
     var removeButton: Button!
     var root: Widget!
@@ -73,6 +75,8 @@ private final class PatternPage {
         gridWarning.isVisible = false
         setButton = Button(Localization.text("Set pattern")) { [self] in beginEnrollment() }
         unlockButton = Button(Localization.text("Unlock")) { [self] in begin(.unlock) }
+        lockButton = Button(Localization.text("Lock")) { [self] in run(session.lockAgain()) }
+        lockButton.isVisible = false
         changeButton = Button(Localization.text("Change")) { [self] in begin(.changeCurrent) }
         removeButton = Button(Localization.text("Remove")) { [self] in begin(.remove) }
         cancelButton = Button(Localization.text("Cancel")) { [self] in cancel() }
@@ -101,7 +105,7 @@ private final class PatternPage {
         let actions = Box(
             .vertical, spacing: 6,
             [
-                Box(.horizontal, spacing: 6, [setButton, unlockButton]),
+                Box(.horizontal, spacing: 6, [setButton, unlockButton, lockButton]),
                 Box(.horizontal, spacing: 6, [changeButton, removeButton]),
                 // Shown while they apply: here, so the lock keeps its size when they come and go.
                 flowRow,
@@ -210,12 +214,19 @@ private final class PatternPage {
             case .say(let headline, let explanation): say(headline, explanation)
             case .useGrid(let size): setGrid(size)
             case .countDown(let seconds): startCountdown(seconds)
+            case .notify(let message): showMessage(message, over: canvas)
             case .failClosed(let headline, let explanation, let canStartOver):
                 failClosed(
                     headline, explanation, canStartOver: canStartOver, alert: alertOnFailure)
             }
         }
-        if !isBusy, !isCountingDown { gridChoice.isSensitive = session.choosesGrid }
+        if !isBusy { gridChoice.isSensitive = session.choosesGrid }
+        // An open lock takes no drawing until it is locked again.
+        if !isClosed, !isCountingDown, session.takesDrawing != lock.isInputEnabled {
+            if session.takesDrawing { lock.enableInput() } else { lock.disableInput() }
+        }
+        unlockButton.isVisible = session.task != .unlocked
+        lockButton.isVisible = session.task == .unlocked
         cancelButton.isVisible = session.isCancellable
         flowRow.isVisible = [cancelButton, startOverButton, retryButton].contains { $0.isVisible }
         gridWarning.text = session.gridWarning ?? ""
@@ -326,6 +337,7 @@ private final class PatternPage {
         let enrolled = (try? vault.status()) != nil
         setButton.isSensitive = !enrolled
         unlockButton.isSensitive = enrolled
+        lockButton.isSensitive = enrolled
         changeButton.isSensitive = enrolled
         removeButton.isSensitive = enrolled
     }
@@ -344,7 +356,7 @@ private final class PatternPage {
         if busy {
             gridWasSensitive = gridChoice.isSensitive
             gridChoice.isSensitive = false
-            for button in [setButton, unlockButton, changeButton, removeButton] {
+            for button in [setButton, unlockButton, lockButton, changeButton, removeButton] {
                 button?.isSensitive = false
             }
         } else {
@@ -360,7 +372,7 @@ private final class PatternPage {
         isClosed = true
         isCountingDown = false
         lock.disableInput()
-        for button in [setButton, unlockButton, changeButton, removeButton] {
+        for button in [setButton, unlockButton, lockButton, changeButton, removeButton] {
             button?.isSensitive = false
         }
         gridChoice.isSensitive = false

@@ -123,7 +123,69 @@ import Testing
         clock.advance(by: Double(next))
         #expect(
             run(&session, session.finished(try pattern("1-2-3-6"))) == [
-                .say("Checking…", ""), .show(.correct), .say("Unlocked", ""),
+                .say("Checking…", ""), .show(.correct),
+                .say("Unlocked", "It stays open until you press Lock."), .notify("Unlocked"),
+            ])
+    }
+
+    @Test func anOpenLockStaysOpenUntilItIsLockedAgain() throws {
+        try vault.enroll(try pattern("1-2-3-6"))
+        var session = PatternSession()
+        _ = session.start(status: .success(try vault.status()))
+        #expect(session.takesDrawing)
+        _ = run(&session, session.finished(try pattern("1-2-3-6")))
+        #expect(session.task == .unlocked)
+        #expect(!session.takesDrawing, "an open lock takes no drawing")
+        // Nothing the lock could report moves it: no vault call, no words.
+        #expect(session.finished(try pattern("7-8-9-6")) == [])
+        #expect(session.drawingStarted(by: .pointer) == [])
+        #expect(session.drawingCleared() == [])
+        #expect(session.tooShort(minimum: 4) == [])
+        #expect(!session.isCancellable && session.cancel() == [])
+        #expect(session.task == .unlocked)
+        #expect(try vault.status()?.failures == 0, "no attempt was made while open")
+        #expect(
+            session.lockAgain() == [.show(.clear), .say("Draw your pattern to unlock", "")])
+        #expect(session.task == .unlock && session.takesDrawing)
+        #expect(session.lockAgain() == [], "a closed lock is not locked twice")
+        // Open again, changing still asks for the pattern: being open is no licence.
+        _ = run(&session, session.finished(try pattern("1-2-3-6")))
+        #expect(
+            session.begin(.changeCurrent, status: .success(try vault.status())) == [
+                .useGrid(3), .show(.clear),
+                .say("Draw your current pattern", "Then draw the new one twice."),
+            ])
+        #expect(session.takesDrawing)
+    }
+
+    @Test func aTaskBegunDuringALockoutSaysWhyItWaits() throws {
+        try vault.enroll(try pattern("1-2-3-6"))
+        let wrong = try pattern("7-8-9-6")
+        for _ in 0..<5 { _ = try vault.verify(wrong) }
+        let stored = try #require(try vault.status())
+        let wait = try #require(stored.lockoutRemaining)
+        let why = PatternSession.Effect.say(
+            "Draw your current pattern to remove it",
+            "5 wrong in a row. When the countdown ends, draw again.")
+        var session = PatternSession()
+        #expect(
+            session.start(status: .success(stored)) == [
+                .useGrid(3), .show(.clear), .say("Draw your pattern to unlock", ""),
+                .say(
+                    "Draw your pattern to unlock",
+                    "5 wrong in a row. When the countdown ends, draw again."),
+                .countDown(wait),
+            ])
+        #expect(
+            session.begin(.remove, status: .success(stored)) == [
+                .useGrid(3), .show(.clear), .say("Draw your current pattern to remove it", ""),
+                why, .countDown(wait),
+            ])
+        // Once the wait is over, the prompt stands alone again.
+        clock.advance(by: wait)
+        #expect(
+            session.begin(.remove, status: .success(try vault.status())) == [
+                .useGrid(3), .show(.clear), .say("Draw your current pattern to remove it", ""),
             ])
     }
 

@@ -9,6 +9,9 @@ extension PatternSession {
         case enroll(PatternEnrollment)
         /// Unlocking with the stored pattern.
         case unlock
+        /// Unlocked: the stored pattern was drawn, and the lock stays open (taking no drawing)
+        /// until ``PatternSession/lockAgain()``.
+        case unlocked
         /// Changing: first the current pattern.
         case changeCurrent
         /// Changing: the new pattern, drawn twice, `current` having just been verified.
@@ -67,6 +70,8 @@ extension PatternSession {
         case useGrid(Int)
         /// Take no input for this many seconds, counting down.
         case countDown(Double)
+        /// Tell the person in passing, whatever part of the window they look at (a toast).
+        case notify(String)
         /// The store cannot be used: refuse all input, say what happened (a headline and an
         /// explanation), and offer to read the store again; with `canStartOver`, also to start
         /// over (``startOver()``, after asking).

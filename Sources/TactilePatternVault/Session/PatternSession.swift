@@ -72,8 +72,7 @@ public struct PatternSession: Hashable, Sendable {
             task = .unlock
             pending = nil
             failure = nil
-            return [.useGrid(stored.grid.size), .show(.clear), prompt()]
-                + (stored.lockoutRemaining.map { [.countDown($0)] } ?? [])
+            return [.useGrid(stored.grid.size), .show(.clear), prompt()] + waiting(stored)
         }
     }
 
@@ -97,7 +96,34 @@ public struct PatternSession: Hashable, Sendable {
         task = newTask
         pending = nil
         failure = nil
-        return (stored.map { [.useGrid($0.grid.size)] } ?? []) + [.show(.clear), prompt()]
+        var effects = (stored.map { [.useGrid($0.grid.size)] } ?? []) + [.show(.clear), prompt()]
+        if let stored { effects += waiting(stored) }
+        return effects
+    }
+
+    /// Locks an open lock again: the pattern is asked for next time. Nothing unless
+    /// ``Task/unlocked``.
+    public mutating func lockAgain() -> [Effect] {
+        guard task == .unlocked, pending == nil else { return [] }
+        task = .unlock
+        return [.show(.clear), prompt()]
+    }
+
+    /// Whether the lock takes a drawing now: not while it is open, nor when the store cannot
+    /// be used.
+    public var takesDrawing: Bool { task != .unlocked && task != .damaged }
+
+    /// A lockout still running in the store: the count of wrong patterns that caused it, and
+    /// the countdown. (A task begun meanwhile keeps saying why it waits.)
+    private mutating func waiting(_ stored: PatternVaultStatus) -> [Effect] {
+        guard let wait = stored.lockoutRemaining else { return [] }
+        return [
+            say(
+                promptText().headline,
+                Localization.text(
+                    "{1} wrong in a row. When the countdown ends, draw again.", stored.failures)),
+            .countDown(wait),
+        ]
     }
 
     /// Chooses the grid for a new pattern; a new pattern being drawn starts over on it.
@@ -146,7 +172,7 @@ public struct PatternSession: Hashable, Sendable {
         switch task {
         case .enroll(let enrollment): enrollment.step == .confirming
         case .changeCurrent, .changeNew, .remove: true
-        case .unlock, .damaged: false
+        case .unlock, .unlocked, .damaged: false
         }
     }
 
@@ -184,7 +210,7 @@ public struct PatternSession: Hashable, Sendable {
 
     /// A drawing started: how to finish it, for the way it is entered.
     public func drawingStarted(by entry: PatternLockModel.Entry) -> [Effect] {
-        guard task != .damaged else { return [] }
+        guard takesDrawing else { return [] }
         let hint =
             switch entry {
             case .pointer: Localization.text("Release when done.")
@@ -196,14 +222,14 @@ public struct PatternSession: Hashable, Sendable {
     /// The drawing went away (cleared, escaped, a wrong one timed out): what the task asks
     /// for, with the explanation that stood before the drawing.
     public func drawingCleared() -> [Effect] {
-        guard task != .damaged else { return [] }
+        guard takesDrawing else { return [] }
         return [.say(promptText().headline, explanation)]
     }
 
     /// A drawing ended with fewer than `minimum` dots (the lock shows it as wrong): say so, in
     /// the words of the flow. Not an attempt.
     public mutating func tooShort(minimum: Int) -> [Effect] {
-        guard task != .damaged else { return [] }
+        guard takesDrawing else { return [] }
         let explanation =
             switch task {
             case .enroll(let enrollment), .changeNew(_, let enrollment):
@@ -243,6 +269,8 @@ public struct PatternSession: Hashable, Sendable {
             return request(.verify(pattern), saying: Localization.text("Checking…"))
         case .remove:
             return request(.remove(pattern), saying: Localization.text("Checking…"))
+        case .unlocked:
+            return []
         case .damaged:
             return [.show(.wrong)]
         }
@@ -273,9 +301,11 @@ public struct PatternSession: Hashable, Sendable {
             ]
         case (.verify(let pattern), .verdict(let verdict)):
             guard case .changeCurrent = task else {
-                return show(verdict, success: Localization.text("Unlocked"))
+                guard verdict == .accepted else { return show(verdict) }
+                task = .unlocked
+                return [.show(.correct), prompt(), .notify(Localization.text("Unlocked"))]
             }
-            guard verdict == .accepted else { return show(verdict, success: nil) }
+            guard verdict == .accepted else { return show(verdict) }
             task = .changeNew(current: pattern, PatternEnrollment(minimumLength: minimumLength))
             return [.show(.correct), .useGrid(newPatternGrid), .show(.clear), prompt()]
         case (.remove, .verdict(.accepted)):
@@ -286,7 +316,7 @@ public struct PatternSession: Hashable, Sendable {
                         Localization.text("Draw a new unlock pattern, or leave the lock unset."))
                 ]
         case (.change, .verdict(let verdict)), (.remove, .verdict(let verdict)):
-            return show(verdict, success: nil)
+            return show(verdict)
         default:
             return fail(.hashingFailed)
         }
@@ -312,6 +342,11 @@ public struct PatternSession: Hashable, Sendable {
                 )
                 : (Localization.text("Draw again to confirm"), "")
         case .unlock: (Localization.text("Draw your pattern to unlock"), "")
+        case .unlocked:
+            (
+                Localization.text("Unlocked"),
+                Localization.text("It stays open until you press Lock.")
+            )
         case .changeCurrent:
             (
                 Localization.text("Draw your current pattern"),
@@ -371,10 +406,10 @@ public struct PatternSession: Hashable, Sendable {
         }
     }
 
-    private mutating func show(_ verdict: PatternVerification, success: String?) -> [Effect] {
+    private mutating func show(_ verdict: PatternVerification) -> [Effect] {
         switch verdict {
         case .accepted:
-            return [.show(.correct)] + (success.map { [say($0, "")] } ?? [])
+            return [.show(.correct)]
         case .rejected(let failures, let wait, let attempts):
             if wait > 0 {
                 return [
