@@ -182,11 +182,23 @@ public final class PuzzleView: Component {
             maximumFailures: model.maximumFailures)
         self.content = content
         fresh.isEnabled = model.isEnabled
+        isWaiting = false
         let oldState = model.state
         model = fresh
         showsSliderTrack = axis == .horizontal
         positionChanged()
         if oldState != model.state { stateChanged() }
+    }
+
+    /// Whether the view waits for a puzzle (one is on its way, or none could be had): it shows
+    /// an empty frame and an empty track — no piece to drag, no instruction — and takes no
+    /// input. ``load(_:pieceSize:holePosition:startPosition:axis:)`` ends the wait.
+    public var isWaiting = false {
+        didSet {
+            guard isWaiting, model.state == .dragging else { return }
+            model.cancelDrag()
+            stateChanged()
+        }
     }
 
     /// Whether the piece reacts to input. A disabled view ignores drags and keys.
@@ -277,8 +289,8 @@ public final class PuzzleView: Component {
             }
         return ComponentAccessibility(
             role: .slider, label: Localization.text("Puzzle captcha"),
-            description: position + state,
-            isDisabled: !model.isEnabled || model.state == .locked)
+            description: isWaiting ? Localization.text("no puzzle yet") : position + state,
+            isDisabled: isWaiting || !model.isEnabled || model.state == .locked)
     }
 
     /// The state.
@@ -323,7 +335,7 @@ public final class PuzzleView: Component {
     @discardableResult
     public func handle(_ event: PointerEvent) -> Bool {
         clock.advance(to: event.time)
-        guard let events = model.handle(event, in: layout) else { return false }
+        guard !isWaiting, let events = model.handle(event, in: layout) else { return false }
         take(events)
         return true
     }
@@ -331,6 +343,7 @@ public final class PuzzleView: Component {
     @discardableResult
     public func handle(_ event: KeyEvent) -> Bool {
         clock.advance(to: currentTime?() ?? now)
+        guard !isWaiting else { return false }
         // An arrow pressed again at once (or held) moves further each time (PuzzleKeySteps).
         if let held = heldKey, held.key == event.key, now - held.time < Self.keyRepeatWindow {
             heldKey = (event.key, held.repeats + 1, now)
@@ -426,8 +439,8 @@ public final class PuzzleView: Component {
 
     public func draw(in canvas: any Canvas) {
         PuzzleRenderer(
-            model: model, content: content, shape: shape, layout: layout, style: styles[appearance],
-            time: now
+            model: model, content: isWaiting ? nil : content, shape: shape, layout: layout,
+            style: styles[appearance], time: now
         ).draw(in: canvas)
     }
 }

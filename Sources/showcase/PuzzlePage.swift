@@ -68,13 +68,25 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         axis: .horizontal, viewSize: Size(width: 560, height: 365))
     try! view.setMaximumFailures(.max)  // The verifier decides about lockouts.
     view.currentTime = { ComponentView.currentTime }
+    // An empty frame until the first puzzle comes.
+    view.isWaiting = true
     let canvas = ComponentView(view)
-    canvas.setMinimumSize(width: 480, height: 380)
     // The picture keeps its aspect ratio; extra height would only add empty space.
     canvas.expandsVertically = false
+    /// Tall enough for the picture at the narrowest width, and for the slider under it when the
+    /// puzzle has one (a vertical or free puzzle has none: no empty band where it would be).
+    func fitCanvasHeight() {
+        let track = view.showsSliderTrack ? PuzzleLayout.trackGap + PuzzleLayout.trackHeight : 0
+        canvas.setMinimumSize(width: 480, height: 330 + Int(track))
+    }
+    fitCanvasHeight()
 
     let status = Label()
     status.addStyleClass("title-4")
+    // A message from the network can be long (and hold a URL): it wraps rather than widen
+    // the page.
+    status.wraps = true
+    status.breaksLongWords = true
     let tokenLabel = Label()
     tokenLabel.wraps = true
     tokenLabel.isSelectable = true
@@ -151,6 +163,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             // An attempt still waiting for its verdict belongs to the puzzle being replaced.
             if view.state == .verifying { view.reset() }
             view.isEnabled = false
+            view.isWaiting = true
             remoteChallenge = nil
             answer = nil
             if let remote { fetchRemote(remote, request: request) } else { cutLocal() }
@@ -208,6 +221,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                     try view.load(
                         .prepared(background: challenge.background, piece: challenge.piece),
                         startPosition: challenge.startPosition, axis: challenge.axis)
+                    fitCanvasHeight()
                 } catch {
                     send(
                         .challengeUnavailable(
@@ -294,6 +308,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 try view.load(
                     .prepared(background: puzzle.background, piece: puzzle.piece),
                     startPosition: puzzle.startPosition, axis: puzzle.axis)
+                fitCanvasHeight()
                 view.isEnabled = true
                 send(.challengeLoaded(request: request, lifetime: local.policy.puzzleLifetime))
             case .failure(let refusal):

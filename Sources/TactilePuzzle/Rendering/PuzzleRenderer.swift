@@ -2,9 +2,10 @@ import TactileCore
 
 /// Draws a puzzle at one moment — the picture with its hole, the piece with its shadow, the
 /// slider track and the state's marks — from a model, what it shows, a layout and a style.
+/// Without content (a puzzle on its way), an empty frame and an empty track.
 struct PuzzleRenderer {
     let model: PuzzleModel
-    let content: PuzzleView.Content
+    let content: PuzzleView.Content?
     let shape: PuzzleShape
     let layout: PuzzleLayout
     let style: PuzzleStyle
@@ -13,16 +14,23 @@ struct PuzzleRenderer {
     func draw(in canvas: any Canvas) {
         guard layout.scale > 0 else { return }
         canvas.fill(Path(rect: Rect(origin: .zero, size: layout.viewSize)), with: style.backdrop)
+        guard let content else {
+            for rect in [layout.imageRect, layout.trackRect].compactMap({ $0 }) {
+                canvas.fill(Path(roundedRect: rect, cornerRadius: 6), with: style.track)
+            }
+            if model.state == .locked { drawLocked(in: canvas) }
+            return
+        }
         let shake = model.animation?.shakeOffset(at: time) ?? 0
         let fade = model.animation?.fadeProgress(at: time) ?? (model.state == .verified ? 1 : 0)
         canvas.withSavedState {
             canvas.concatenate(layout.areaToView)
             let area = Rect(origin: .zero, size: model.areaSize)
             canvas.clip(to: Path(rect: area))
-            drawPicture(in: canvas, area: area, fade: fade)
+            drawPicture(content, in: canvas, area: area, fade: fade)
             canvas.withSavedState {
                 canvas.concatenate(Transform2D(translationX: shake / layout.scale, y: 0))
-                drawPiece(in: canvas, fade: fade)
+                drawPiece(content, in: canvas, fade: fade)
             }
         }
         drawFrame(in: canvas, shake: shake)
@@ -38,7 +46,9 @@ struct PuzzleRenderer {
 
     // MARK: - Picture and hole
 
-    private func drawPicture(in canvas: any Canvas, area: Rect, fade: Double) {
+    private func drawPicture(
+        _ content: PuzzleView.Content, in canvas: any Canvas, area: Rect, fade: Double
+    ) {
         switch content {
         case .prepared(let background, _):
             canvas.draw(background, in: area)
@@ -96,7 +106,7 @@ struct PuzzleRenderer {
 
     // MARK: - Piece
 
-    private func drawPiece(in canvas: any Canvas, fade: Double) {
+    private func drawPiece(_ content: PuzzleView.Content, in canvas: any Canvas, fade: Double) {
         let frame = model.pieceFrame
         let outline = shape.path(in: frame)
         let shadow = style.pieceShadow
