@@ -57,7 +57,6 @@ struct ProcessRun {
     var status: Int32
     var wasSignalled: Bool
     var errors: String
-    var seconds: Double
 }
 
 /// Runs `tactile` as a process with stdout sent to `standardOutput` (a path such as
@@ -80,7 +79,6 @@ func runTactileProcess(
     }
     let inputPipe = Pipe()
     process.standardInput = standardInput == nil ? FileHandle.nullDevice : inputPipe
-    let start = Date()
     try process.run()
     if let standardInput {
         inputPipe.fileHandleForWriting.write(Data(standardInput.utf8))
@@ -96,8 +94,7 @@ func runTactileProcess(
     let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     return ProcessRun(
         status: process.terminationStatus,
-        wasSignalled: process.terminationReason == .uncaughtSignal, errors: text,
-        seconds: Date().timeIntervalSince(start))
+        wasSignalled: process.terminationReason == .uncaughtSignal, errors: text)
 }
 
 /// Runs `tactile pattern …` in memory as a separate invocation would: nothing is shared

@@ -17,8 +17,19 @@ import Testing
     let site = ServiceSite(
         sitekey: "site-remote-key", secret: "secret-remote-0123456789", hostnames: ["localhost"])
     let backend = MemoryBackend(policy: plumbingPolicy)
+    /// The service's clock and this machine's: they stand still unless a test moves them.
+    let serviceClock = ManualClock(1_800_000_000)
+    let localClock = ManualClock(1_800_000_000)
 
-    /// A client whose transport hands each request straight to `service` (one address).
+    /// A service on `site`, on ``backend``, keeping time by ``serviceClock``.
+    func service(_ site: ServiceSite) -> CaptchaService {
+        CaptchaService(
+            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
+            log: { _ in }, clock: { [serviceClock] in serviceClock.now })
+    }
+
+    /// A client whose transport hands each request straight to `service` (one address),
+    /// keeping time by ``localClock``.
     ///
     /// - Parameter serviceDate: The `Date` header the service sends, if any.
     func client(
@@ -44,7 +55,17 @@ import Testing
                             body: response.body)))
             },
             decode: { try ImageLoader.decode($0, name: "test image") },
-            solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1).solve() })
+            solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1).solve() },
+            clock: { [localClock] in localClock.now })
+    }
+
+    /// `seconds` since 1970 as HTTP's `Date` header writes it (IMF-fixdate, whole seconds).
+    func httpDate(_ seconds: Double) -> String {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return format.string(from: Date(timeIntervalSince1970: seconds))
     }
 
     /// Runs one asynchronous call whose transport is synchronous: the result at once.
@@ -64,9 +85,7 @@ import Testing
     }
 
     @Test func aChallengeIsShownAsSentAndAHandDragPasses() throws {
-        let service = CaptchaService(
-            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
-            log: { _ in })
+        let service = service(site)
         let log = Box<[String]>([])
         let remote = try client(service, log: log)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
@@ -77,9 +96,8 @@ import Testing
             ])
         #expect(challenge.background.width == 640 && challenge.background.height == 360)
         #expect(challenge.piece.width > 0 && challenge.axis == .horizontal)
-        // The lifetime by the service's clock: the policy's, less the moments since issued.
-        let lifetime = try #require(challenge.lifetime)
-        #expect(lifetime > 115 && lifetime <= 121)
+        // No Date from the service: the lifetime by this machine's clock, which agrees.
+        #expect(challenge.lifetime == plumbingPolicy.puzzleLifetime)
         let hole = try #require(
             try backend.withVerifier(.peeking(puzzle: challenge.id), now: 0) {
                 $0.testingAnswer(id: challenge.id)
@@ -90,11 +108,12 @@ import Testing
             to: hole, from: challenge.startPosition, seed: 3,
             areaSize: Size(width: 640, height: 360))
         let verdict = try answer { remote.submit(attempt, for: challenge, completion: $0) }.get()
-        guard case .passed(let snap, let token?, _) = verdict else {
+        guard case .passed(let snap, let token?, let tokenLifetime) = verdict else {
             Issue.record("\(verdict)")
             return
         }
         #expect(snap == hole)
+        #expect(tokenLifetime == plumbingPolicy.tokenLifetime)
         let verified = service.verify(["secret": site.secret, "response": token])
         #expect(verified["success"]?.bool == true)
         // Answered once: the same challenge again is gone.
@@ -103,31 +122,22 @@ import Testing
     }
 
     @Test func aLifetimeIsCountedByTheServicesClock() throws {
-        let service = CaptchaService(
-            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
-            log: { _ in })
-        // The service's clock is a minute behind this machine's: the puzzle lives a minute
-        // longer than this machine's clock would say. IMF-fixdate has whole seconds.
-        let format = DateFormatter()
-        format.locale = Locale(identifier: "en_US_POSIX")
-        format.timeZone = TimeZone(identifier: "GMT")
-        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        let behind = format.string(from: Date().addingTimeInterval(-60))
-        let remote = try client(service, serviceDate: behind)
-        let lifetime = try #require(
-            try answer { remote.fetchChallenge(completion: $0) }.get().lifetime)
-        #expect(lifetime > 175 && lifetime <= 182, "\(lifetime) s from \(behind)")
+        let service = service(site)
+        // The service's clock is a minute behind this machine's: by the service's Date the
+        // puzzle has its whole lifetime, which this machine's clock would cut by a minute.
+        localClock.advance(by: 60)
+        let remote = try client(service, serviceDate: httpDate(serviceClock.now))
+        let lifetime = try answer { remote.fetchChallenge(completion: $0) }.get().lifetime
+        #expect(lifetime == plumbingPolicy.puzzleLifetime)
 
         let unreadable = try client(service, serviceDate: "yesterday")
-        let local = try #require(
-            try answer { unreadable.fetchChallenge(completion: $0) }.get().lifetime)
-        #expect(local > 115 && local <= 121, "an unreadable Date: this machine's clock")
+        let local = try answer { unreadable.fetchChallenge(completion: $0) }.get().lifetime
+        #expect(
+            local == plumbingPolicy.puzzleLifetime - 60, "an unreadable Date: this machine's clock")
     }
 
     @Test func anAttemptInAnotherScaleIsSentInBackgroundPixels() throws {
-        let service = CaptchaService(
-            configuration: .init(sites: [site], policy: plumbingPolicy), backend: backend,
-            log: { _ in })
+        let service = service(site)
         let remote = try client(service)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
         let hole = try #require(
@@ -149,9 +159,7 @@ import Testing
     @Test func aMissIsNotPassedAndALimitSaysHowLongToWait() throws {
         var strict = site
         strict.puzzlesPerMinute = 1
-        let service = CaptchaService(
-            configuration: .init(sites: [strict], policy: plumbingPolicy), backend: backend,
-            log: { _ in })
+        let service = service(strict)
         let remote = try client(service)
         let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
         let hole = try #require(

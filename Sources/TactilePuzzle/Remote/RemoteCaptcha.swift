@@ -75,6 +75,7 @@ public final class RemoteCaptcha {
     private let transport: Transport
     private let decode: ([UInt8]) throws -> Bitmap
     private let solveWork: WorkSolver?
+    private let clock: () -> Double
 
     /// Creates a client.
     ///
@@ -86,11 +87,14 @@ public final class RemoteCaptcha {
     ///   - decode: Decodes a JPEG or PNG file into a bitmap.
     ///   - solveWork: Pays a priced challenge's price (the proof of work every answer to it
     ///     carries); without it, answers to priced challenges are refused.
+    ///   - clock: This machine's time, in seconds since 1970: what a lifetime is counted
+    ///     from when a response has no readable `Date`.
     /// - Throws: ``RemoteCaptchaError`` when the URL is not `http://` or `https://`.
     public init(
         baseURL: String, siteKey: String, origin: String = "http://localhost",
         transport: @escaping Transport, decode: @escaping ([UInt8]) throws -> Bitmap,
-        solveWork: WorkSolver? = nil
+        solveWork: WorkSolver? = nil,
+        clock: @escaping () -> Double = { Date().timeIntervalSince1970 }
     ) throws(RemoteCaptchaError) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -107,6 +111,7 @@ public final class RemoteCaptcha {
         self.transport = transport
         self.decode = decode
         self.solveWork = solveWork
+        self.clock = clock
     }
 
     // MARK: - Challenges
@@ -137,7 +142,7 @@ public final class RemoteCaptcha {
                 }
                 let start = Point(
                     x: Self.number(object["pieceX"]) ?? 0, y: Self.number(object["pieceY"]) ?? 0)
-                let lifetime = Self.secondsLeft(until: object["expiresAt"], response)
+                let lifetime = Self.secondsLeft(until: object["expiresAt"], response, now: clock())
                 let work = object["proofOfWork"]
                 let price = work?["salt"]?.string.flatMap { salt in
                     Self.number(work?["difficulty"]).flatMap(Int.init(exactly:)).map {
@@ -218,16 +223,20 @@ public final class RemoteCaptcha {
         if let price = challenge.price, let solveWork {
             fields["proofOfWork"] = ["nonce": .string(solveWork(price.salt, price.difficulty))]
         }
-        post("/v1/challenges/\(challenge.id)/answer", fields) { outcome in
+        post("/v1/challenges/\(challenge.id)/answer", fields) { [clock] outcome in
             switch outcome {
             case .failure(let error): completion(.failure(error))
             case .success(let response):
-                completion(Self.verdict(from: response))
+                completion(Self.verdict(from: response, now: clock()))
             }
         }
     }
 
-    static func verdict(from response: Response) -> Result<PuzzleVerdict, RemoteCaptchaError> {
+    /// What an answer's response says; a token's lifetime is counted from `now` when the
+    /// response has no readable `Date`.
+    static func verdict(
+        from response: Response, now: Double
+    ) -> Result<PuzzleVerdict, RemoteCaptchaError> {
         if response.status == 429 {
             return .success(.locked(retryAfter: retryAfter(response)))
         }
@@ -241,7 +250,7 @@ public final class RemoteCaptcha {
             return .success(
                 .passed(
                     snapTo: Point(x: x, y: y), token: token,
-                    tokenLifetime: secondsLeft(until: object["expiresAt"], response)))
+                    tokenLifetime: secondsLeft(until: object["expiresAt"], response, now: now)))
         }
         let codes = object["error-codes"]?.array?.compactMap(\.string) ?? []
         if codes.contains("expired") { return .success(.expired) }
@@ -273,16 +282,19 @@ public final class RemoteCaptcha {
         value?.number.flatMap { $0.isFinite ? $0 : nil }
     }
 
-    /// The seconds from the response's `Date` (the service's clock; this machine's when the
-    /// header is missing) to an RFC 3339 time, or `nil` when there is no such time.
-    private static func secondsLeft(until time: JSONValue?, _ response: Response) -> Double? {
+    /// The seconds from the response's `Date` (the service's clock; `now`, this machine's,
+    /// when the header is missing or unreadable) to an RFC 3339 time, or `nil` when there is
+    /// no such time.
+    private static func secondsLeft(until time: JSONValue?, _ response: Response, now: Double)
+        -> Double?
+    {
         guard let text = time?.string,
             let until = ISO8601DateFormatter().date(from: text)?.timeIntervalSince1970
         else { return nil }
-        let now =
+        let serviceNow =
             response.headers["date"].flatMap { try? Date($0, strategy: httpDate) }?
-            .timeIntervalSince1970 ?? Date().timeIntervalSince1970
-        return until - now
+            .timeIntervalSince1970 ?? now
+        return until - serviceNow
     }
 
     /// HTTP's `Date` format (IMF-fixdate): `Fri, 04 Dec 2026 11:21:26 GMT`.
