@@ -3,20 +3,29 @@ import TactileCairo
 import TactileCore
 import TactileHanoi
 
-/// `tactile render <component> --out FILE.png|FILE.gif [--size WxH] [--seconds S]`.
+/// `tactile render <component> --out FILE.png|FILE.gif [--size WxH] [--seconds S]`, with
+/// options that set up the component (`--disks`, `--balls`, `--pattern`, …).
 enum RenderCommand {
+    /// A component `render` draws: its name, the options that set it up (which no other
+    /// component takes), and how its scene is made from them.
+    struct SceneMaker: Sendable {
+        var name: String
+        var options: [ArgumentParser.Option]
+        var make: @Sendable (ArgumentParser.Parsed) throws(CommandFailure) -> Scene
+    }
+
     /// The scene makers by component, in the order the help lists them.
-    static let scenes: [(name: String, make: @Sendable () throws(CommandFailure) -> Scene)] = [
-        ("hanoi", makeHanoiScene),
-        ("cradle", CradleScene.make),
-        ("pattern", PatternScene.make),
-        ("puzzle", PuzzleScene.make),
+    static let scenes: [SceneMaker] = [
+        SceneMaker(name: "hanoi", options: HanoiScene.options, make: HanoiScene.make),
+        SceneMaker(name: "cradle", options: CradleScene.options, make: CradleScene.make),
+        SceneMaker(name: "pattern", options: PatternScene.options, make: PatternScene.make),
+        SceneMaker(name: "puzzle", options: [], make: PuzzleScene.make),
     ]
     static let components = scenes.map(\.name)
 
     static let spec = ArgumentParser.Spec(
         usage:
-            "tactile render <hanoi|cradle|pattern|puzzle> --out FILE.png|FILE.gif [--size WxH] [--seconds S]",
+            "tactile render <hanoi|cradle|pattern|puzzle> --out FILE.png|FILE.gif [--size WxH] [--seconds S] [--disks N] [--pegs P] [--balls N] [--pull K] [--grid N] [--pattern DOTS]",
         summary: "Draw a component headless: a PNG of one moment, or an animated GIF from time 0.",
         positionals: [("<component>", "Which component: \(components.joined(separator: ", ")).")],
         options: [
@@ -29,11 +38,14 @@ enum RenderCommand {
             .init(
                 name: "seconds", valueName: "S",
                 help: "PNG: the moment drawn; GIF: the length. 0…600."),
-        ],
+        ] + scenes.flatMap(\.options),
         details: [
             "A GIF has \(Int(framesPerSecond)) frames a second and at most \(maximumGIFPixelFrames.formatted()) pixels over all",
             "its frames (width × height × frames; 640x400 for 19 s). The file is replaced",
             "atomically and never written through a symbolic link.",
+            "hanoi plays \(ValueParser.format(HanoiScene.movesPerSecond)) moves a second, faster when that would take over \(Int(HanoiScene.longestSolution)) s (up to",
+            "\(Int(HanoiSpeed.range.upperBound).formatted()) a second; a longer solution is shown for its first \(Int(HanoiScene.longestSolution)) s).",
+            "Example: tactile render pattern --out pattern.gif --grid 4 --pattern 1-6-11-16-12-8-4",
         ])
 
     /// GIF frames per second.
@@ -56,7 +68,7 @@ enum RenderCommand {
         let (width, height) = try size(parsed.option("size") ?? "640x400")
         let seconds = try parsed.number("seconds", in: 0...600)
         let isGIF = lowered.hasSuffix(".gif")
-        let scene = try makeScene(name)
+        let scene = try makeScene(name, options: parsed)
         if isGIF {
             let length = seconds ?? scene.length
             let frames = max(1, Int((length * Self.framesPerSecond).rounded()))
@@ -90,21 +102,21 @@ enum RenderCommand {
         var length: Double
     }
 
-    /// Makes the scene of a component named in ``components``.
-    static func makeScene(_ name: String) throws(CommandFailure) -> Scene {
-        try scenes.first { $0.name == name }!.make()
-    }
-
-    @Sendable static func makeHanoiScene() throws(CommandFailure) -> Scene {
-        do {
-            let view = try HanoiView(disks: 4)
-            view.setSpeed(.movesPerSecond(2.5))
-            view.play()
-            // 15 moves at 2.5 per second, then a second at rest.
-            return Scene(component: view, still: 2.6, length: 7)
-        } catch {
-            throw .usage(error.message)
+    /// Makes the scene of a component named in ``components``, set up by its options in
+    /// `parsed`; an option of another component is refused, naming the component it is for.
+    static func makeScene(_ name: String, options parsed: ArgumentParser.Parsed = .init())
+        throws(CommandFailure) -> Scene
+    {
+        let maker = scenes.first { $0.name == name }!
+        for other in scenes where other.name != name {
+            if let option = other.options.first(where: { parsed.option($0.name) != nil }) {
+                let own = maker.options.map { "--\($0.name)" }
+                throw .usage(
+                    "--\(option.name) sets up \(other.name), not \(name), which takes \(own.isEmpty ? "no such option" : own.joined(separator: " and "))"
+                )
+            }
         }
+        return try maker.make(parsed)
     }
 
     static func size(_ text: String) throws(CommandFailure) -> (Int, Int) {

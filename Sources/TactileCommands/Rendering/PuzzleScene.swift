@@ -9,7 +9,9 @@ import TactilePuzzleVerifier
 /// `tactile render puzzle`: a drawn picture, the piece dragged by a scripted hand into the
 /// hole, the snap and the fade.
 enum PuzzleScene {
-    @Sendable static func make() throws(CommandFailure) -> RenderCommand.Scene {
+    @Sendable static func make(_ parsed: ArgumentParser.Parsed) throws(CommandFailure)
+        -> RenderCommand.Scene
+    {
         let picture = ProceduralPicture.make(width: 640, height: 360, seed: 7, grain: false)
         let view = try! PuzzleView(
             content: .picture(picture), pieceSize: Size(width: 96, height: 96),
