@@ -76,13 +76,39 @@ func makeHanoiPage() -> Widget {
     var isInstant = false
     var rateValue = 2.0
 
-    /// A line the solution itself leaves (solved by playing), shown until something else
-    /// speaks.
-    var solvedNote: String?
+    /// The tower and the width the status line's height was last reserved for.
+    var reservedFor: (moves: UInt64, width: Int32)?
+    /// Keeps the status line as tall as its longest text for this tower needs at its width,
+    /// so the canvas above does not jump as the move numbers grow (64 disks: 20 digits).
+    func reserveStatusHeight() {
+        let width = gtk_widget_get_width(status.widget)
+        let moves = hanoi.playback.plan.count
+        guard width > 0, reservedFor.map({ $0 != (moves, width) }) ?? true else { return }
+        reservedFor = (moves, width)
+        let shown = status.text
+        var tallest: Int32 = 0
+        for text in [
+            Localization.text(
+                "Move {1} of {2} — disk {3} from {4} to {5}", moves, moves, hanoi.diskCount, "W",
+                "W"),
+            Localization.plural(
+                "Solved: {1} move, the fewest possible", "Solved: {1} moves, the fewest possible",
+                count: Int(clamping: moves), moves),
+        ] {
+            status.text = text
+            var natural: Int32 = 0
+            gtk_widget_measure(
+                status.widget, GTK_ORIENTATION_VERTICAL, width, nil, &natural, nil, nil)
+            tallest = max(tallest, natural)
+        }
+        status.text = shown
+        status.setMinimumSize(height: Int(tallest))
+    }
 
     func refresh() {
         status.text = hanoi.status
-        message.text = hanoi.message ?? solvedNote ?? ""
+        reserveStatusHeight()
+        message.text = hanoi.message ?? ""
         let playing = hanoi.mode == .solver && hanoi.playback.isPlaying
         let partWay = hanoi.playback.completedMoves > 0 && hanoi.playback.state == .paused
         startPause.title =
@@ -127,18 +153,7 @@ func makeHanoiPage() -> Widget {
         }
     }
 
-    hanoi.onEvent = { [weak canvas] event in
-        switch event {
-        case .solved where hanoi.mode == .solver:
-            let moves = hanoi.playback.plan.count
-            solvedNote = Localization.plural(
-                "Solved in {1} move, the fewest possible.",
-                "Solved in {1} moves, the fewest possible.", count: Int(clamping: moves), moves)
-        case .playbackChanged, .configured, .modeChanged, .moveRefused, .hintShown:
-            solvedNote = nil
-        default:
-            break
-        }
+    hanoi.onEvent = { [weak canvas] _ in
         refresh()
         canvas?.setNeedsUpdate()
     }

@@ -22,7 +22,7 @@ import Testing
         var model = try HanoiModel(disks: 5)
         for step in [985, 990, 999, 1000] {
             _ = model.seek(toFraction: Double(step) / 1000)
-            #expect(model.status == "Move 31 of 31 — disk 1 from A to C", "at \(step)")
+            #expect(model.status == "Solved: 31 moves, the fewest possible", "at \(step)")
             #expect(model.shownPosition == HanoiPosition(disks: 5, pegs: 3, allOn: 2))
             #expect(model.playback.state == .finished)
         }
@@ -34,9 +34,12 @@ import Testing
         var model = try HanoiModel(disks: 64)
         #expect(model.seek(toFraction: 0.9999999) == [.playbackChanged(.paused)])
         #expect(model.seek(toFraction: 1) == [.playbackChanged(.finished)])
+        #expect(model.status == "Solved: 18446744073709551615 moves, the fewest possible")
+        #expect(model.shownPosition == HanoiPosition(disks: 64, pegs: 3, allOn: 2))
+        // One back: the last move but one was disk 2's (disk 1 waits on B for the last).
+        _ = model.stepBackward()
         #expect(
             model.status
-                == "Move 18446744073709551615 of 18446744073709551615 — disk 1 from B to C")
-        #expect(model.shownPosition == HanoiPosition(disks: 64, pegs: 3, allOn: 2))
+                == "Move 18446744073709551614 of 18446744073709551615 — disk 2 from A to C")
     }
 }

@@ -230,7 +230,8 @@ public struct HanoiModel: Sendable {
 
     /// The line shown under the puzzle, e.g. "Move 5 of 31 — disk 1 from A to C": the last
     /// move done, as the picture shows it (a move in flight counts once it has landed, or at
-    /// once when motion is reduced and it is drawn landed).
+    /// once when motion is reduced and it is drawn landed); once the last move has landed,
+    /// "Solved: 31 moves, the fewest possible".
     public var status: String {
         switch mode {
         case .solver:
@@ -241,6 +242,12 @@ public struct HanoiModel: Sendable {
                 return isAnimating
                     ? Localization.text("Move 0 of {1}", total)
                     : Localization.text("Move 0 of {1} — press Start", total)
+            }
+            if done == total, !isAnimating {
+                return Localization.plural(
+                    "Solved: {1} move, the fewest possible",
+                    "Solved: {1} moves, the fewest possible",
+                    count: Int(clamping: total), total)
             }
             let move = playback.plan.move(number: done)
             return Localization.text(
