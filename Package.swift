@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // MARK: - Core (pure Swift, Foundation only)
@@ -195,9 +195,28 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// Strict concurrency and warnings policy for every Swift target, set in one place.
+// Strict concurrency and the warnings policy for every Swift target, set in one place.
+//
+// Warnings are errors in the library and program targets (everything under Sources) when
+// TACTILE_WARNINGS_AS_ERRORS=1 is set, as scripts/test.sh sets it. Not always: a package or
+// Xcode project that depends on Tactile compiles it with warnings suppressed, which the
+// compiler refuses to combine with warnings as errors, and a newer compiler's new warning
+// must not stop anyone's build.
+//
+// SwiftPM's own "prohibited flag(s): …" warnings, printed while it plans a build, remain: of
+// a system library's pkg-config flags it keeps only -I and -F (and -L, -l, -F, -framework,
+// -w of its Libs), says which it dropped, and has no setting to keep quiet. None is needed
+// here: -pthread (glib; threads are in glibc itself), -D_FILE_OFFSET_BITS=64 (hiredis; off_t
+// is 64-bit on 64-bit Linux anyway), -mfpmath=sse -msse -msse2 (graphene, through GTK; for
+// 32-bit x86) and -Wl,--export-dynamic (gmodule; for GtkBuilder to find signal handlers by
+// name, which the showcase never asks it to).
+let warningsAreErrors = Context.environment["TACTILE_WARNINGS_AS_ERRORS"] == "1"
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
+    let isInSources = target.type != .test && target.path?.hasPrefix("Tests/") != true
+    if warningsAreErrors && isInSources {
+        settings.append(.treatAllWarnings(as: .error))
+    }
     target.swiftSettings = settings
 }

@@ -6,6 +6,9 @@
 # it (AT-SPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Compiler warnings are errors in every target under Sources (Package.swift reads this), in
+# every build below, so that they all share one build.
+export TACTILE_WARNINGS_AS_ERRORS=1
 scripts/setup.sh --with-display --with-browser --with-photos --with-desktop --with-accessibility --with-promtool --with-node
 
 echo "== format"

@@ -59,7 +59,7 @@ private func randomValue(_ random: inout SplitMix, depth: Int = 0)
     case 1: return .bool(random.next(upperBound: 2) == 0)
     case 2:
         let choices: [Double] = [
-            0, -0.5, 1, 120, 1e-7, 3.141592653589793, -1e300, 2.5e-308, 9_007_199_254_740_993,
+            0, -0.5, 1, 120, 1e-7, 3.141592653589793, -1e300, 2.5e-308, 9_007_199_254_740_992,
             Double(random.next(upperBound: 1_000_000)) / 7,
         ]
         return .number(choices[random.next(upperBound: choices.count)])

@@ -113,9 +113,9 @@ import Testing
         // Picking up a ball resumes, then holds it; letting go says which ball.
         events = []
         let first = view.layout.viewPoint(view.cradle.balls[0].center)
-        view.handle(PointerEvent(.began, at: first, time: 1))
-        view.handle(PointerEvent(.moved, at: first + Vector(dx: -20, dy: 0), time: 1.1))
-        view.handle(PointerEvent(.ended, at: first + Vector(dx: -40, dy: 0), time: 1.2))
+        _ = view.handle(PointerEvent(.began, at: first, time: 1))
+        _ = view.handle(PointerEvent(.moved, at: first + Vector(dx: -20, dy: 0), time: 1.1))
+        _ = view.handle(PointerEvent(.ended, at: first + Vector(dx: -40, dy: 0), time: 1.2))
         #expect(events == [.pausedChanged(false), .dragBegan(ball: 0), .dragEnded(ball: 0)])
         events = []
         view.reset()

@@ -97,7 +97,7 @@ import Testing
         let group = try DynamicItemGroup(items: [heavy, arm])
         // Centroid from the members' areas: (3600·0 + 600·60) / 4200 from the heavy box.
         let centroidX = (3600 * 0 + 600 * 60) / 4200.0
-        let push = try PushBehavior(items: [group], mode: .continuous)
+        let push = PushBehavior(items: [group], mode: .continuous)
         try push.setPushDirection(Vector(dx: 0, dy: 1))
         try push.setTargetOffsetFromCenter(
             Vector(dx: centroidX - group.center.x, dy: 0), for: group)

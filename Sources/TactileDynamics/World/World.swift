@@ -124,7 +124,7 @@ struct World: ~Copyable {
         let none = Vec2(.nan, .nan)
         tethers = Pool(repeating: none, count: bodies.count)
         tetherPoints = Pool(repeating: .zero, count: bodies.count)
-        var counts = Pool(repeating: 0, count: bodies.count)
+        let counts = Pool(repeating: 0, count: bodies.count)
         for jointIndex in joints.indices {
             let joint = joints[jointIndex]
             counts[joint.bodyA] += 1
