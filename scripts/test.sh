@@ -16,7 +16,19 @@ swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.
 
 echo "== tests"
 swift build --build-tests
-swift test
+# Each test's time, in the xUnit file swift-testing writes beside the one named
+# (tests-swift-testing.xml; XCTest writes tests.xml, but only in a parallel run), and the ten
+# slowest in the log, pass or fail.
+# One test at a time: run side by side, a test's time would count its wait for a free thread
+# (on two cores, minutes for a test that takes a millisecond); the run takes about twice as
+# long.
+results=.build/test-results
+rm -rf "$results"
+mkdir -p "$results"
+tested=0
+swift test --no-parallel --xunit-output "$results/tests.xml" || tested=$?
+scripts/slowest-tests.py "$results/tests-swift-testing.xml" "$results/tests.xml" || true
+if ((tested != 0)); then exit "$tested"; fi
 
 echo "== bench (every suite once, in the debug build, so that no benchmark breaks unnoticed)"
 tactile="$(swift build --show-bin-path)/tactile"
