@@ -205,7 +205,11 @@ final class ShowcaseApplication {
                 Localization.text(
                     "Four interactive, animated components — a Tower of Hanoi auto-solver, Newton's cradle on a physics engine, a gesture pattern lock and a puzzle slider captcha — with a platform-neutral Swift core."
                 ))
-            adw_about_window_set_license_type(window, GTK_LICENSE_MIT_X11)
+            adw_about_window_set_copyright(window, "© 2026 The Tactile authors")
+            // The license's own words, as in LICENSE: GTK's MIT entry would read "See the The
+            // MIT License (MIT) for details".
+            adw_about_window_set_license_type(window, GTK_LICENSE_CUSTOM)
+            adw_about_window_set_license(window, Self.license)
             gtk_window_set_transient_for(
                 tactile_window(about), gtk_application_get_active_window(app))
             gtk_window_present(tactile_window(about))
@@ -221,6 +225,18 @@ final class ShowcaseApplication {
             }
         }
     }
+}
+
+extension ShowcaseApplication {
+    /// The MIT License's terms, as the LICENSE file gives them, for About's Legal page (the
+    /// copyright line is About's own, above them).
+    static let license = """
+        Permission is hereby granted, free of charge, to any person obtaining a copy of this software and associated documentation files (the "Software"), to deal in the Software without restriction, including without limitation the rights to use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons to whom the Software is furnished to do so, subject to the following conditions:
+
+        The above copyright notice and this permission notice shall be included in all copies or substantial portions of the Software.
+
+        THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+        """
 }
 
 /// Writes one line to standard error.

@@ -73,6 +73,9 @@ struct ShowcaseWindow {
             }
             return gtk_widget_child_focus(page.widget, GTK_DIR_TAB_FORWARD) != 0
         }
+        // Folded, the list of pages is a whole window of its own: the main menu is there too.
+        let sidebarMenu = Self.menuButton()
+        adw_header_bar_pack_end(tactile_header_bar(sidebarHeader), sidebarMenu)
         let sidebarPane = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(tactile_box(sidebarPane), sidebarHeader)
         gtk_box_append(tactile_box(sidebarPane), sidebar)
@@ -86,12 +89,7 @@ struct ShowcaseWindow {
         gtk_widget_set_tooltip_text(back, Localization.text("Back to the pages"))
         tactile_accessible_set_label(back, Localization.text("Back to the pages"))
         adw_header_bar_pack_start(tactile_header_bar(contentHeader), back)
-        let menu = gtk_menu_button_new()!
-        gtk_menu_button_set_icon_name(tactile_menu_button(menu), "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(tactile_menu_button(menu), Self.mainMenu())
-        gtk_widget_set_tooltip_text(menu, Localization.text("Main menu"))
-        tactile_accessible_set_label(menu, Localization.text("Main menu"))
-        adw_header_bar_pack_end(tactile_header_bar(contentHeader), menu)
+        adw_header_bar_pack_end(tactile_header_bar(contentHeader), Self.menuButton())
         let toasts = adw_toast_overlay_new()!
         adw_toast_overlay_set_child(tactile_toast_overlay(toasts), stack)
         let contentPane = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
@@ -119,6 +117,9 @@ struct ShowcaseWindow {
         g_object_bind_property(
             UnsafeMutableRawPointer(leaflet), folded, UnsafeMutableRawPointer(back), "visible",
             G_BINDING_SYNC_CREATE)
+        g_object_bind_property(
+            UnsafeMutableRawPointer(leaflet), folded, UnsafeMutableRawPointer(sidebarMenu),
+            "visible", G_BINDING_SYNC_CREATE)
         connect(back, signal: "clicked") {
             _ = adw_leaflet_navigate(folds, ADW_NAVIGATION_DIRECTION_BACK)
         }
@@ -149,7 +150,17 @@ struct ShowcaseWindow {
         }
     }
 
-    /// The header bar's menu.
+    /// A header bar's button opening the main menu.
+    private static func menuButton() -> UnsafeMutablePointer<GtkWidget> {
+        let menu = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(tactile_menu_button(menu), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(tactile_menu_button(menu), mainMenu())
+        gtk_widget_set_tooltip_text(menu, Localization.text("Main menu"))
+        tactile_accessible_set_label(menu, Localization.text("Main menu"))
+        return menu
+    }
+
+    /// The main menu.
     private static func mainMenu() -> UnsafeMutablePointer<GMenuModel> {
         let menu = g_menu_new()!
         g_menu_append(menu, Localization.text("Keyboard Shortcuts"), "win.show-help-overlay")

@@ -69,7 +69,8 @@ EXPECTED = {
         ("Tactile is a Swift package of four interactive, animated components — a Tower of "
          "Hanoi auto-solver, Newton's cradle on a UIKit-Dynamics-style engine, a gesture "
          "pattern lock and a puzzle slider captcha — with a platform-neutral core that any UI "
-         "host can drive. This showcase hosts them with GTK 4; pick one in the sidebar.", ()),
+         "host can drive. This showcase hosts each of them with GTK 4, on a page of its own in "
+         "the list of pages.", ()),
     ],
 }
 
