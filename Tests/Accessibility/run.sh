@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Runs the accessibility test (Tests/Accessibility/test_atspi.py): what a screen reader sees of
-# the showcase app over AT-SPI, page by page, with the accessible tree printed for the log.
+# the showcase app over AT-SPI, page by page. A passed run prints each check's verdict and the
+# total; a failed one prints everything: each page's accessible tree and Tab order, the app's
+# messages, then the failures.
 # Builds nothing; gives the app a private D-Bus session, the AT-SPI bus and an Xvfb display of
 # its own (Xvfb picks a free display itself, so runs side by side do not race for one).
 # Needs what `scripts/setup.sh --with-accessibility` installs.
 #
-#   Tests/Accessibility/run.sh [APP] [--page NAME]... [--full]
+#   Tests/Accessibility/run.sh [APP] [--page NAME]... [--full] [--verbose]
 #
 # APP is the showcase binary (default: $(swift build --show-bin-path)/showcase). --page runs
-# only that page (repeatable); --full prints the pages that are not shown too. The whole run
-# is bounded by A11Y_TIMEOUT seconds (default 600). Prints "N passed, M failed" last; exits
-# non-zero when a check fails.
+# only that page (repeatable); --full adds the hidden pages' subtrees to the trees;
+# --verbose prints everything as it comes, pass or fail. The whole run is bounded by
+# A11Y_TIMEOUT seconds (default 600). Prints "N passed, M failed" last; exits non-zero when a
+# check fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -19,6 +22,11 @@ if [[ $# -gt 0 && "$1" != --* ]]; then
     app=$1
     shift
 fi
+verbose=0
+checks=()
+for argument in "$@"; do
+    if [[ "$argument" == --verbose ]]; then verbose=1; else checks+=("$argument"); fi
+done
 if [[ -z "$app" ]]; then
     app="$(swift build --show-bin-path)/showcase"
 fi
@@ -92,10 +100,16 @@ cleanup() {
 trap cleanup EXIT
 # shellcheck source=Tests/Accessibility/xvfb.sh
 source Tests/Accessibility/xvfb.sh
+# shellcheck source=Tests/Accessibility/summary.sh
+source Tests/Accessibility/summary.sh
 start_xvfb "$work"
 
+run=(timeout --kill-after=10 "${A11Y_TIMEOUT:-600}"
+    dbus-run-session -- bash -c "$inner" _ "$launcher" "$python" "$(realpath "$app")" "${checks[@]}")
 status=0
-timeout --kill-after=10 "${A11Y_TIMEOUT:-600}" \
-    dbus-run-session -- bash -c "$inner" _ "$launcher" "$python" "$(realpath "$app")" "$@" \
-    || status=$?
+if ((verbose)); then
+    "${run[@]}" || status=$?
+else
+    run_summarized "$work/checks.log" "${run[@]}" || status=$?
+fi
 exit "$status"

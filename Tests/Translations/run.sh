@@ -9,15 +9,17 @@
 #      gettext would ignore LANGUAGE unless the app handles it), page by page, over AT-SPI
 #      (test_translations.py): Chinese sidebar, controls, canvas, and no English message
 #      left on screen where a translation exists. A screenshot of each page is kept for a
-#      person to look at (TRANSLATION_SHOTS, default a new folder under /tmp; printed).
+#      person to look at (TRANSLATION_SHOTS, default a new folder under /tmp; printed). A
+#      passed run prints each check's verdict and the total; a failed one prints everything:
+#      each page's accessible tree, the app's messages, then the failures.
 #
-#   Tests/Translations/run.sh [APP] [--page NAME]...
+#   Tests/Translations/run.sh [APP] [--page NAME]... [--verbose]
 #
 # APP is the showcase binary (default: $(swift build --show-bin-path)/showcase, which
 # scripts/ui-smoke.sh builds); this script builds nothing but the catalogues
 # (scripts/build-translations.sh). It gives the app its own Xvfb display, D-Bus session and
 # AT-SPI bus. Needs what `scripts/setup.sh --with-accessibility --with-display --with-browser`
-# installs (the last for a Chinese font).
+# installs (the last for a Chinese font). --verbose prints everything as it comes, pass or fail.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -26,6 +28,11 @@ if [[ $# -gt 0 && "$1" != --* ]]; then
     app=$1
     shift
 fi
+verbose=0
+checks=()
+for argument in "$@"; do
+    if [[ "$argument" == --verbose ]]; then verbose=1; else checks+=("$argument"); fi
+done
 
 echo "-- a. catalogues"
 work=$(mktemp -d)
@@ -97,6 +104,8 @@ mkdir -p "$shots"
 
 # shellcheck source=Tests/Accessibility/xvfb.sh
 source Tests/Accessibility/xvfb.sh
+# shellcheck source=Tests/Accessibility/summary.sh
+source Tests/Accessibility/summary.sh
 start_xvfb "$work"
 
 # Chinese by LANGUAGE alone: no LANG, no LC_*, no catalogue directory given.
@@ -123,6 +132,13 @@ inner='
     export GTK_A11Y=atspi
     "$python" Tests/Translations/test_translations.py "$@"
 '
-timeout --kill-after=10 "${TRANSLATIONS_TIMEOUT:-300}" \
-    dbus-run-session -- bash -c "$inner" _ "$launcher" "$python" \
-    "$(realpath "$app")" po/zh_CN.po "$shots" "$@"
+run=(timeout --kill-after=10 "${TRANSLATIONS_TIMEOUT:-300}"
+    dbus-run-session -- bash -c "$inner" _ "$launcher" "$python"
+    "$(realpath "$app")" po/zh_CN.po "$shots" "${checks[@]}")
+status=0
+if ((verbose)); then
+    "${run[@]}" || status=$?
+else
+    run_summarized "$work/checks.log" "${run[@]}" || status=$?
+fi
+exit "$status"
