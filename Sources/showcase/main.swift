@@ -14,6 +14,8 @@ if arguments.contains(where: { $0 == "--captcha-server" || $0.hasPrefix("--captc
                 .utf8))
     exit(2)
 }
+// Without a GPU, GTK's OpenGL renderer draws on the CPU at many times the Cairo renderer's cost.
+RendererPreference.apply()
 let app = ShowcaseApplication()
 registerPages(in: app)
 exit(app.run())

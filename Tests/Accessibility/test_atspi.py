@@ -99,6 +99,8 @@ PLACEHOLDER_NAME = re.compile(r"^Gtk[A-Z][A-Za-z]*$")
 
 APPEAR_SECONDS = 30  # until the app is on the AT-SPI desktop with its window laid out
 SETTLE_SECONDS = 10  # until two snapshots in a row agree
+# How long a canvas may take to show its content (a puzzle cut on another thread).
+CONTENT_SECONDS = 15
 TAB_PRESSES = 40
 TAB_WAIT_SECONDS = 1.5  # per press, for the focused state to move and settle
 TAB_SETTLE_SECONDS = 0.4  # unchanged this long counts as settled
@@ -418,6 +420,16 @@ class Session:
             if current == previous:
                 break
             previous = current
+        # A component whose content comes later (the captcha's puzzle is cut on another
+        # thread) is looked at once it has come: its canvas describes what the page says.
+        spec = PAGES.get(self.page, {})
+        deadline = time.monotonic() + CONTENT_SECONDS
+        while spec.get("canvas") and time.monotonic() < deadline:
+            canvas = find_canvas(tree, self.page)
+            if canvas is not None and spec["describes"].lower() in canvas.description.lower():
+                break
+            pump(0.3)
+            tree = snapshot(app)
         self.tree = tree
         return tree
 
