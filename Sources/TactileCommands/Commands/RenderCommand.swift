@@ -41,8 +41,9 @@ enum RenderCommand {
         ] + scenes.flatMap(\.options),
         details: [
             "A GIF has \(Int(framesPerSecond)) frames a second and at most \(maximumGIFPixelFrames.formatted()) pixels over all",
-            "its frames (width × height × frames; 640x400 for 19 s). The file is replaced",
-            "atomically and never written through a symbolic link.",
+            "its frames (width × height × frames; 640x400 for 19 s); a frame with more than 256",
+            "colours is dithered. The file is replaced atomically and never written through a",
+            "symbolic link.",
             "hanoi plays \(ValueParser.format(HanoiScene.movesPerSecond)) moves a second, faster when that would take over \(Int(HanoiScene.longestSolution)) s (up to",
             "\(Int(HanoiSpeed.range.upperBound).formatted()) a second; a longer solution is shown for its first \(Int(HanoiScene.longestSolution)) s).",
             "Example: tactile render pattern --out pattern.gif --grid 4 --pattern 1-6-11-16-12-8-4",
