@@ -10,6 +10,15 @@ func makeCradlePage() -> Widget {
     view.showsStatus = false  // the energy label below shows it
     let canvas = ComponentView(view)
     canvas.setMinimumSize(width: 420, height: 300)
+    // As tall as the cradle needs at the width it gets, so it fills the view instead of
+    // sitting small in a tall one (not while GTK is allocating: a new size asks for a layout).
+    canvas.expandsVertically = false
+    func fit(_ size: Size) {
+        let wanted = Int(max(300, view.fittingHeight(forWidth: size.width)))
+        guard wanted != Int(size.height) else { return }
+        runWhenIdle { canvas.setMinimumSize(width: 420, height: wanted) }
+    }
+    canvas.onResize = fit
 
     let energy = Label()
     energy.addStyleClass("title-4")
@@ -29,6 +38,8 @@ func makeCradlePage() -> Widget {
         do throws(CradleError) {
             try view.configure(next)
             configuration = next
+            // More balls, or wider gaps, make a wider cradle.
+            fit(view.viewSize)
             message.text = ""
         } catch {
             message.text = error.message

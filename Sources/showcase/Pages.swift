@@ -71,5 +71,25 @@ func pageLayout(controls: Widget, controlsWidth: Int, stage: [Widget]) -> Box {
     let component = stage.first { $0 is ComponentView } as? ComponentView
     page.preferredFocus = component
     component?.tabForward = controls
+    // And back: Shift+Tab from the first control returns to the component (GTK's order would
+    // leave the page for the header's menu button); Tab past the last control leaves the page
+    // the way Shift+Tab on the component does (to the list of pages), not round to the
+    // component again.
+    if let component {
+        interceptKeys(of: controls.widget) { keyval, modifiers in
+            let shifted = modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0
+            let backward =
+                keyval == UInt32(GDK_KEY_ISO_Left_Tab) || (keyval == UInt32(GDK_KEY_Tab) && shifted)
+            guard backward || keyval == UInt32(GDK_KEY_Tab) else { return false }
+            // Within the controls while there is one before (or after) the focused one.
+            let direction = backward ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD
+            if gtk_widget_child_focus(controls.widget, direction) != 0 { return true }
+            if backward {
+                component.grabFocus()
+                return true
+            }
+            return component.tabBackward?() ?? false
+        }
+    }
     return page
 }

@@ -62,16 +62,31 @@ struct ShowcaseWindow {
         // Up and Down pick pages; Tab goes into the page shown (into its component, which
         // takes the keys), not to the next row, which would switch pages as focus passes.
         let preferred = Dictionary(uniqueKeysWithValues: pages.map { ($0.name, $0.root) })
+        // Shift+Tab leaves the list too, backwards into the page's last control, rather than
+        // moving to the row above (which would switch pages).
         interceptKeys(of: sidebar) { keyval, modifiers in
-            guard keyval == UInt32(GDK_KEY_Tab), modifiers.rawValue & GDK_SHIFT_MASK.rawValue == 0,
+            let shifted = modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0
+            let backward =
+                keyval == UInt32(GDK_KEY_ISO_Left_Tab) || (keyval == UInt32(GDK_KEY_Tab) && shifted)
+            guard backward || keyval == UInt32(GDK_KEY_Tab),
                 let name = gtk_stack_get_visible_child_name(tactile_stack(stack)),
                 let page = preferred[String(cString: name)]
             else { return false }
+            if backward {
+                let controls = (page.preferredFocus as? ComponentView)?.tabForward ?? page
+                return gtk_widget_child_focus(controls.widget, GTK_DIR_TAB_BACKWARD) != 0
+            }
             if let focus = page.preferredFocus {
                 focus.grabFocus()
                 return true
             }
             return gtk_widget_child_focus(page.widget, GTK_DIR_TAB_FORWARD) != 0
+        }
+        // The way in, reversed: Shift+Tab on a page's component goes back to the list.
+        for page in pages {
+            (page.root.preferredFocus as? ComponentView)?.tabBackward = {
+                gtk_widget_child_focus(sidebar, GTK_DIR_TAB_FORWARD) != 0
+            }
         }
         // Folded, the list of pages is a whole window of its own: the main menu is there too.
         let sidebarMenu = Self.menuButton()

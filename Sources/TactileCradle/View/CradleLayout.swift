@@ -10,7 +10,7 @@ public struct CradleLayout: Hashable, Sendable {
     /// Fits `extent` (cradle coordinates, including the frame above the anchors) into
     /// `viewSize`, leaving `margin` around and `footer` below for the readout.
     public init(extent: Rect, viewSize: Size, margin: Double = 16, footer: Double = 28) {
-        let frameHeight = 24.0
+        let frameHeight = Self.frameHeight
         let width = max(1, viewSize.width - 2 * margin)
         let height = max(1, viewSize.height - 2 * margin - footer)
         let total = Rect(
@@ -21,6 +21,19 @@ public struct CradleLayout: Hashable, Sendable {
         let top = margin + (height - total.height * scale) / 2
         origin = Point(x: left - total.minX * scale, y: top - total.minY * scale)
     }
+
+    /// The view height at which `extent` fills a view `width` points wide: the height that
+    /// wastes no room above or below the cradle.
+    public static func height(
+        forWidth width: Double, extent: Rect, margin: Double = 16, footer: Double = 28
+    ) -> Double {
+        let total = Size(width: extent.width, height: extent.height + frameHeight)
+        let scale = max(0.01, (width - 2 * margin) / max(1, total.width))
+        return (total.height * scale + 2 * margin + footer).rounded(.up)
+    }
+
+    /// The frame drawn above the anchors, in cradle points.
+    static let frameHeight = 24.0
 
     /// A cradle point in view coordinates.
     public func viewPoint(_ p: Point) -> Point {

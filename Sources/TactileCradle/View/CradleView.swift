@@ -40,7 +40,17 @@ public final class CradleView: Component {
     }
 
     /// Where the cradle sits in the view now.
-    public var layout: CradleLayout { CradleLayout(extent: cradle.extent, viewSize: viewSize) }
+    public var layout: CradleLayout {
+        CradleLayout(extent: cradle.extent, viewSize: viewSize, footer: footer)
+    }
+
+    /// The view height at which the cradle fills a view `width` points wide.
+    public func fittingHeight(forWidth width: Double) -> Double {
+        CradleLayout.height(forWidth: width, extent: cradle.extent, footer: footer)
+    }
+
+    /// Room under the cradle for its status line, when it shows one.
+    private var footer: Double { showsStatus ? 28 : 0 }
 
     public var isAnimating: Bool { !isPaused && (cradle.animator.isRunning || cradle.isDragging) }
 

@@ -22,6 +22,9 @@ public final class ComponentView: Widget {
     /// Called after each animation tick, after the component advanced.
     public var onTick: (() -> Void)?
 
+    /// Called when GTK gives the view a new size (points), after the component has it.
+    public var onResize: ((Size) -> Void)?
+
     private var tickID: guint?
     /// The one-shot timer for the component's ``Component/nextChangeTime``.
     private var wakeID: guint?
@@ -39,6 +42,10 @@ public final class ComponentView: Widget {
     /// Where Tab (without Shift) moves the keyboard focus from the component: into this
     /// widget's first focusable child. `nil` leaves Tab to GTK's order.
     public var tabForward: Widget?
+
+    /// Moves the keyboard focus for Shift+Tab on the component and says whether it did; `nil`
+    /// leaves Shift+Tab to GTK's order.
+    public var tabBackward: (() -> Bool)?
 
     /// Creates a focusable, expanding drawing area hosting `component`, with the component's
     /// accessible role, name and description.
@@ -81,11 +88,19 @@ public final class ComponentView: Widget {
         // A hidden page (another page shown, the window minimised) does not tick; shown
         // again, it goes on where it was (components clamp the stall).
         connect(widget, signal: "unmap") { [weak self] in self?.stopTicking() }
+        // The focus ring comes and goes with the focus (and with GTK's "focus visible", which
+        // a pointer click turns off and a key turns on).
+        connect(UnsafeMutableRawPointer(widget), notify: "has-focus") { [weak self] in
+            guard let self, self.isAlive else { return }
+            gtk_widget_queue_draw(self.widget)
+        }
         connect(widget, signal: "map") { [weak self] in self?.setNeedsUpdate() }
         connectSize(widget, signal: "resize") { [weak self] width, height in
             guard let self else { return }
-            self.component.viewSize = Size(width: Double(width), height: Double(height))
+            let size = Size(width: Double(width), height: Double(height))
+            self.component.viewSize = size
             self.setNeedsUpdate()
+            self.onResize?(size)
         }
     }
 
@@ -199,12 +214,28 @@ public final class ComponentView: Widget {
             ClosureBox<(OpaquePointer, Int32, Int32) -> Void>.value(at: data)(cairo, width, height)
         }
         let handler: (OpaquePointer, Int32, Int32) -> Void = { [weak self] cairo, width, height in
+            guard let self else { return }
             let size = Size(width: Double(width), height: Double(height))
-            self?.component.draw(in: CairoCanvas(context: cairo, size: size))
+            let canvas = CairoCanvas(context: cairo, size: size)
+            self.component.draw(in: canvas)
+            if gtk_widget_has_visible_focus(self.widget) != 0 { self.drawFocusRing(in: canvas) }
         }
         gtk_drawing_area_set_draw_func(
             tactile_drawing_area(widget), draw, ClosureBox(handler).retainedPointer(),
             releaseBoxData)
+    }
+
+    /// The keyboard focus, as GTK shows it on its own controls: a rounded outline in the
+    /// accent colour just inside the edge (the component draws edge to edge, so GTK's own
+    /// outline, outside the widget, would be hidden by its neighbours or the scroller).
+    private func drawFocusRing(in canvas: CairoCanvas) {
+        let accent: Color =
+            component.appearance == .dark
+            ? Color(red: 0.47, green: 0.68, blue: 0.93, alpha: 0.8)
+            : Color(red: 0.21, green: 0.52, blue: 0.89, alpha: 0.8)
+        let bounds = Rect(origin: .zero, size: canvas.size).insetBy(dx: 1.5, dy: 1.5)
+        canvas.stroke(
+            Path(roundedRect: bounds, cornerRadius: 6), with: accent, style: StrokeStyle(width: 3))
     }
 
     private func installGestures() {
@@ -250,10 +281,14 @@ public final class ComponentView: Widget {
         let keys = gtk_event_controller_key_new()!
         connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
             guard let self else { return false }
-            if keyval == UInt32(GDK_KEY_Tab), state.rawValue & GDK_SHIFT_MASK.rawValue == 0,
-                let next = self.tabForward
-            {
+            let shifted = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+            if keyval == UInt32(GDK_KEY_Tab), !shifted, let next = self.tabForward {
                 return gtk_widget_child_focus(next.widget, GTK_DIR_TAB_FORWARD) != 0
+            }
+            if keyval == UInt32(GDK_KEY_ISO_Left_Tab) || (keyval == UInt32(GDK_KEY_Tab) && shifted),
+                let back = self.tabBackward
+            {
+                return back()
             }
             guard let event = KeyEvent(keyval: keyval, state: state) else { return false }
             let handled = self.component.handle(event)
