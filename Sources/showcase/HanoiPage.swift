@@ -32,7 +32,7 @@ func makeHanoiPage() -> Widget {
         var widest: Int32 = 130
         for title in [
             Localization.text("Start"), Localization.text("Pause"), Localization.text("Resume"),
-            Localization.text("Solve from here"),
+            Localization.text("Solve from here"), Localization.text("Jump to the end"),
         ] {
             startPause.title = title
             var natural: Int32 = 0
@@ -111,12 +111,15 @@ func makeHanoiPage() -> Widget {
         message.text = hanoi.message ?? ""
         let playing = hanoi.mode == .solver && hanoi.playback.isPlaying
         let partWay = hanoi.playback.completedMoves > 0 && hanoi.playback.state == .paused
+        let finished = hanoi.playback.state == .finished
         startPause.title =
             playing
             ? Localization.text("Pause")
             : (hanoi.mode == .manual
                 ? Localization.text("Solve from here")
-                : partWay ? Localization.text("Resume") : Localization.text("Start"))
+                : isInstant && !finished
+                    ? Localization.text("Jump to the end")
+                    : partWay ? Localization.text("Resume") : Localization.text("Start"))
         seek.isSensitive = hanoi.mode == .solver
         // Steps move the solution: not by hand (← → undo and redo there), nor past its ends.
         let solution = hanoi.playback
@@ -179,6 +182,9 @@ func makeHanoiPage() -> Widget {
     }
     let instant = CheckButton(Localization.text("Instant")) { on in
         isInstant = on
+        // Ticked while the solution plays, it does not jump there and then: the solution
+        // pauses, and the button now says what it does (Jump to the end).
+        if on, hanoi.mode == .solver, hanoi.playback.isPlaying { hanoi.pause() }
         // Under Instant the rate does not apply: its slider says so by resting.
         speed.isSensitive = !on
         hanoi.setSpeed(on ? .instant : .movesPerSecond(rateValue))
