@@ -357,7 +357,8 @@ public struct HanoiModel: Sendable {
             // Kept whole in the view when the pointer leaves it.
             return drag.map {
                 HanoiRenderer.LooseDisk(
-                    disk: $0.disk, center: layout.clamped($0.location + $0.offset, ofDisk: $0.disk))
+                    disk: $0.disk, center: layout.clamped($0.location + $0.offset, ofDisk: $0.disk),
+                    opacity: Self.heldDiskOpacity)
             }
         case .solver:
             guard let move = playback.currentMove else { return nil }
@@ -373,9 +374,21 @@ public struct HanoiModel: Sendable {
         }
     }
 
-    /// The pegs marked: picked, hinted, refused.
+    /// How opaque a disk in the hand is drawn: enough to see, not so much that it hides the
+    /// smaller disks it passes over.
+    static let heldDiskOpacity = 0.7
+
+    /// The pegs marked: picked, hinted, refused, and the one a dragged disk is over (whether
+    /// it may go there shows before it is dropped).
     public var marks: HanoiRenderer.Marks {
-        HanoiRenderer.Marks(selected: selectedPeg, hint: hintMove, refused: refusedPeg)
+        var marks = HanoiRenderer.Marks(selected: selectedPeg, hint: hintMove, refused: refusedPeg)
+        if mode == .manual, let drag, let target = layout.peg(at: drag.location),
+            target != drag.from
+        {
+            marks.dropTarget = target
+            marks.dropAllowed = game.position.topDisk(on: target).map { $0 > drag.disk } ?? true
+        }
+        return marks
     }
 
     // MARK: - Helpers

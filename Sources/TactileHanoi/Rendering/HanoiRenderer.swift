@@ -6,21 +6,36 @@ public struct HanoiRenderer: Sendable {
     public struct LooseDisk: Hashable, Sendable {
         public var disk: Int
         public var center: Point
-        public init(disk: Int, center: Point) {
+        /// 1 for a disk in flight; less for one in the hand, so the disks it passes over
+        /// stay in sight.
+        public var opacity: Double
+        public init(disk: Int, center: Point, opacity: Double = 1) {
             self.disk = disk
             self.center = center
+            self.opacity = opacity
         }
     }
 
-    /// Peg outlines to emphasise: a selected source, a hint, a refused target.
+    /// Peg outlines to emphasise: a selected source, a hint, a refused target, and the peg
+    /// a dragged disk is over (in the highlight when it may go there, in the refusal colour
+    /// when not).
     public struct Marks: Hashable, Sendable {
         public var selected: Int?
         public var hint: HanoiMove?
         public var refused: Int?
-        public init(selected: Int? = nil, hint: HanoiMove? = nil, refused: Int? = nil) {
+        /// The peg under a dragged disk, other than its own.
+        public var dropTarget: Int?
+        /// Whether the dragged disk may be put on ``dropTarget``.
+        public var dropAllowed: Bool
+        public init(
+            selected: Int? = nil, hint: HanoiMove? = nil, refused: Int? = nil,
+            dropTarget: Int? = nil, dropAllowed: Bool = true
+        ) {
             self.selected = selected
             self.hint = hint
             self.refused = refused
+            self.dropTarget = dropTarget
+            self.dropAllowed = dropAllowed
         }
     }
 
@@ -46,18 +61,20 @@ public struct HanoiRenderer: Sendable {
             canvas.fill(Path(roundedRect: rod, cornerRadius: layout.rodWidth / 2), with: theme.rod)
             canvas.fill(
                 Path(roundedRect: base, cornerRadius: layout.baseHeight / 3), with: theme.wood)
+            let dropping = marks.dropTarget == peg
             let mark: Color? =
-                marks.refused == peg
+                marks.refused == peg || (dropping && !marks.dropAllowed)
                 ? theme.refusal
-                : (marks.selected == peg || marks.hint?.from == peg || marks.hint?.to == peg)
+                : (dropping || marks.selected == peg || marks.hint?.from == peg
+                    || marks.hint?.to == peg)
                     ? theme.highlight
                     : nil
             if let mark {
                 let outline = base.union(rod).insetBy(dx: -4, dy: -4)
+                let dashed = marks.hint != nil && marks.selected != peg && !dropping
                 canvas.stroke(
                     Path(roundedRect: outline, cornerRadius: 6), with: mark,
-                    style: StrokeStyle(
-                        width: 2, dash: marks.hint != nil && marks.selected != peg ? [6, 4] : []))
+                    style: StrokeStyle(width: dropping ? 3 : 2, dash: dashed ? [6, 4] : []))
             }
             if let label = layout.labelFrame(ofPeg: peg) {
                 canvas.draw(
@@ -76,12 +93,13 @@ public struct HanoiRenderer: Sendable {
             let frame = Rect(
                 center: loose.center,
                 size: Size(width: layout.width(ofDisk: loose.disk), height: layout.diskHeight))
-            drawDisk(loose.disk, in: frame, canvas: canvas)
+            drawDisk(loose.disk, in: frame, canvas: canvas, opacity: loose.opacity)
         }
     }
 
-    private func drawDisk(_ disk: Int, in frame: Rect, canvas: any Canvas) {
-        let color = theme.color(ofDisk: disk, of: layout.diskCount)
+    private func drawDisk(_ disk: Int, in frame: Rect, canvas: any Canvas, opacity: Double = 1) {
+        let solid = theme.color(ofDisk: disk, of: layout.diskCount)
+        let color = solid.withAlpha(solid.alpha * opacity)
         let inset = min(1, frame.height * 0.08)
         let body = frame.insetBy(dx: 0, dy: inset)
         let shape = Path(roundedRect: body, cornerRadius: body.height * 0.4)
