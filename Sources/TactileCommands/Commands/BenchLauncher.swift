@@ -38,7 +38,8 @@ enum BenchLauncher {
             process.standardError = pipes?.errors
         }
         do { try process.run() } catch {
-            errors.line("tactile bench: cannot run \(TerminalText.quoted(path)): \(error)")
+            errors.line(
+                "tactile bench: cannot run \(TerminalText.quoted(path)): \(reason(error))")
             errors.flush()
             return ExitCode.usage.rawValue
         }
@@ -61,5 +62,22 @@ enum BenchLauncher {
         }
         return process.terminationReason == .exit
             ? process.terminationStatus : 128 + process.terminationStatus
+    }
+
+    /// Why `Process.run` failed, in the system's words ("Exec format error"), rather than
+    /// Foundation's wrapping of them.
+    static func reason(_ error: any Error) -> String {
+        let wrapped = error as NSError
+        for candidate in [wrapped.userInfo[NSUnderlyingErrorKey] as? NSError, wrapped] {
+            if let candidate, candidate.domain == NSPOSIXErrorDomain {
+                return String(cString: strerror(Int32(candidate.code)))
+            }
+        }
+        switch CocoaError.Code(rawValue: wrapped.code) {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return String(cString: strerror(ENOENT))
+        case .fileReadNoPermission: return String(cString: strerror(EACCES))
+        default:
+            return wrapped.localizedFailureReason ?? "error \(wrapped.code) of \(wrapped.domain)"
+        }
     }
 }

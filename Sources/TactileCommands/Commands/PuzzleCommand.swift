@@ -247,11 +247,12 @@ enum PuzzleCommand {
             (background, images.background), ("piece.png", images.piece),
             ("challenge.json", description.serialized() + [10]),
         ]
-        do {
-            try FileManager.default.createDirectory(
-                atPath: outDirectory, withIntermediateDirectories: true)
+        do throws(FileAccessError) {
+            try FileAccess.createDirectory(outDirectory)
         } catch {
-            throw .usage("cannot create --out \(outDirectory): \(error.localizedDescription)")
+            // The folder that failed may be one above --out.
+            let failed = error.path == outDirectory ? "" : "cannot create \(error.path): "
+            throw .usage("cannot create --out \(outDirectory): \(failed)\(error.reason)")
         }
         for file in files {
             do throws(FileAccessError) {

@@ -146,6 +146,51 @@ public enum FileAccess {
         syncDirectory(parentDirectory(of: path))
     }
 
+    /// Creates a folder and any missing folders above it, as `mkdir -p` does; an existing
+    /// folder (or a link to one) is no error.
+    ///
+    /// - Parameters:
+    ///   - path: The folder.
+    ///   - permissions: The mode of every folder created, exactly; `nil` for the system's
+    ///     default (0777 less the umask).
+    /// - Throws: ``FileAccessError`` naming the folder that could not be created (`path` or
+    ///   one above it) and the system's reason, such as "Permission denied" or "Not a
+    ///   directory".
+    public static func createDirectory(_ path: String, permissions: mode_t? = nil)
+        throws(FileAccessError)
+    {
+        func failure(_ code: Int32) -> FileAccessError {
+            FileAccessError(path: path, kind: .system(errno: code), operation: "create")
+        }
+        if mkdir(path, permissions ?? 0o777) != 0 {
+            let code = errno
+            var info = stat()
+            switch code {
+            case EEXIST:
+                // Something is there: fine if it is a folder (or a link to one).
+                guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                    throw failure(EEXIST)
+                }
+                return
+            case ENOENT:
+                let parent = parentDirectory(of: path)
+                guard parent != path, parent != ".", parent != "/" else { throw failure(code) }
+                try createDirectory(parent, permissions: permissions)
+                guard mkdir(path, permissions ?? 0o777) == 0 else {
+                    let again = errno
+                    if again == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                        return
+                    }
+                    throw failure(again)
+                }
+            default:
+                throw failure(code)
+            }
+        }
+        // mkdir's mode is cut by the umask; the mode asked for is set exactly.
+        if let permissions, chmod(path, permissions) != 0 { throw failure(errno) }
+    }
+
     /// Appends `line` and a newline to a log file (mode 0600, created if needed, never
     /// through a link). A file that has reached `limit` bytes is first renamed to
     /// `<path>.1`, replacing an older one, so a log never grows without bound.

@@ -61,13 +61,13 @@ public struct VerifierStore: Sendable {
                 throw VerifierStoreError(
                     "cannot use \(directory): \(String(cString: strerror(errno)))", isBadPath: true)
             }
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
+            do throws(FileAccessError) {
+                try FileAccess.createDirectory(directory, permissions: 0o700)
             } catch {
+                // The folder that failed may be one above the state directory.
+                let failed = error.path == directory ? "" : "cannot create \(error.path): "
                 throw VerifierStoreError(
-                    "cannot create state directory \(directory): \(error.localizedDescription)",
+                    "cannot create state directory \(directory): \(failed)\(error.reason)",
                     isBadPath: true)
             }
         }
