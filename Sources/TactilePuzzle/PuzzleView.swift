@@ -36,9 +36,7 @@ public final class PuzzleView: Component {
         case pending((PuzzleResult) -> Void)
     }
 
-    public var viewSize: Size {
-        didSet { updateLayout() }
-    }
+    public var viewSize: Size
     /// The state and geometry; change it through the view's methods.
     public private(set) var model: PuzzleModel
     /// What the view shows.
@@ -58,10 +56,13 @@ public final class PuzzleView: Component {
     /// Whether a failed piece glides back to the start after shaking.
     public var returnsAfterFailure = true
     /// Whether the slider track is shown under the picture; by default only for
-    /// ``PuzzleAxis/horizontal``.
+    /// ``PuzzleAxis/horizontal``. A choice set here outlasts new content.
     public var showsSliderTrack: Bool {
-        didSet { updateLayout() }
+        get { sliderTrackChoice ?? (model.axis == .horizontal) }
+        set { sliderTrackChoice = newValue }
     }
+    /// The host's choice of ``showsSliderTrack``; `nil` follows the axis.
+    private var sliderTrackChoice: Bool?
     /// The arrow pressed last, how many times in a row, and when.
     private var heldKey: (key: KeyEvent.Key, repeats: Int, time: Double)?
     /// How soon a press of the same arrow counts as the same key held, in seconds.
@@ -74,8 +75,10 @@ public final class PuzzleView: Component {
     /// made, and (once its animation has finished) whether it passed.
     public var onEvent: ((PuzzleEvent) -> Void)?
 
-    /// The layout for the current size.
-    public private(set) var layout: PuzzleLayout
+    /// The layout for the current size, area and track.
+    public var layout: PuzzleLayout {
+        PuzzleLayout(viewSize: viewSize, areaSize: model.areaSize, showsTrack: showsSliderTrack)
+    }
     /// The outcome animation under way, if any.
     public var animation: PuzzleAnimation? { model.animation }
     /// The last attempt made.
@@ -115,14 +118,12 @@ public final class PuzzleView: Component {
         self.shape = shape
         self.verification = verification
         self.viewSize = viewSize
-        showsSliderTrack = axis == .horizontal
         let area = Self.areaSize(of: content, default: areaSize)
         model = try PuzzleModel(
             areaSize: area, pieceSize: Self.pieceSize(of: content, default: pieceSize),
             holePosition: Self.holePosition(of: content, default: holePosition),
             startPosition: startPosition, axis: axis,
             verificationTolerance: verificationTolerance)
-        layout = PuzzleLayout(viewSize: viewSize, areaSize: area, showsTrack: axis == .horizontal)
     }
 
     private static func areaSize(of content: Content, default size: Size) -> Size {
@@ -147,11 +148,6 @@ public final class PuzzleView: Component {
             return Size(width: Double(piece.width), height: Double(piece.height))
         }
         return size
-    }
-
-    private func updateLayout() {
-        layout = PuzzleLayout(
-            viewSize: viewSize, areaSize: model.areaSize, showsTrack: showsSliderTrack)
     }
 
     // MARK: - Configuration
@@ -185,7 +181,6 @@ public final class PuzzleView: Component {
         isWaiting = false
         let oldState = model.state
         model = fresh
-        showsSliderTrack = axis == .horizontal
         positionChanged()
         if oldState != model.state { stateChanged() }
     }

@@ -146,6 +146,22 @@ import Testing
         expectClose(last.position, Point(x: 161, y: 160), within: 1e-9)
     }
 
+    @Test func theTrackFollowsTheAxisUnlessTheHostChose() throws {
+        let v = view(axis: .horizontal)
+        try v.load(.picture(nil), axis: .vertical)
+        #expect(!v.showsSliderTrack && v.layout.trackRect == nil, "a vertical puzzle has none")
+        try v.load(.picture(nil), axis: .horizontal)
+        #expect(v.showsSliderTrack && v.layout.trackRect != nil)
+        // The host's choice outlasts new content, whatever its axis.
+        v.showsSliderTrack = false
+        try v.load(.picture(nil), axis: .horizontal)
+        #expect(!v.showsSliderTrack && v.layout.trackRect == nil)
+        // The layout follows the size at once.
+        let before = v.layout.imageRect
+        v.viewSize = Size(width: 160, height: 120)
+        #expect(v.layout.imageRect.width == before.width / 2)
+    }
+
     @Test func sliderThumbDragsThePiece() {
         let v = view(axis: .horizontal)
         #expect(v.showsSliderTrack)
