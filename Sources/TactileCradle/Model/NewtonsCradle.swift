@@ -71,7 +71,11 @@ public final class NewtonsCradle {
 
     /// Changes the configuration. Gravity, elasticity and resistance change in place; the
     /// ball count, size, string length and gap rebuild the cradle at rest.
-    public func configure(_ next: CradleConfiguration) throws(CradleError) {
+    ///
+    /// - Returns: Whether the cradle was rebuilt at rest (a change of balls, size, string or
+    ///   gap) rather than changed in place.
+    @discardableResult
+    public func configure(_ next: CradleConfiguration) throws(CradleError) -> Bool {
         try next.validate()
         let previous = configuration
         configuration = next
@@ -79,7 +83,7 @@ public final class NewtonsCradle {
             || next.ballRadius != previous.ballRadius || next.stringLength != previous.stringLength
         {
             reset()
-            return
+            return true
         }
         Self.engine {
             try gravityBehavior.setAngle(.pi / 2, magnitude: next.gravity)
@@ -90,6 +94,7 @@ public final class NewtonsCradle {
         }
         // The same swing holds another energy under another gravity: measure from here.
         if next.gravity != previous.gravity { releaseEnergy = energy }
+        return false
     }
 
     /// Runs engine calls whose values come from a validated configuration.
@@ -202,9 +207,10 @@ public final class NewtonsCradle {
         return ballMass * gravityAcceleration * (length - (length * length - 1).squareRoot())
     }
 
-    /// A ball's mass as the engine has it: density 1 × area / 10⁴.
+    /// A ball's mass as the engine has it, from the cradle's density and the ball's area.
     private var ballMass: Double {
-        Double.pi * configuration.ballRadius * configuration.ballRadius / 10_000
+        let r = configuration.ballRadius
+        return DynamicItemProperties.mass(density: itemBehavior.density, area: .pi * r * r)
     }
 
     /// Gravity in points/s².
@@ -234,6 +240,9 @@ public final class NewtonsCradle {
     /// Whether a ball is being dragged.
     public var isDragging: Bool { drag != nil }
 
+    /// The ball being dragged, if any.
+    public var draggedBall: Int? { drag?.ball }
+
     /// How hard a drag may pull a ball, in multiples of its weight: enough to lift it to the
     /// side at once, too little for a flick to throw it over the bar.
     public static let dragForceInWeights = 2.0
@@ -254,9 +263,7 @@ public final class NewtonsCradle {
             let attachment = try? AttachmentBehavior(
                 item: ball, offsetFromCenter: offset, attachedToAnchor: dragTarget(for: point))
         else { return }  // A point so far away that the engine refuses it: no drag, as off a ball.
-        // The engine's mass: density (1) × area / 10⁴; weight = mass × gravity in points/s².
-        let r = configuration.ballRadius
-        let weight = Double.pi * r * r / 10_000 * configuration.gravity * 1000
+        let weight = ballMass * gravityAcceleration
         Self.engine {
             try attachment.setLength(0)
             try attachment.setFrequency(6)

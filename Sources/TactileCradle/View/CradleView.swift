@@ -24,15 +24,14 @@ public final class CradleView: Component {
     /// Whether the view draws its energy readout (and "paused") in its bottom corner. A host
     /// that shows ``energyText`` in its own label turns this off. Default true.
     public var showsStatus = true
-    /// Whether the user paused the simulation.
-    public private(set) var isPaused = false
+    /// Whether the user paused the simulation (the clock stands still).
+    public var isPaused: Bool { clock.isPaused }
     /// Why the last key did nothing, such as a digit beyond the balls that can be pulled; nil
     /// again after the next pull, drag, reset or change of balls.
     public private(set) var message: String?
 
     /// Simulated time: stands still while paused, resumes where it was after a stall.
     private var clock = FrameClock()
-    private var draggedBall: Int?
 
     /// Creates a view of a cradle at rest.
     public init(configuration: CradleConfiguration = .init()) throws(CradleError) {
@@ -63,7 +62,6 @@ public final class CradleView: Component {
     /// is a request to see the swing).
     public func pull(_ count: Int) throws(CradleError) {
         try cradle.pull(count, angle: pullDegrees * .pi / 180)
-        draggedBall = nil
         message = nil
         setPaused(false)
         onEvent?(.pulled(count: count))
@@ -72,7 +70,6 @@ public final class CradleView: Component {
     /// Puts every ball at rest, and resumes if paused: nothing is left to pause.
     public func reset() {
         cradle.reset()
-        draggedBall = nil
         message = nil
         setPaused(false)
         onEvent?(.reset)
@@ -81,7 +78,6 @@ public final class CradleView: Component {
     /// Pauses or resumes the simulation.
     public func setPaused(_ paused: Bool) {
         guard paused != isPaused else { return }
-        isPaused = paused
         if paused { clock.pause() } else { clock.resume() }
         onEvent?(.pausedChanged(paused))
     }
@@ -89,10 +85,7 @@ public final class CradleView: Component {
     /// Changes the configuration (see ``NewtonsCradle/configure(_:)``). A change that
     /// rebuilds the cradle at rest (balls, size, string, gap) also resumes, as ``reset()`` does.
     public func configure(_ configuration: CradleConfiguration) throws(CradleError) {
-        let animator = cradle.animator
-        try cradle.configure(configuration)
-        if cradle.animator !== animator {  // rebuilt
-            draggedBall = nil
+        if try cradle.configure(configuration) {
             message = nil
             setPaused(false)
         }
@@ -159,20 +152,17 @@ public final class CradleView: Component {
             guard let ball = cradle.ball(at: point) else { return false }
             setPaused(false)
             message = nil
-            draggedBall = ball
             cradle.beginDrag(ball: ball, at: point)
             onEvent?(.dragBegan(ball: ball))
             return true
         case .moved:
-            guard draggedBall != nil else { return false }
+            guard cradle.isDragging else { return false }
             cradle.moveDrag(to: point)
             return true
         case .ended, .cancelled:
-            guard draggedBall != nil else { return false }
+            guard let ball = cradle.draggedBall else { return false }
             cradle.moveDrag(to: point)
             cradle.endDrag()
-            let ball = draggedBall!
-            draggedBall = nil
             onEvent?(.dragEnded(ball: ball))
             return true
         }
@@ -248,7 +238,7 @@ public final class CradleView: Component {
         for (index, center) in centers.enumerated() {
             let disc = Path(
                 ellipseIn: Rect(center: center, size: Size(width: 2 * r, height: 2 * r)))
-            let highlighted = index == draggedBall
+            let highlighted = index == cradle.draggedBall
             canvas.fill(
                 disc,
                 with: LinearGradient(

@@ -27,7 +27,7 @@ extension DynamicAnimator {
         for b in 1..<max(1, world.bodies.count) {
             let p = properties[b]
             let (area, moment) = bodyAreas[b]
-            let scale = p.density / 10_000
+            let scale = DynamicItemProperties.mass(density: p.density, area: 1)
             var body = world.bodies[b]
             body.mass = area * scale
             body.inertia = moment * scale

@@ -10,8 +10,16 @@ public struct DynamicItemProperties: Hashable, Sendable {
     /// a sliding one slows at μ times the normal acceleration.
     public var friction: Double = 0
     /// Mass per area: mass is density × area / 10,000 points², so a 100×100 item of density 1
-    /// has mass 1. Must be positive. Default 1.
+    /// has mass 1 (``mass(density:area:)``). Must be positive. Default 1.
     public var density: Double = 1
+
+    /// The area, in points², that density 1 gives a mass of 1: a 100 × 100 item.
+    public static let areaOfUnitMass = 10_000.0
+
+    /// The mass the engine gives an item of `density` and `area` (points²).
+    public static func mass(density: Double, area: Double) -> Double {
+        density * area / areaOfUnitMass
+    }
     /// Linear damping, per second (velocity decays as e^(−resistance·t)). Default 0.
     public var resistance: Double = 0
     /// Angular damping, per second. Default 0.
