@@ -186,5 +186,25 @@ extension [UInt8] {
         let attributes = try FileManager.default.attributesOfItem(
             atPath: scratch.file("state/tactile"))
         #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        let above = try FileManager.default.attributesOfItem(atPath: scratch.file("state"))
+        #expect((above[.posixPermissions] as? Int) == 0o700, "every folder made is private")
+    }
+
+    @Test func aFolderThatCannotBeMadeIsNamedWithTheReason() throws {
+        let scratch = ScratchDirectory()
+        try scratch.write("a file, not a folder", to: "state")
+        let path = scratch.file("state/tactile/pattern.store")
+        do throws(PatternVaultError) {
+            try PatternStoreLocation.makeDirectory(for: path)
+            Issue.record("a folder was made under a file")
+        } catch {
+            #expect(
+                error.message.contains(
+                    "cannot create \(scratch.file("state/tactile")): Not a directory")
+                    || error.message.contains(
+                        "cannot create \(scratch.file("state")): File exists"),
+                "\(error.message)")
+            #expect(!error.message.contains("could not be completed"), "\(error.message)")
+        }
     }
 }

@@ -27,14 +27,13 @@ public enum PatternStoreLocation {
     public static func makeDirectory(for path: String) throws(PatternVaultError) {
         let directory = FileAccess.parentDirectory(of: path)
         guard directory != ".", directory != "/" else { return }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
+        do throws(FileAccessError) {
+            try FileAccess.createDirectory(directory, permissions: 0o700)
         } catch {
+            // The folder that could not be made (the store's, or one above it), and why.
             throw .unwritable(
                 path: path,
-                reason: Localization.text("cannot create {1}: {2}", directory, "\(error)"))
+                reason: Localization.text("cannot create {1}: {2}", error.path, error.reason))
         }
     }
 }
