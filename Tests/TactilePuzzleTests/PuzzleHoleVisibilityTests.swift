@@ -88,7 +88,8 @@ import Testing
                 inside += 1
             }
         }
-        // 30 levels of tint at full strength; JPEG's half-resolution colour softens it.
+        // 64 levels of tint at full strength, less where a channel would drop below 0 (the
+        // tint keeps brightness); JPEG's half-resolution colour softens it.
         #expect(change / Double(inside) > 15)
     }
 

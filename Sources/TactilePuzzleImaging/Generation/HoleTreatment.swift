@@ -16,7 +16,9 @@ import TactileCore
 ///   do find is the outline shrunk by many pixels, which a template of the piece does not
 ///   fit within the verifier's tolerance.
 /// - A brightness-neutral ``tint`` along the outline: the eye sees the exact shape, knobs
-///   and all, in colour; edge detectors that work on grey levels see nothing.
+///   and all, in colour; edge detectors that work on grey levels see nothing. It is what
+///   shows a knob: a part thinner than the darkening's full depth is darkened only along its
+///   middle, a stalk, and deepening it there draws its outline for the edge detectors too.
 /// - ``blurRadius``, ``flattening``, ``shading`` and grain (``noise``, ``detailGrain``):
 ///   what is left of the picture inside no longer matches the piece's own detail, yet the
 ///   hole is as busy as the picture around it.
@@ -72,6 +74,8 @@ public struct HoleTreatment: Hashable, Sendable {
     /// The strength, in 8-bit levels, of a colour tint that leaves brightness alone: cool
     /// (blue-violet) over warm or grey pictures, warm (amber) over blue ones, 0…64. It marks
     /// the outline crisply for the eye, while grey-level edge detectors see nothing of it.
+    /// Where a channel would pass 0 or 255, the pixel's tint is scaled down as a whole, so
+    /// clipping never changes its brightness.
     public var tint: Double
     /// The pixels over which the tint grows from the outline inwards, 0…8.
     public var tintSoftness: Double
@@ -137,14 +141,15 @@ public struct HoleTreatment: Hashable, Sendable {
     /// rest added over 6 px around 13 px inside (the recess's floor), and lit from a random
     /// side (±25 %); inside, the picture is blurred (4 px), 60 % flattened toward its mean,
     /// cast by up to 6 % per channel and grained (±6 levels in 2-pixel mottles, more over
-    /// busy pictures, fading in with the darkening); a colour tint of 30 levels that keeps
-    /// brightness shows the outline to the eye. The piece is drawn with its own light edge
-    /// and a brightness and colour of its own (``PieceTreatment/standard``); decoys have the
-    /// piece's own shape. `tactile bench puzzle` measures the solvers it stops.
+    /// busy pictures, fading in with the darkening); a colour tint of 64 levels that keeps
+    /// brightness shows the outline to the eye, knobs included. The piece is drawn with its
+    /// own light edge and a brightness and colour of its own (``PieceTreatment/standard``);
+    /// decoys have the piece's own shape. `tactile bench puzzle` measures the solvers it
+    /// stops.
     public static let standard = HoleTreatment(
         darkening: 0.6, edgeSoftness: 14, edgeFloor: 0, blurRadius: 4, noise: 6, grainSize: 2,
         rimWidth: 1, colorJitter: 0.06, flattening: 0.6, shading: 0.25, detailGrain: 0.6,
-        fadesGrain: true, tint: 30, tintSoftness: 1.5, coreInset: 13, coreShare: 0.3,
+        fadesGrain: true, tint: 64, tintSoftness: 1.5, coreInset: 13, coreShare: 0.3,
         coreSoftness: 6, piece: .standard, decoys: .contrasting)
 
     /// The treatment's name when it is one of the named ones (`plain`, `softened`,
@@ -232,6 +237,7 @@ public struct HoleTreatment: Hashable, Sendable {
                                     ? Float(grainField[m]) * presence * grainScale
                                         * (fadesGrain ? weights[3 * m + 1] : 1) : 0
                                 let i = (y * width + region.x + u) * 4
+                                var values = SIMD3<Float>.zero
                                 for channel in 0..<3 {
                                     var value = Float(pixels[i + channel])
                                     if blurRadius > 0 {
@@ -240,8 +246,12 @@ public struct HoleTreatment: Hashable, Sendable {
                                     }
                                     value += (mean[channel] - value) * flattening * depth
                                     value *= keep * (1 + gains[channel] * presence)
-                                    value += grainValue + tinted[channel]
-                                    pixels[i + channel] = UInt8(min(max(value, 0), 255) + 0.5)
+                                    values[channel] = min(max(value + grainValue, 0), 255)
+                                }
+                                let tint = Self.unclipped(tinted, on: values)
+                                for channel in 0..<3 {
+                                    pixels[i + channel] = UInt8(
+                                        min(max(values[channel] + tint[channel], 0), 255) + 0.5)
                                 }
                             }
                         }
@@ -303,6 +313,22 @@ public struct HoleTreatment: Hashable, Sendable {
             }
         }
         return total > 0 ? sum / total : 0
+    }
+
+    /// `tint`, scaled down as a whole as far as needed for `colour + tint` to stay within
+    /// 0…255 in every channel, so that a tint of no luma still has none once the pixel is
+    /// stored.
+    static func unclipped(_ tint: SIMD3<Float>, on colour: SIMD3<Float>) -> SIMD3<Float> {
+        var share: Float = 1
+        for channel in 0..<3 {
+            let change = tint[channel]
+            if change > 0 {
+                share = min(share, (255 - colour[channel]) / change)
+            } else if change < 0 {
+                share = min(share, colour[channel] / -change)
+            }
+        }
+        return tint * max(share, 0)
     }
 
     /// A colour change of no luma (Rec. 601 weights), its largest channel 1: toward
