@@ -3,12 +3,6 @@
 
 // Function-style wrappers for GObject macros, which Swift cannot import.
 
-static inline gulong tactile_signal_connect(gpointer instance, const char *signal,
-                                            GCallback handler, gpointer data,
-                                            GClosureNotify destroy) {
-    return g_signal_connect_data(instance, signal, handler, data, destroy, (GConnectFlags)0);
-}
-
 static inline GtkWindow *tactile_window(gpointer instance) { return GTK_WINDOW(instance); }
 static inline GtkBox *tactile_box(gpointer instance) { return GTK_BOX(instance); }
 static inline GtkDrawingArea *tactile_drawing_area(gpointer instance) { return GTK_DRAWING_AREA(instance); }

@@ -190,25 +190,12 @@ func makeCradlePage() -> Widget {
 /// Calls `read` with the text typed into `spin` when the spin button takes it (Enter, leaving
 /// the field, its buttons), and takes the value `read` returns, in place of GTK's own reading.
 private func whenTyped(into spin: SpinButton, _ read: @escaping (String) -> Double) {
-    // GtkSpinButton::input: gint (*)(GtkSpinButton *, gdouble *new_value, gpointer).
-    let input: @convention(c) (gpointer?, UnsafeMutablePointer<Double>?, gpointer?) -> gint = {
-        instance, value, data in
-        guard let instance, let value, let data else { return 0 }
-        let text = String(cString: gtk_editable_get_text(tactile_editable(instance)))
-        value.pointee = Unmanaged<TextReader>.fromOpaque(data).takeUnretainedValue().read(text)
-        return 1  // TRUE: this handler read it
+    // GtkSpinButton::input gives a `gdouble *` for the value and takes TRUE for "read".
+    let field = spin.widget
+    connect(field, signal: "input") { emission in
+        guard let value = emission.pointer(at: 1) else { return emission.answer(Int32(0)) }
+        let text = String(cString: gtk_editable_get_text(tactile_editable(field)))
+        value.assumingMemoryBound(to: Double.self).pointee = read(text)
+        emission.answer(Int32(1))
     }
-    tactile_signal_connect(
-        spin.widget, "input", unsafeBitCast(input, to: GCallback.self),
-        Unmanaged.passRetained(TextReader(read)).toOpaque(), releaseTextReader)
-}
-
-/// The closure ``whenTyped(into:_:)`` hands GTK.
-private final class TextReader {
-    let read: (String) -> Double
-    init(_ read: @escaping (String) -> Double) { self.read = read }
-}
-
-private let releaseTextReader: GClosureNotify = { data, _ in
-    if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
 }

@@ -395,43 +395,20 @@ private final class PatternPage {
 
 // MARK: - Signals the toolkit's wrappers do not cover
 
-/// A closure handed to GTK, released by GTK's destroy-notify.
-private final class Callback<Value> {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-    static func value(at data: gpointer?) -> Value {
-        Unmanaged<Callback>.fromOpaque(data!).takeUnretainedValue().value
-    }
-}
-
-private let releaseCallback: GClosureNotify = { data, _ in
-    if let data { Unmanaged<AnyObject>.fromOpaque(data).release() }
-}
-
 /// Calls `handler` for an Escape key press in `widget` that nothing inside it used (the lock
 /// uses Esc while something is drawn); `handler` says whether it used it.
 private func whenEscapeIsUnused(in widget: Widget, _ handler: @escaping () -> Bool) {
-    let keys = gtk_event_controller_key_new()!
-    let pressed: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean =
-        { _, keyval, _, _, data in
-            guard Int32(bitPattern: keyval) == GDK_KEY_Escape else { return 0 }
-            return Callback<() -> Bool>.value(at: data)() ? 1 : 0
-        }
-    tactile_signal_connect(
-        UnsafeMutableRawPointer(keys), "key-pressed", unsafeBitCast(pressed, to: GCallback.self),
-        Unmanaged.passRetained(Callback(handler)).toOpaque(), releaseCallback)
-    gtk_widget_add_controller(widget.widget, keys)
+    handleUnusedKeys(of: widget.widget) { keyval, _ in
+        guard Int32(bitPattern: keyval) == GDK_KEY_Escape else { return false }
+        return handler()
+    }
 }
 
 /// Calls `handler` with the id of the response chosen in an `AdwMessageDialog`.
 private func whenResponded(
     _ dialog: UnsafeMutablePointer<GtkWidget>, _ handler: @escaping (String) -> Void
 ) {
-    let responded: @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void = {
-        _, response, data in
-        Callback<(String) -> Void>.value(at: data)(response.map { String(cString: $0) } ?? "")
+    connect(UnsafeMutableRawPointer(dialog), signal: "response") { emission in
+        handler(emission.string(at: 1) ?? "")
     }
-    tactile_signal_connect(
-        UnsafeMutableRawPointer(dialog), "response", unsafeBitCast(responded, to: GCallback.self),
-        Unmanaged.passRetained(Callback(handler)).toOpaque(), releaseCallback)
 }

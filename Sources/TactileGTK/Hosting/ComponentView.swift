@@ -121,7 +121,7 @@ public final class ComponentView: Widget {
             self?.tick(clock: clock) ?? false
         }
         tickID = gtk_widget_add_tick_callback(
-            widget, tick, ClosureBox(handler).retainedPointer(), releaseBoxData)
+            widget, tick, ClosureBox(handler).retainedPointer(), releaseBox)
     }
 
     private func stopTicking() {
@@ -180,21 +180,17 @@ public final class ComponentView: Widget {
             gtk_widget_get_mapped(widget) != 0
         else { return }
         let delay = max(0, next - Self.currentTime)
-        let fire: GSourceFunc = { data in
-            ClosureBox<() -> Void>.value(at: data)()
-            return 0
-        }
-        let handler: () -> Void = { [weak self] in
-            guard let self else { return }
+        // Whole milliseconds, rounded up so the wake never comes before the change is due.
+        wakeID = addMainLoopSource(
+            afterMilliseconds: guint(min(86_400_000, (delay * 1000).rounded(.up)))
+        ) { [weak self] in
+            guard let self else { return false }
             self.wakeID = nil
             self.component.advance(to: max(self.time(), next))
             self.onTick?()
             self.setNeedsUpdate()
+            return false
         }
-        // Whole milliseconds, rounded up so the wake never comes before the change is due.
-        wakeID = g_timeout_add_full(
-            G_PRIORITY_DEFAULT, guint(min(86_400_000, (delay * 1000).rounded(.up))), fire,
-            ClosureBox(handler).retainedPointer(), releaseBoxData)
     }
 
     /// Frame-clock time in seconds, never earlier than a time handed out before.
@@ -222,7 +218,7 @@ public final class ComponentView: Widget {
         }
         gtk_drawing_area_set_draw_func(
             tactile_drawing_area(widget), draw, ClosureBox(handler).retainedPointer(),
-            releaseBoxData)
+            releaseBox)
     }
 
     /// The keyboard focus, as GTK shows it on its own controls: a rounded outline in the
@@ -267,7 +263,7 @@ public final class ComponentView: Widget {
                 eventTime: Self.currentEventTime(of: drag))
         }
         // GTK emits `cancel` and then `drag-end`; the component sees only the cancellation.
-        connect(drag, signal: "cancel") { [weak self] (_: gpointer?) in
+        connect(drag, signal: "cancel") { [weak self] in
             guard let self, self.isDragging else { return }
             self.isDragging = false
             var offset = (x: 0.0, y: 0.0)

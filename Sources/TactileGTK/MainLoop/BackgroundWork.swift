@@ -12,28 +12,18 @@ public func runInBackground<Result: Sendable>(
     let job = BackgroundJob(completion)
     Thread {
         job.result = work()
-        // Handed to the main loop, which releases the job once it has run the completion.
-        g_idle_add_full(
-            G_PRIORITY_DEFAULT, runOnMainLoop, Unmanaged<MainLoopTask>.passRetained(job).toOpaque(),
-            nil)
+        // Handed to the main loop, which lets go of the job once it has run the completion.
+        addMainLoopSource {
+            job.run()
+            return false
+        }
     }.start()
-}
-
-/// Runs a task handed to the main loop, once.
-private let runOnMainLoop: GSourceFunc = { data in
-    Unmanaged<MainLoopTask>.fromOpaque(data!).takeRetainedValue().run()
-    return 0
-}
-
-/// Something to run on the main loop.
-private class MainLoopTask: @unchecked Sendable {
-    func run() {}
 }
 
 /// A background job's result and what to do with it on the main loop. The worker thread
 /// writes the result once, before handing the job to the main loop (whose lock orders the
 /// write before the read); only the main loop reads it and runs the completion.
-private final class BackgroundJob<Result: Sendable>: MainLoopTask, @unchecked Sendable {
+private final class BackgroundJob<Result: Sendable>: @unchecked Sendable {
     var completion: ((Result) -> Void)?
     var result: Result?
 
@@ -42,7 +32,7 @@ private final class BackgroundJob<Result: Sendable>: MainLoopTask, @unchecked Se
     /// Runs the completion and lets go of it here, on the main loop: whatever it holds (GTK
     /// widgets among them) is released on the thread that owns it, whichever thread lets go
     /// of the job last.
-    override func run() {
+    func run() {
         let completion = self.completion
         self.completion = nil
         completion?(result!)
@@ -53,14 +43,8 @@ private final class BackgroundJob<Result: Sendable>: MainLoopTask, @unchecked Se
 /// Runs `work` on the GTK main loop once it is idle (after the frame being laid out), for
 /// changes that must not happen while GTK allocates sizes. Call it on the main loop.
 public func runWhenIdle(_ work: @escaping () -> Void) {
-    g_idle_add_full(
-        G_PRIORITY_DEFAULT_IDLE, runOnMainLoop,
-        Unmanaged<MainLoopTask>.passRetained(IdleTask(work)).toOpaque(), nil)
-}
-
-/// Work for ``runWhenIdle(_:)``.
-private final class IdleTask: MainLoopTask, @unchecked Sendable {
-    let work: () -> Void
-    init(_ work: @escaping () -> Void) { self.work = work }
-    override func run() { work() }
+    addMainLoopSource(priority: G_PRIORITY_DEFAULT_IDLE) {
+        work()
+        return false
+    }
 }

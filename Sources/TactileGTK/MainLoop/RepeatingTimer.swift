@@ -17,18 +17,6 @@ public func runAfter(_ seconds: Double, _ body: @escaping () -> Void) {
 
 /// Calls `body` from the GTK main loop every `seconds` while it returns `true`.
 private func repeatAfter(_ seconds: Double, _ body: @escaping () -> Bool) {
-    final class TimerBox {
-        let body: () -> Bool
-        init(_ body: @escaping () -> Bool) { self.body = body }
-    }
-    let tick: GSourceFunc = { data in
-        Unmanaged<TimerBox>.fromOpaque(data!).takeUnretainedValue().body() ? 1 : 0
-    }
-    let release: GDestroyNotify = { data in
-        if let data { Unmanaged<TimerBox>.fromOpaque(data).release() }
-    }
     let milliseconds = UInt32(min(seconds * 1000, Double(UInt32.max)).rounded(.up))
-    g_timeout_add_full(
-        G_PRIORITY_DEFAULT, milliseconds, tick, Unmanaged.passRetained(TimerBox(body)).toOpaque(),
-        release)
+    addMainLoopSource(afterMilliseconds: milliseconds, body)
 }

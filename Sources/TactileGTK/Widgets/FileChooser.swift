@@ -30,33 +30,18 @@ public func chooseFile(
     }
     let dialog = UnsafeMutablePointer<GtkNativeDialog>(chooser)
     gtk_native_dialog_set_modal(dialog, 1)
-    // GtkNativeDialog::response is `void (*)(dialog, int response, data)`.
-    let response: @convention(c) (gpointer?, Int32, gpointer?) -> Void = { dialog, answer, data in
-        guard let dialog, let data else { return }
-        let box = Unmanaged<FileChoiceBox>.fromOpaque(data).takeUnretainedValue()
-        if answer == GTK_RESPONSE_ACCEPT.rawValue,
-            let file = gtk_file_chooser_get_file(OpaquePointer(dialog))
+    // GtkNativeDialog::response gives the answer as an int.
+    connect(UnsafeMutableRawPointer(chooser), signal: "response") { emission in
+        if emission.int32(at: 1) == GTK_RESPONSE_ACCEPT.rawValue,
+            let file = gtk_file_chooser_get_file(chooser)
         {
             if let path = g_file_get_path(file) {
-                box.chosen(String(cString: path))
+                chosen(String(cString: path))
                 g_free(path)
             }
             g_object_unref(UnsafeMutableRawPointer(file))
         }
-        g_object_unref(dialog)
+        g_object_unref(UnsafeMutableRawPointer(chooser))
     }
-    let box = Unmanaged.passRetained(FileChoiceBox(chosen)).toOpaque()
-    let release: GClosureNotify = { data, _ in
-        if let data { Unmanaged<FileChoiceBox>.fromOpaque(data).release() }
-    }
-    tactile_signal_connect(
-        UnsafeMutableRawPointer(chooser), "response", unsafeBitCast(response, to: GCallback.self),
-        box, release)
     gtk_native_dialog_show(dialog)
-}
-
-/// Holds the file chooser's callback for GTK.
-private final class FileChoiceBox {
-    let chosen: (String) -> Void
-    init(_ chosen: @escaping (String) -> Void) { self.chosen = chosen }
 }
