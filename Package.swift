@@ -154,7 +154,7 @@ let testTargets: [Target] = [
         ],
         exclude: ["Fixtures"]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
-    .testTarget(name: "TactileGTKTests", dependencies: ["TactileGTK"]),
+    .testTarget(name: "TactileGTKTests", dependencies: ["TactileGTK", "TactileCore", "CGtk"]),
     .testTarget(name: "TactileHTTPTests", dependencies: ["TactileHTTP"]),
     .testTarget(name: "TactileSoupTests", dependencies: ["TactileSoup", "TactileHTTP", "CSoup"]),
     .testTarget(
