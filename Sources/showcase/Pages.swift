@@ -77,14 +77,12 @@ func pageLayout(controls: Widget, controlsWidth: Int, stage: [Widget]) -> Box {
     // component again.
     if let component {
         interceptKeys(of: controls.widget) { keyval, modifiers in
-            let shifted = modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0
-            let backward =
-                keyval == UInt32(GDK_KEY_ISO_Left_Tab) || (keyval == UInt32(GDK_KEY_Tab) && shifted)
-            guard backward || keyval == UInt32(GDK_KEY_Tab) else { return false }
+            guard let direction = tabDirection(keyval: keyval, state: modifiers) else {
+                return false
+            }
             // Within the controls while there is one before (or after) the focused one.
-            let direction = backward ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD
             if gtk_widget_child_focus(controls.widget, direction) != 0 { return true }
-            if backward {
+            if direction == GTK_DIR_TAB_BACKWARD {
                 component.grabFocus()
                 return true
             }

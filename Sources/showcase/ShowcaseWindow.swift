@@ -65,14 +65,11 @@ struct ShowcaseWindow {
         // Shift+Tab leaves the list too, backwards into the page's last control, rather than
         // moving to the row above (which would switch pages).
         interceptKeys(of: sidebar) { keyval, modifiers in
-            let shifted = modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0
-            let backward =
-                keyval == UInt32(GDK_KEY_ISO_Left_Tab) || (keyval == UInt32(GDK_KEY_Tab) && shifted)
-            guard backward || keyval == UInt32(GDK_KEY_Tab),
+            guard let direction = tabDirection(keyval: keyval, state: modifiers),
                 let name = gtk_stack_get_visible_child_name(tactile_stack(stack)),
                 let page = preferred[String(cString: name)]
             else { return false }
-            if backward {
+            if direction == GTK_DIR_TAB_BACKWARD {
                 let controls = (page.preferredFocus as? ComponentView)?.tabForward ?? page
                 return gtk_widget_child_focus(controls.widget, GTK_DIR_TAB_BACKWARD) != 0
             }

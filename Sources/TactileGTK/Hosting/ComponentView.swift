@@ -277,15 +277,11 @@ public final class ComponentView: Widget {
         let keys = gtk_event_controller_key_new()!
         connectKeyPressed(UnsafeMutableRawPointer(keys)) { [weak self] keyval, state in
             guard let self else { return false }
-            let shifted = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
-            if keyval == UInt32(GDK_KEY_Tab), !shifted, let next = self.tabForward {
+            let tab = tabDirection(keyval: keyval, state: state)
+            if tab == GTK_DIR_TAB_FORWARD, let next = self.tabForward {
                 return gtk_widget_child_focus(next.widget, GTK_DIR_TAB_FORWARD) != 0
             }
-            if keyval == UInt32(GDK_KEY_ISO_Left_Tab) || (keyval == UInt32(GDK_KEY_Tab) && shifted),
-                let back = self.tabBackward
-            {
-                return back()
-            }
+            if tab == GTK_DIR_TAB_BACKWARD, let back = self.tabBackward { return back() }
             guard let event = KeyEvent(keyval: keyval, state: state) else { return false }
             let handled = self.component.handle(event)
             self.didHandleEvent(handled)

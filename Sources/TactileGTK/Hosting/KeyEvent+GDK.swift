@@ -39,3 +39,13 @@ extension KeyEvent.Key {
         }
     }
 }
+
+/// Which way a key press moves the keyboard focus: Tab forward, Shift+Tab (which X sends as
+/// ISO_Left_Tab) backward; `nil` for any other key.
+public func tabDirection(keyval: guint, state: GdkModifierType) -> GtkDirectionType? {
+    let shifted = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
+    if keyval == UInt32(GDK_KEY_ISO_Left_Tab) || (keyval == UInt32(GDK_KEY_Tab) && shifted) {
+        return GTK_DIR_TAB_BACKWARD
+    }
+    return keyval == UInt32(GDK_KEY_Tab) ? GTK_DIR_TAB_FORWARD : nil
+}
