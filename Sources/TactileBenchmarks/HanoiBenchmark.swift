@@ -113,8 +113,8 @@ enum HanoiBenchmark {
         let view: HanoiView
         do { view = try HanoiView(disks: 20) } catch { throw .usage(error.message) }
         view.viewSize = Size(width: 1280, height: 800)
-        view.setSpeed(.movesPerSecond(3))
-        view.play()
+        view.update { $0.setSpeed(.movesPerSecond(3)) }
+        view.update { $0.play() }
         view.advance(to: 0)
         view.advance(to: 0.1)  // a disk in flight
         let surface = ImageSurface(width: 1280, height: 800)

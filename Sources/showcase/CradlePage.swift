@@ -14,7 +14,7 @@ func makeCradlePage() -> Widget {
     // sitting small in a tall one (not while GTK is allocating: a new size asks for a layout).
     canvas.expandsVertically = false
     func fit(_ size: Size) {
-        let wanted = Int(max(300, view.fittingHeight(forWidth: size.width)))
+        let wanted = Int(max(300, view.model.fittingHeight(forWidth: size.width)))
         guard wanted != Int(size.height) else { return }
         runWhenIdle { canvas.setMinimumSize(width: 420, height: wanted) }
     }
@@ -36,7 +36,7 @@ func makeCradlePage() -> Widget {
         var next = configuration
         change(&next)
         do throws(CradleError) {
-            try view.configure(next)
+            try view.update { cradle throws(CradleError) in try cradle.configure(next) }
             configuration = next
             // More balls, or wider gaps, make a wider cradle.
             fit(view.viewSize)
@@ -48,12 +48,12 @@ func makeCradlePage() -> Widget {
         canvas.setNeedsUpdate()
     }
 
-    let pause = Button(Localization.text("Pause")) { view.setPaused(!view.isPaused) }
+    let pause = Button(Localization.text("Pause")) { view.update { $0.setPaused(!$0.isPaused) } }
     // As wide as "Resume", so the buttons beside it stay put as its title changes.
     pause.setMinimumSize(width: 96)
     let pullButtons = (1...8).map { count in
         Button(Localization.text("Pull {1}", count)) {
-            try? view.pull(count)
+            try? view.update { try $0.pull(count) }
             canvas.grabFocus()
         }
     }
@@ -179,7 +179,10 @@ func makeCradlePage() -> Widget {
                 Localization.text("Run"),
                 Box(
                     .horizontal, spacing: 6,
-                    [pause, Button(Localization.text("Reset")) { view.reset() }, defaults])),
+                    [
+                        pause, Button(Localization.text("Reset")) { view.update { $0.reset() } },
+                        defaults,
+                    ])),
         ])
     let page = pageLayout(
         controls: controls, controlsWidth: 330, stage: [canvas, energy, hint, message])

@@ -50,9 +50,9 @@ func makeHanoiPage() -> Widget {
     let seek = Slider(range: 0...1000, step: 1, value: 0, showsValue: false) { value in
         let moves = hanoi.playback.plan.count
         if Double(moves) == seekSteps {
-            hanoi.seek(to: UInt64(value.rounded().clamped(to: 0...seekSteps)))
+            hanoi.update { $0.seek(to: UInt64(value.rounded().clamped(to: 0...seekSteps))) }
         } else {
-            hanoi.seek(toFraction: value / seekSteps)
+            hanoi.update { $0.seek(toFraction: value / seekSteps) }
         }
     }
     /// Fits the seek bar's range to the solution's number of moves.
@@ -66,10 +66,10 @@ func makeHanoiPage() -> Widget {
         gtk_range_set_increments(tactile_range(seek.widget), 1, max(1, (steps / 10).rounded()))
     }
     let speedLabel = Label()
-    let stepBack = Button(Localization.text("◀ Step")) { hanoi.stepBackward() }
-    let stepOn = Button(Localization.text("Step ▶")) { hanoi.stepForward() }
-    let undo = Button(Localization.text("Undo")) { hanoi.undo() }
-    let redo = Button(Localization.text("Redo")) { hanoi.redo() }
+    let stepBack = Button(Localization.text("◀ Step")) { hanoi.update { $0.stepBackward() } }
+    let stepOn = Button(Localization.text("Step ▶")) { hanoi.update { $0.stepForward() } }
+    let undo = Button(Localization.text("Undo")) { hanoi.update { $0.undo() } }
+    let redo = Button(Localization.text("Redo")) { hanoi.update { $0.redo() } }
 
     /// Speed slider position 0…1 ↔ 0.5…1,000 moves per second, on a log scale.
     func rate(atSlider v: Double) -> Double { 0.5 * pow(2000, v) }
@@ -147,7 +147,9 @@ func makeHanoiPage() -> Widget {
             let n = try HanoiInput.disks(from: disks.text)
             let p = try HanoiInput.pegs(from: pegs.text)
             if n != hanoi.diskCount || p != hanoi.pegCount {
-                try hanoi.configure(disks: n, pegs: p)
+                try hanoi.update { tower throws(HanoiError) in
+                    try tower.configure(disks: n, pegs: p)
+                }
             }
             return true
         } catch {
@@ -164,33 +166,35 @@ func makeHanoiPage() -> Widget {
     canvas.onTick = refresh
     let startPauseAction = {
         if hanoi.mode == .solver && hanoi.playback.isPlaying {
-            hanoi.pause()
+            hanoi.update { $0.pause() }
         } else if applyCounts() {
-            hanoi.play()
+            hanoi.update { $0.play() }
         }
     }
     connect(startPause.widget, signal: "clicked", startPauseAction)
     for field in [disks, pegs] {
-        connect(field.widget, signal: "activate") { if applyCounts() { hanoi.reset() } }
+        connect(field.widget, signal: "activate") {
+            if applyCounts() { hanoi.update { $0.reset() } }
+        }
     }
 
     speed = Slider(range: 0...1, step: 0.01, value: log(4) / log(2000), showsValue: false) {
         v in
         rateValue = rate(atSlider: v)
-        if !isInstant { hanoi.setSpeed(.movesPerSecond(rateValue)) }
+        if !isInstant { hanoi.update { $0.setSpeed(.movesPerSecond(rateValue)) } }
         refresh()
     }
     let instant = CheckButton(Localization.text("Instant")) { on in
         isInstant = on
         // Ticked while the solution plays, it does not jump there and then: the solution
         // pauses, and the button now says what it does (Jump to the end).
-        if on, hanoi.mode == .solver, hanoi.playback.isPlaying { hanoi.pause() }
+        if on, hanoi.mode == .solver, hanoi.playback.isPlaying { hanoi.update { $0.pause() } }
         // Under Instant the rate does not apply: its slider says so by resting.
         speed.isSensitive = !on
-        hanoi.setSpeed(on ? .instant : .movesPerSecond(rateValue))
+        hanoi.update { $0.setSpeed(on ? .instant : .movesPerSecond(rateValue)) }
         refresh()
     }
-    hanoi.setSpeed(.movesPerSecond(rateValue))
+    hanoi.update { $0.setSpeed(.movesPerSecond(rateValue)) }
 
     disks.setAccessibleLabel(Localization.text("Disks"))
     pegs.setAccessibleLabel(Localization.text("Pegs"))
@@ -200,7 +204,7 @@ func makeHanoiPage() -> Widget {
         .horizontal, spacing: 6,
         [
             Label(Localization.text("Disks")), disks, Label(Localization.text("Pegs")), pegs,
-            Button(Localization.text("Apply")) { if applyCounts() { hanoi.reset() } },
+            Button(Localization.text("Apply")) { if applyCounts() { hanoi.update { $0.reset() } } },
         ])
     let playback = Box(
         .horizontal, spacing: 6,
@@ -211,12 +215,15 @@ func makeHanoiPage() -> Widget {
     speed.expandsHorizontally = true
     let manual = Box(
         .horizontal, spacing: 6,
-        [Button(Localization.text("Play by hand")) { hanoi.startManualPlay() }, undo, redo])
+        [
+            Button(Localization.text("Play by hand")) { hanoi.update { $0.startManualPlay() } },
+            undo, redo,
+        ])
     let tools = Box(
         .horizontal, spacing: 6,
         [
-            Button(Localization.text("Hint")) { hanoi.hint() },
-            Button(Localization.text("Reset")) { hanoi.reset() },
+            Button(Localization.text("Hint")) { hanoi.update { $0.hint() } },
+            Button(Localization.text("Reset")) { hanoi.update { $0.reset() } },
         ])
     let controls = Box(
         .vertical, spacing: 10,

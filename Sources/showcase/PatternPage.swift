@@ -95,7 +95,7 @@ private final class PatternPage {
         gridChoice.setAccessibleLabel(Localization.text("Grid for a new pattern"))
         let stealth = CheckButton(Localization.text("Stealth (hide the path)")) { [self] on in
             // A path on the grid, hidden or not, must not appear by unticking Stealth.
-            lock.clear()
+            lock.update { $0.clear() }
             lock.isStealthy = on
             canvas.setNeedsUpdate()
         }
@@ -195,7 +195,7 @@ private final class PatternPage {
         }
         var configuration = lock.configuration
         configuration.grid = grid
-        try? lock.configure(configuration)
+        try? lock.update { try $0.configure(configuration) }
     }
 
     /// Carries out what the session asks for, in order.
@@ -207,10 +207,10 @@ private final class PatternPage {
             switch effect {
             case .perform(let request): perform(request)
             case .show(.correct):
-                lock.show(.correct)
+                lock.update { $0.show(.correct) }
                 clearAcceptedPathSoon()
-            case .show(.wrong): lock.show(.wrong)
-            case .show(.clear): lock.clear()
+            case .show(.wrong): lock.update { $0.show(.wrong) }
+            case .show(.clear): lock.update { $0.clear() }
             case .say(let headline, let explanation): say(headline, explanation)
             case .useGrid(let size): setGrid(size)
             case .countDown(let seconds): startCountdown(seconds)
@@ -223,7 +223,11 @@ private final class PatternPage {
         if !isBusy { gridChoice.isSensitive = session.choosesGrid }
         // An open lock takes no drawing until it is locked again.
         if !isClosed, !isCountingDown, session.takesDrawing != lock.isInputEnabled {
-            if session.takesDrawing { lock.enableInput() } else { lock.disableInput() }
+            if session.takesDrawing {
+                lock.update { $0.enableInput() }
+            } else {
+                lock.update { $0.disableInput() }
+            }
         }
         unlockButton.isVisible = session.task != .unlocked
         lockButton.isVisible = session.task == .unlocked
@@ -258,7 +262,7 @@ private final class PatternPage {
         repeatEverySecond { [weak self] in
             guard let self else { return false }
             if self.lock.displayState == .correct {
-                self.lock.clear()
+                self.lock.update { $0.clear() }
                 self.canvas.setNeedsUpdate()
             }
             return false
@@ -299,7 +303,7 @@ private final class PatternPage {
 
     /// Disables input and counts down in the status line, driven by the lock's clock.
     func startCountdown(_ seconds: Double) {
-        lock.disableInput(for: seconds)
+        lock.update { $0.disableInput(for: seconds) }
         isCountingDown = true
         refreshCountdown()
         canvas.setNeedsUpdate()
@@ -371,7 +375,7 @@ private final class PatternPage {
     func failClosed(_ headline: String, _ explanation: String, canStartOver: Bool, alert: Bool) {
         isClosed = true
         isCountingDown = false
-        lock.disableInput()
+        lock.update { $0.disableInput() }
         for button in [setButton, unlockButton, lockButton, changeButton, removeButton] {
             button?.isSensitive = false
         }
@@ -386,7 +390,7 @@ private final class PatternPage {
     /// Takes input again once the session has left the closed state.
     func reopen() {
         isClosed = false
-        lock.enableInput()
+        lock.update { $0.enableInput() }
         startOverButton.isVisible = false
         retryButton.isVisible = false
         refreshButtons()

@@ -49,7 +49,7 @@ import Testing
     @Test func everyDiskIsDrawnWhereTheModelSaysAfterSeeking() throws {
         let view = try HanoiView(disks: 6)
         view.viewSize = Size(width: 900, height: 500)
-        view.seek(to: 21)
+        view.update { $0.seek(to: 21) }
         let bitmap = render(view)
         let position = view.playback.position
         let layout = HanoiLayout(viewSize: view.viewSize, disks: 6, pegs: 3)
@@ -73,8 +73,8 @@ import Testing
     @Test func theFlyingDiskIsOnItsPathMidMove() throws {
         let view = try HanoiView(disks: 3)
         view.viewSize = Size(width: 900, height: 500)
-        view.setSpeed(.movesPerSecond(1))
-        view.play()
+        view.update { $0.setSpeed(.movesPerSecond(1)) }
+        view.update { $0.play() }
         view.advance(to: 0)
         view.advance(to: 0.25)
         view.advance(to: 0.5)  // disk 1 halfway from A to C: above B

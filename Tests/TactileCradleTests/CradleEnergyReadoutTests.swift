@@ -30,10 +30,10 @@ import Testing
             run(view, from: t - 0.2, to: t)
             #expect(view.energyText == "Energy: at rest", "at \(t) s")
         }
-        try view.pull(2)
+        try view.update { try $0.pull(2) }
         #expect(view.energyText == "Energy 100 %")
         run(view, from: 3, to: 4)
-        view.reset()
+        view.update { $0.reset() }
         #expect(view.energyText == "Energy: at rest")
     }
 
@@ -49,7 +49,7 @@ import Testing
         throws
     {
         let view = try CradleView(configuration: CradleConfiguration(gap: gap))
-        try view.pull(pull)
+        try view.update { try $0.pull(pull) }
         var highest = 0.0
         var readings = Set<Int?>()
         var t = 0.0
@@ -69,7 +69,7 @@ import Testing
     func anInelasticImpactKeepsWhatTheCollisionLawSays(elasticity: Double) throws {
         let view = try CradleView(
             configuration: CradleConfiguration(ballCount: 2, elasticity: elasticity))
-        try view.pull(1)
+        try view.update { try $0.pull(1) }
         // The impact comes a quarter period after the release (0.63 s at 30°); read before
         // the balls can meet again.
         run(view, from: 0, to: 0.9)
@@ -83,11 +83,11 @@ import Testing
     @Test(arguments: [3.0, 0.5])
     func aChangeOfGravityMidSwingIsMeasuredFromTheChange(gravity: Double) throws {
         let view = try CradleView()
-        try view.pull(1)
+        try view.update { try $0.pull(1) }
         run(view, from: 0, to: 0.3)
         var configuration = view.cradle.configuration
         configuration.gravity = gravity
-        try view.configure(configuration)
+        try view.update { try $0.configure(configuration) }
         run(view, from: 0.3, to: 3)
         #expect(abs(view.cradle.energyFraction - 1) < 0.001)
         #expect(view.energyPercent == 100)
@@ -100,7 +100,7 @@ import Testing
         let view = try CradleView(
             configuration: CradleConfiguration(ballCount: 2, gap: 20, resistance: resistance))
         view.pullDegrees = 5
-        try view.pull(1)
+        try view.update { try $0.pull(1) }
         for seconds in [2.5, 5, 7.5] {
             run(view, from: seconds - 2.5, to: seconds)
             let expected = 100 * exp(-resistance * seconds)

@@ -10,9 +10,9 @@ import Testing
     /// The view, pulled and swinging for `seconds`, then paused.
     func pausedSwing(balls: Int = 5, after seconds: Double = 0.2) throws -> CradleView {
         let view = try CradleView(configuration: CradleConfiguration(ballCount: balls))
-        try view.pull(1)
+        try view.update { try $0.pull(1) }
         for t in FrameTimes(to: seconds) { view.advance(to: t) }
-        view.setPaused(true)
+        view.update { $0.setPaused(true) }
         return view
     }
 
@@ -22,7 +22,7 @@ import Testing
         let view = try pausedSwing()
         var events: [CradleEvent] = []
         view.onEvent = { events.append($0) }
-        try view.pull(2)
+        try view.update { try $0.pull(2) }
         #expect(events == [.pausedChanged(false), .pulled(count: 2)])
         #expect(!view.isPaused && view.isAnimating)
         let pulled = view.cradle.angles
@@ -46,15 +46,15 @@ import Testing
     /// rebuilds the cradle at rest. A change of gravity while paused stays paused.
     @Test func aResetOrANewCradleResumesAndAPhysicsChangeDoesNot() throws {
         let view = try pausedSwing()
-        view.reset()
+        view.update { $0.reset() }
         #expect(!view.isPaused)
-        view.setPaused(true)
+        view.update { $0.setPaused(true) }
         var configuration = view.cradle.configuration
         configuration.gravity = 2
-        try view.configure(configuration)
+        try view.update { try $0.configure(configuration) }
         #expect(view.isPaused)
         configuration.ballCount = 4
-        try view.configure(configuration)
+        try view.update { try $0.configure(configuration) }
         #expect(!view.isPaused)
     }
 
@@ -80,7 +80,7 @@ import Testing
                     : "Key \(digit) pulls nothing: with \(balls) balls, keys 1–\(balls - 1) pull that many.")
         )
         // The next thing that happens takes the message away.
-        try view.pull(1)
+        try view.update { try $0.pull(1) }
         #expect(view.message == nil)
     }
 

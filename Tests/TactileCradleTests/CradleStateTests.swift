@@ -35,15 +35,15 @@ import Testing
 
     @Test func aPausedViewsClockStandsStill() throws {
         let view = try CradleView()
-        try view.pull(1)
+        try view.update { try $0.pull(1) }
         view.advance(to: 0)
         view.advance(to: 0.1)
-        view.setPaused(true)
+        view.update { $0.setPaused(true) }
         #expect(view.isPaused && !view.isAnimating)
         let angles = view.cradle.angles
         view.advance(to: 5)
         #expect(view.cradle.angles == angles, "nothing moves while paused")
-        view.setPaused(false)
+        view.update { $0.setPaused(false) }
         #expect(!view.isPaused && view.isAnimating)
     }
 

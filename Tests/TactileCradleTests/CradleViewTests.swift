@@ -87,7 +87,7 @@ import Testing
         let drawn = RecordingCanvas(size: view.viewSize)
         view.draw(in: drawn)
         #expect(drawn.texts == ["Energy: at rest"])
-        try view.pull(1)
+        try view.update { try $0.pull(1) }
         let pulled = RecordingCanvas(size: view.viewSize)
         view.draw(in: pulled)
         #expect(pulled.texts == ["Energy 100 %"])
@@ -105,10 +105,10 @@ import Testing
         view.viewSize = Size(width: 640, height: 400)
         var events: [CradleEvent] = []
         view.onEvent = { events.append($0) }
-        try view.pull(2)
+        try view.update { try $0.pull(2) }
         #expect(events == [.pulled(count: 2)])
-        view.setPaused(true)
-        view.setPaused(true)  // already paused: nothing happened
+        view.update { $0.setPaused(true) }
+        view.update { $0.setPaused(true) }  // already paused: nothing happened
         #expect(events == [.pulled(count: 2), .pausedChanged(true)])
         // Picking up a ball resumes, then holds it; letting go says which ball.
         events = []
@@ -118,10 +118,10 @@ import Testing
         _ = view.handle(PointerEvent(.ended, at: first + Vector(dx: -40, dy: 0), time: 1.2))
         #expect(events == [.pausedChanged(false), .dragBegan(ball: 0), .dragEnded(ball: 0)])
         events = []
-        view.reset()
+        view.update { $0.reset() }
         var configuration = view.cradle.configuration
         configuration.ballCount = 3
-        try view.configure(configuration)
+        try view.update { try $0.configure(configuration) }
         #expect(events == [.reset, .configured])
         // A press on no ball is not used and tells nothing.
         events = []

@@ -41,7 +41,7 @@ import Testing
     @Test func dragAndClickClickMoveDisks() throws {
         let view = try HanoiView(disks: 3)
         view.viewSize = Size(width: 900, height: 500)
-        view.startManualPlay()
+        view.update { $0.startManualPlay() }
         let a = Point(x: 150, y: 300)
         let c = Point(x: 750, y: 300)
         let b = Point(x: 450, y: 300)
@@ -68,20 +68,20 @@ import Testing
 
     @Test func startInManualModeSolvesFromTheCurrentPosition() throws {
         let view = try HanoiView(disks: 3)
-        view.startManualPlay()
-        view.move(from: 0, to: 1)
-        view.play()
+        view.update { $0.startManualPlay() }
+        view.update { $0.move(from: 0, to: 1) }
+        view.update { $0.play() }
         #expect(view.mode == .solver)
         #expect(view.playback.plan.start == (try HanoiPosition(state: "BAA", pegCount: 3)))
-        view.setSpeed(.instant)
+        view.update { $0.setSpeed(.instant) }
         #expect(view.playback.position == HanoiPosition(disks: 3, pegs: 3, allOn: 2))
     }
 
     @Test func statusReadsMoveKOfN() throws {
         let view = try HanoiView(disks: 3)
         #expect(view.status == "Move 0 of 7 — press Start")
-        view.setSpeed(.movesPerSecond(1))
-        view.play()
+        view.update { $0.setSpeed(.movesPerSecond(1)) }
+        view.update { $0.play() }
         view.advance(to: 10)
         view.advance(to: 10.5)
         #expect(view.status == "Move 0 of 7", "move 1 is in flight, not done")
@@ -96,13 +96,13 @@ import Testing
 
     @Test func manualPlayFromMidSolutionWithManyPegsAndDisks() throws {
         let view = try HanoiView(disks: 13, pegs: 4)
-        view.seek(to: 40)
+        view.update { $0.seek(to: 40) }
         let shown = view.playback.position
-        view.startManualPlay()
+        view.update { $0.startManualPlay() }
         #expect(view.game.position == shown, "manual play starts where the solution was")
         #expect(view.game.optimalMoveCount == nil)
         #expect(view.status == "Moves: 0")
-        view.hint()
+        view.update { $0.hint() }
         #expect(view.message?.contains("up to 11 disks") == true)
     }
 }

@@ -23,7 +23,7 @@ enum CradleScene {
             ?? min(2, balls - 1)
         do {
             let view = try CradleView(configuration: CradleConfiguration(ballCount: balls))
-            try view.pull(pull)
+            try view.update { cradle throws(CradleError) in try cradle.pull(pull) }
             return RenderCommand.Scene(component: view, still: 1.4, length: 5.2)
         } catch {
             throw .usage(error.message)

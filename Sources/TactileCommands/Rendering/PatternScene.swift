@@ -125,7 +125,9 @@ final class PatternReplayScene: Component {
         while let next = script.first, next.time <= self.time {
             script.removeFirst()
             lock.advance(to: next.time)
-            lock.replay(next.pattern, stepDuration: PatternScene.step, endingIn: next.ending)
+            lock.update {
+                $0.replay(next.pattern, stepDuration: PatternScene.step, endingIn: next.ending)
+            }
         }
         lock.advance(to: self.time)
     }

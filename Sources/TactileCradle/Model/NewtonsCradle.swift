@@ -190,7 +190,7 @@ public final class NewtonsCradle {
     /// Energy as a fraction of the energy at the last release; 1 before any release.
     ///
     /// A raw measurement: see ``hasSwing`` for when it means something, and
-    /// ``CradleView/energyPercent`` for how much of it is true.
+    /// ``CradleModel/energyPercent`` for how much of it is true.
     public var energyFraction: Double {
         releaseEnergy > 0 ? energy / releaseEnergy : 1
     }

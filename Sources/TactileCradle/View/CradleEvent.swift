@@ -1,9 +1,9 @@
-/// What a ``CradleView`` did, told through ``CradleView/onEvent``: named after what happened.
+/// What a ``CradleModel`` did, returned by each of its changes: named after what happened.
 public enum CradleEvent: Hashable, Sendable {
-    /// Balls were pulled back and let go (``CradleView/pull(_:)`` or a digit key).
+    /// Balls were pulled back and let go (``CradleModel/pull(_:)`` or a digit key).
     case pulled(count: Int)
     /// A digit key asked for a pull of `count` balls that this cradle cannot make (0, or
-    /// as many as the balls or more); ``CradleView/message`` says why.
+    /// as many as the balls or more); ``CradleModel/message`` says why.
     case pullRefused(count: Int)
     /// A ball was picked up.
     case dragBegan(ball: Int)
@@ -13,6 +13,6 @@ public enum CradleEvent: Hashable, Sendable {
     case pausedChanged(Bool)
     /// Every ball was put at rest.
     case reset
-    /// The configuration changed (``CradleView/configure(_:)``).
+    /// The configuration changed (``CradleModel/configure(_:)``).
     case configured
 }

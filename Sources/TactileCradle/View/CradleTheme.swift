@@ -14,7 +14,9 @@ public struct CradleTheme: Hashable, Sendable {
     public var ballMiddle = Color(white: 0.66)
     /// …and its shadowed corner.
     public var ballShadow = Color(white: 0.32)
-    /// The middle of the shading of the ball being dragged.
+    /// The lit corner of the ball being dragged…
+    public var draggedBallLight = Color(white: 1)
+    /// …and the middle of its shading.
     public var draggedBall = Color(red: 0.55, green: 0.68, blue: 0.9)
     /// A ball's rim.
     public var rim = Color(white: 0.25)

@@ -4,8 +4,8 @@ import TactileCore
 /// with drag-and-drop, click-click or peg keys; every interaction state lives here.
 ///
 /// A value, moved forward by functions of (state, event or time), each returning the
-/// ``HanoiEvent``s that happened — the shape every Tactile component has. ``HanoiView`` hosts
-/// one and draws it.
+/// ``HanoiEvent``s that happened — the shape every Tactile component has (``ComponentModel``).
+/// ``HanoiView`` hosts one and draws it.
 public struct HanoiModel: Sendable {
     /// What the user is doing.
     public enum Mode: Hashable, Sendable {
@@ -16,9 +16,7 @@ public struct HanoiModel: Sendable {
     }
 
     /// The area the tower is drawn in, in points; the layout follows it.
-    public var viewSize: Size {
-        didSet { layout = HanoiLayout(viewSize: viewSize, disks: diskCount, pegs: pegCount) }
-    }
+    public var viewSize: Size
     /// Solver or manual play.
     public private(set) var mode: Mode = .solver
     /// The solution being played (in manual mode, the last one started).
@@ -27,8 +25,6 @@ public struct HanoiModel: Sendable {
     public private(set) var game: HanoiGame
     /// A sentence for the user: why a move was refused, the hint, "Solved".
     public private(set) var message: String?
-    /// Where pegs and disks are drawn for ``viewSize``.
-    public private(set) var layout: HanoiLayout
     /// The peg picked by a click, waiting for the second click.
     public private(set) var selectedPeg: Int?
     /// The move the last hint showed.
@@ -46,6 +42,10 @@ public struct HanoiModel: Sendable {
     public var diskCount: Int { game.goal.diskCount }
     /// The number of pegs.
     public var pegCount: Int { game.goal.pegCount }
+    /// Where pegs and disks are drawn for ``viewSize``.
+    public var layout: HanoiLayout {
+        HanoiLayout(viewSize: viewSize, disks: diskCount, pegs: pegCount)
+    }
 
     /// Creates a model with all disks on A, to be moved to the last peg, in solver mode.
     public init(disks: Int = 5, pegs: Int = 3, viewSize: Size = Size(width: 640, height: 400))
@@ -54,7 +54,6 @@ public struct HanoiModel: Sendable {
         game = try HanoiGame(disks: disks, pegs: pegs)
         playback = HanoiPlayback(plan: try HanoiSolver.plan(disks: disks, pegs: pegs))
         self.viewSize = viewSize
-        layout = HanoiLayout(viewSize: viewSize, disks: disks, pegs: pegs)
     }
 
     /// Starts over with a new number of disks and pegs, in solver mode; keeps the speed.
@@ -64,7 +63,6 @@ public struct HanoiModel: Sendable {
         let wasManual = mode == .manual
         game = newGame
         playback = HanoiPlayback(plan: plan, speed: playback.speed)
-        layout = HanoiLayout(viewSize: viewSize, disks: disks, pegs: pegs)
         mode = .solver
         clearMarks()
         return (wasManual ? [.modeChanged(.solver)] : []) + [.configured] + setMessage(nil)

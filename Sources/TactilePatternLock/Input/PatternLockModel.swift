@@ -3,7 +3,7 @@ import TactileCore
 /// The pattern lock's state machine: pointer, keys and time in, events and a drawable state
 /// out.
 ///
-/// A value type with no clock of its own: every change comes from ``handle(_:)-(PointerEvent)``,
+/// A value type (a ``ComponentModel``) with no clock of its own: every change comes from ``handle(_:)-(PointerEvent)``,
 /// ``handle(_:)-(KeyEvent)``, ``advance(to:)`` or the owner's calls, so tests replay any
 /// sequence exactly. Each of them returns the events it caused, in order.
 ///
@@ -46,8 +46,6 @@ public struct PatternLockModel: Equatable, Sendable {
 
     /// The grid, hit area, rules and timing.
     public private(set) var configuration: PatternLockConfiguration
-    /// Where the dots are; follows ``viewSize``.
-    public private(set) var layout: PatternLayout
     /// The dots selected so far.
     public private(set) var pattern: Pattern
     /// How the pattern is shown.
@@ -89,18 +87,14 @@ public struct PatternLockModel: Equatable, Sendable {
         self.configuration = configuration
         self.viewSize = viewSize
         pattern = Pattern(grid: configuration.grid)
-        layout = PatternLayout(
-            viewSize: viewSize, grid: configuration.grid,
-            hitRadiusFraction: configuration.hitRadiusFraction)
     }
 
     /// The size of the area the dots are laid out in.
-    public var viewSize: Size = Size(width: 300, height: 300) {
-        didSet { relayout() }
-    }
+    public var viewSize: Size
 
-    private mutating func relayout() {
-        layout = PatternLayout(
+    /// Where the dots are for ``viewSize``.
+    public var layout: PatternLayout {
+        PatternLayout(
             viewSize: viewSize, grid: configuration.grid,
             hitRadiusFraction: configuration.hitRadiusFraction)
     }
@@ -119,7 +113,6 @@ public struct PatternLockModel: Equatable, Sendable {
             isFocusVisible = false
         }
         self.configuration = configuration
-        relayout()
         return events
     }
 
@@ -161,7 +154,8 @@ public struct PatternLockModel: Equatable, Sendable {
     /// (``advance(to:)``), and animates until then so a host can show a countdown; with
     /// `nil`, refuses input until ``enableInput()`` without animating. A pattern being
     /// entered is dropped.
-    public mutating func disableInput(for seconds: Double? = nil) {
+    @discardableResult
+    public mutating func disableInput(for seconds: Double? = nil) -> [PatternLockEvent] {
         if let seconds {
             guard seconds > 0 else { return enableInput() }
             inputLock = .pending(seconds)
@@ -173,10 +167,15 @@ public struct PatternLockModel: Equatable, Sendable {
             tip = nil
             if displayState == .drawing { displayState = .normal }
         }
+        return []
     }
 
     /// Accepts input again now.
-    public mutating func enableInput() { inputLock = nil }
+    @discardableResult
+    public mutating func enableInput() -> [PatternLockEvent] {
+        inputLock = nil
+        return []
+    }
 
     /// Whether pointer and key input are accepted.
     public var isInputEnabled: Bool { inputLock == nil }
@@ -195,18 +194,20 @@ public struct PatternLockModel: Equatable, Sendable {
     /// Draws `pattern` dot by dot, one every `stepDuration` seconds from now, with the line's
     /// tip travelling between dots; then shows it as `endState`. A replay reports no events;
     /// any pointer or key input stops it.
+    @discardableResult
     public mutating func replay(
         _ pattern: Pattern, stepDuration: Double = 0.35,
         endingIn endState: PatternDisplayState = .correct
-    ) {
+    ) -> [PatternLockEvent] {
         precondition(pattern.grid == configuration.grid, "replay a pattern of the lock's grid")
         precondition(stepDuration > 0, "replay step must be positive")
         _ = clear()
-        guard !pattern.isEmpty else { return }
+        guard !pattern.isEmpty else { return [] }
         displayState = .drawing
         replayInProgress = Replay(
             dots: pattern.dots, start: time, step: stepDuration, endState: endState)
         advanceReplay()
+        return []
     }
 
     // MARK: - Time
