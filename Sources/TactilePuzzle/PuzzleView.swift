@@ -84,8 +84,8 @@ public final class PuzzleView: Component {
     /// The last attempt made.
     public var lastResult: PuzzleResult? { model.lastResult }
 
-    /// Host time, never backwards (no stall clamp: keyboard drags are timed with it).
-    private var clock = FrameClock(maximumStep: .infinity)
+    /// Host time, never backwards (``FrameClock/now``): drags are timed with it.
+    private var clock = FrameClock()
     private var now: Double { clock.now }
 
     /// Creates a captcha.

@@ -1,59 +1,64 @@
-/// A component's own time, read from its host's clock: it never runs backwards, a long stall
-/// (a suspended window, a debugger) resumes where it was instead of jumping ahead, and it
-/// stands still while paused.
+/// A component's time, read from its host's clock, with one policy for every component: two
+/// readings of the same host time.
+///
+/// - ``now`` is the host's time, never backwards: what deadlines (a lockout's end, a wrong
+///   pattern's clear) and the timing of a person's input are measured on.
+/// - ``motionTime`` is what animations play on: it stands still while paused, and a long stall
+///   (a suspended window, a debugger) adds at most ``stallLimit``, so motion resumes where it
+///   was instead of jumping ahead.
 ///
 /// Every component keeps one and feeds it each time the host hands it a time (a frame tick
-/// or an event); animations read ``now``. Times are seconds.
+/// or an event). Times are seconds.
 ///
 /// ```swift
 /// var clock = FrameClock()
-/// clock.advance(to: 10.0)    // the first reading sets the clock: now == 10
-/// clock.advance(to: 10.5)    // now == 10.5
-/// clock.advance(to: 99.0)    // a stall: now == 10.75 (at most maximumStep more)
+/// clock.advance(to: 10.0)    // the first reading sets both: now == motionTime == 10
+/// clock.advance(to: 10.5)    // both 10.5
+/// clock.advance(to: 99.0)    // a stall: now == 99, motionTime == 10.75
 /// clock.pause()
-/// clock.advance(to: 100.0)   // paused: now stays 10.75
+/// clock.advance(to: 100.0)   // paused: now == 100, motionTime stays 10.75
 /// ```
-///
-/// Until a stall or a pause, ``now`` is the host's time, so event times and ``now`` compare.
 public struct FrameClock: Hashable, Sendable {
-    /// The most one reading may move ``now`` forward, in seconds.
-    public var maximumStep: Double
-    /// The component's time: the first host time read, plus the time since, less stalls
-    /// and pauses. Zero before the first reading.
+    /// The most one reading may move ``motionTime`` forward, in seconds: a stall longer than
+    /// a quarter of a second is not caught up.
+    public static let stallLimit = 0.25
+
+    /// The latest host time read; zero before the first reading.
     public private(set) var now = 0.0
-    /// Whether the clock stands still.
+    /// The time motion plays on: the first host time read, plus the time since, less stalls
+    /// and pauses. Zero before the first reading.
+    public private(set) var motionTime = 0.0
+    /// Whether motion stands still.
     public private(set) var isPaused = false
-    private var lastHostTime: Double?
+    private var hasReading = false
 
     /// Creates a clock at zero.
-    ///
-    /// - Parameter maximumStep: The most one reading may add (a quarter of a second by
-    ///   default: a stall longer than that is not caught up).
-    public init(maximumStep: Double = 0.25) {
-        self.maximumStep = maximumStep
-    }
+    public init() {}
 
-    /// Reads the host's time and returns how far ``now`` moved: zero for the first reading
-    /// (which sets ``now``), while paused, or for a host time that is earlier than the last
-    /// or not finite.
+    /// Reads the host's time and returns how far ``motionTime`` moved: zero for the first
+    /// reading (which sets both readings), while paused, or for a host time that is earlier
+    /// than the last or not finite.
     @discardableResult
     public mutating func advance(to hostTime: Double) -> Double {
         guard hostTime.isFinite else { return 0 }
-        defer { lastHostTime = max(lastHostTime ?? hostTime, hostTime) }
-        guard let last = lastHostTime else {
+        guard hasReading else {
+            hasReading = true
             now = hostTime
+            motionTime = hostTime
             return 0
         }
+        let step = max(hostTime - now, 0)
+        now = max(now, hostTime)
         guard !isPaused else { return 0 }
-        let step = min(max(hostTime - last, 0), maximumStep)
-        now += step
-        return step
+        let motion = min(step, Self.stallLimit)
+        motionTime += motion
+        return motion
     }
 
-    /// Stops the clock; host time that passes while paused is skipped.
+    /// Stops motion; host time that passes while paused is skipped.
     public mutating func pause() { isPaused = true }
 
-    /// Starts the clock again from where it stopped.
+    /// Starts motion again from where it stopped.
     public mutating func resume() { isPaused = false }
 }
 

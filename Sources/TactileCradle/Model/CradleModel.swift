@@ -53,7 +53,7 @@ public struct CradleModel {
 
     public mutating func advance(to time: Double) -> [CradleEvent] {
         clock.advance(to: time)
-        if !isPaused { cradle.advance(to: clock.now) }
+        if !isPaused { cradle.advance(to: clock.motionTime) }
         return []
     }
 

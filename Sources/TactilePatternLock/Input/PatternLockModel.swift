@@ -57,8 +57,8 @@ public struct PatternLockModel: Equatable, Sendable {
     public var focusedDot: Int? { isFocusVisible ? focusPosition : nil }
     /// The latest time seen, from events or ``advance(to:)``.
     public var time: Double { clock.now }
-    /// Host time, never backwards; no stall clamp, since lockout deadlines are real time.
-    private var clock = FrameClock(maximumStep: .infinity)
+    /// Host time, never backwards (``FrameClock/now``): lockout deadlines are real time.
+    private var clock = FrameClock()
     /// When a wrong pattern will clear.
     public private(set) var clearDeadline: Double?
     /// Hides the path and the highlight of selected dots.
