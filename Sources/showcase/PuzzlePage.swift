@@ -66,10 +66,9 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             background: Bitmap(width: 640, height: 360, fill: .white),
             piece: Bitmap(width: 96, height: 96)),
         axis: .horizontal, viewSize: Size(width: 560, height: 365))
-    try! view.setMaximumFailures(.max)  // The verifier decides about lockouts.
-    view.currentTime = { ComponentView.currentTime }
+    try! view.update { try $0.setMaximumFailures(.max) }  // The verifier decides about lockouts.
     // An empty frame until the first puzzle comes.
-    view.isWaiting = true
+    view.update { $0.setWaiting(true) }
     let canvas = ComponentView(view)
     // The picture keeps its aspect ratio; extra height would only add empty space.
     canvas.expandsVertically = false
@@ -161,9 +160,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         switch effect {
         case .fetch(let request):
             // An attempt still waiting for its verdict belongs to the puzzle being replaced.
-            if view.state == .verifying { view.reset() }
-            view.isEnabled = false
-            view.isWaiting = true
+            if view.state == .verifying { view.update { $0.reset() } }
+            view.update { $0.setEnabled(false) + $0.setWaiting(true) }
             remoteChallenge = nil
             answer = nil
             if let remote { fetchRemote(remote, request: request) } else { cutLocal() }
@@ -176,7 +174,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 checkHere(result, request: request)
             }
         case .settle(let verdict):
-            view.deliverVerdict(verdict)
+            view.update { $0.deliverVerdict(verdict) }
         case .token(let given):
             token = given
             if let given {
@@ -194,7 +192,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             redeem.isSensitive = given != nil && remote == nil
         case .show(let phase, let notice):
             status.text = statusText(phase, notice: notice)
-            if case .locked = phase { view.lock() }
+            if case .locked = phase { view.update { $0.lock() } }
             canvas.setNeedsUpdate()
         case .schedule(let at):
             wakeAt = at
@@ -218,9 +216,11 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                 FileHandle.standardError.write(
                     Data("showcase: puzzle \(challenge.id) from \(remote.baseURL)\n".utf8))
                 do {
-                    try view.load(
-                        .prepared(background: challenge.background, piece: challenge.piece),
-                        startPosition: challenge.startPosition, axis: challenge.axis)
+                    try view.update {
+                        try $0.load(
+                            .prepared(background: challenge.background, piece: challenge.piece),
+                            startPosition: challenge.startPosition, axis: challenge.axis)
+                    }
                     fitCanvasHeight()
                 } catch {
                     send(
@@ -232,7 +232,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                     return
                 }
                 remoteChallenge = challenge
-                view.isEnabled = true
+                view.update { $0.setEnabled(true) }
                 send(.challengeLoaded(request: request, lifetime: challenge.lifetime))
             case .failure(let error):
                 if let wait = error.retryAfter {
@@ -305,11 +305,13 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             case .success(let puzzle):
                 showKeys(for: puzzle.axis)
                 view.shape = puzzle.shape
-                try view.load(
-                    .prepared(background: puzzle.background, piece: puzzle.piece),
-                    startPosition: puzzle.startPosition, axis: puzzle.axis)
+                try view.update {
+                    try $0.load(
+                        .prepared(background: puzzle.background, piece: puzzle.piece),
+                        startPosition: puzzle.startPosition, axis: puzzle.axis)
+                }
                 fitCanvasHeight()
-                view.isEnabled = true
+                view.update { $0.setEnabled(true) }
                 send(.challengeLoaded(request: request, lifetime: local.policy.puzzleLifetime))
             case .failure(let refusal):
                 send(.challengeLocked(request: request, retryAfter: refusal.until - now()))
@@ -343,18 +345,20 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     }
 
     // Both kinds of verifier answer later, through the session.
-    view.verification = .pending { result in
-        answer = result
-        send(.answered)
-    }
+    view.verification = .pending
     view.onEvent = { event in
         switch event {
         case .stateChanged(.dragging):
             send(.answerStarted)
+        case .attemptMade(let result):
+            answer = result
+            send(.answered)
         case .passed:
             // The verifier's whole picture: the decoys go, the piece is simply in place.
-            if let picture = local.passedPicture, remote == nil { view.revealPicture(picture) }
-        case .stateChanged, .failed, .pieceMoved, .attemptMade:
+            if let picture = local.passedPicture, remote == nil {
+                view.update { $0.revealPicture(picture) }
+            }
+        case .stateChanged, .failed, .pieceMoved:
             break
         }
     }

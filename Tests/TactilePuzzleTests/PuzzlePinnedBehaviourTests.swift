@@ -142,7 +142,7 @@ import Testing
 
     @Test func disabledControlIgnoresDrags() {
         let v = view()
-        v.isEnabled = false
+        v.update { $0.setEnabled(false) }
         let start = v.piecePosition
         let grab = Point(x: start.x + 40, y: start.y + 30)
         #expect(!v.handle(PointerEvent(.began, at: grab, time: 0)))

@@ -18,16 +18,16 @@ import Testing
             verification: .deferred { _ in .passed(snapTo: Point(x: 160, y: 90)) },
             viewSize: Size(width: 320, height: 240))
         view.reducesMotion = true
-        view.revealPicture(whole)
+        view.update { $0.revealPicture(whole) }
         #expect(background(of: view) == holes)
         view.handle(PointerEvent(.began, at: Point(x: 40, y: 30), time: 0))
         view.handle(PointerEvent(.moved, at: Point(x: 200, y: 120), time: 0.5))
         view.handle(PointerEvent(.ended, at: Point(x: 200, y: 120), time: 0.6))
         #expect(view.state == .verified)
         // A picture of another size is not this puzzle's.
-        view.revealPicture(Bitmap(width: 10, height: 10, fill: .white))
+        view.update { $0.revealPicture(Bitmap(width: 10, height: 10, fill: .white)) }
         #expect(background(of: view) == holes)
-        view.revealPicture(whole)
+        view.update { $0.revealPicture(whole) }
         #expect(background(of: view) == whole)
     }
 }

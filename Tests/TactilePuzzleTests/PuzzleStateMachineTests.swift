@@ -5,7 +5,7 @@ import Testing
 
 /// Failures, locking, reset, keyboard and deferred verification.
 @Suite struct PuzzleStateMachineTests {
-    func view(axis: PuzzleAxis = .free, verification: PuzzleView.Verification = .local)
+    func view(axis: PuzzleAxis = .free, verification: PuzzleControl.Verification = .local)
         -> PuzzleView
     {
         try! PuzzleView(
@@ -16,7 +16,7 @@ import Testing
 
     /// Drags the piece by `delta` from its current place and releases it.
     func drag(_ v: PuzzleView, by delta: Vector, at time: Double) {
-        let grab = v.layout.viewPoint(v.model.pieceFrame.center)
+        let grab = v.layout.viewPoint(v.puzzle.pieceFrame.center)
         v.handle(PointerEvent(.began, at: grab, time: time))
         v.handle(PointerEvent(.moved, at: grab + delta * 0.5, time: time + 0.1))
         v.handle(PointerEvent(.ended, at: grab + delta, time: time + 0.2))
@@ -28,7 +28,7 @@ import Testing
         v.onEvent = { if case .failed(let r) = $0 { failures.append(r) } }
         drag(v, by: Vector(dx: 100, dy: 100), at: 0)
         #expect(v.state == .failed)
-        #expect(v.model.failureCount == 1)
+        #expect(v.puzzle.failureCount == 1)
         v.advance(to: 0.2 + 0.1)
         // Mid-shake the piece has not moved in the model; the drawing is offset.
         #expect(v.piecePosition == Point(x: 100, y: 100))
@@ -44,10 +44,11 @@ import Testing
     /// no input meanwhile, and settles once when the verdict is delivered.
     @Test func aPendingVerdictWaitsThenSettlesOnce() {
         var sent: [PuzzleResult] = []
-        let v = view(verification: .pending { sent.append($0) })
+        let v = view(verification: .pending)
         var states: [PuzzleState] = []
         var completions = 0
         v.onEvent = { event in
+            if case .attemptMade(let result) = event { sent.append(result) }
             if case .stateChanged(let state) = event { states.append(state) }
             if case .passed = event { completions += 1 }
         }
@@ -60,23 +61,23 @@ import Testing
         drag(v, by: Vector(dx: 30, dy: 0), at: 1)
         #expect(!v.handle(KeyEvent(.right)))
         #expect(v.piecePosition == Point(x: 40, y: 50) && sent.count == 1)
-        v.deliverVerdict(.passed(snapTo: Point(x: 160, y: 90)))
+        v.update { $0.deliverVerdict(.passed(snapTo: Point(x: 160, y: 90))) }
         #expect(v.state == .verified)
         v.advance(to: 5)
         #expect(v.piecePosition == Point(x: 160, y: 90))
         #expect(completions == 1)
         // A second verdict for the same attempt belongs to nothing.
-        v.deliverVerdict(.notPassed)
+        v.update { $0.deliverVerdict(.notPassed) }
         #expect(v.state == .verified)
         #expect(states == [.dragging, .verifying, .verified])
     }
 
     @Test func aPendingVerdictAfterResetIsIgnored() {
-        let v = view(verification: .pending { _ in })
+        let v = view(verification: .pending)
         drag(v, by: Vector(dx: 10, dy: 10), at: 0)
         #expect(v.state == .verifying)
-        v.reset()
-        v.deliverVerdict(.passed(snapTo: Point(x: 160, y: 90)))
+        v.update { $0.reset() }
+        v.update { $0.deliverVerdict(.passed(snapTo: Point(x: 160, y: 90))) }
         #expect(v.state == .idle)
         #expect(v.piecePosition == .zero)
     }
@@ -87,7 +88,7 @@ import Testing
         var told: [PuzzleEvent] = []
         let v = view()
         v.onEvent = { told.append($0) }
-        let grab = v.layout.viewPoint(v.model.pieceFrame.center)
+        let grab = v.layout.viewPoint(v.puzzle.pieceFrame.center)
         v.handle(PointerEvent(.began, at: grab, time: 0))
         v.handle(PointerEvent(.moved, at: Point(x: 300, y: 200), time: 0.1))
         let outside = Point(x: v.layout.imageRect.maxX + PuzzleModel.releaseMargin + 5, y: 100)
@@ -114,21 +115,21 @@ import Testing
 
     @Test func locksAfterTheMaximumFailuresUntilReset() throws {
         let v = view()
-        try v.setMaximumFailures(3)
+        try v.update { try $0.setMaximumFailures(3) }
         var time = 0.0
         for attempt in 1...3 {
             drag(v, by: Vector(dx: 10, dy: 10), at: time)
             time += 2
             v.advance(to: time)
-            #expect(v.model.failureCount == attempt)
+            #expect(v.puzzle.failureCount == attempt)
         }
         #expect(v.state == .locked)
         drag(v, by: Vector(dx: 160, dy: 90), at: time)
         #expect(v.state == .locked)
         #expect(!v.handle(KeyEvent(.right)))
-        v.reset()
+        v.update { $0.reset() }
         #expect(v.state == .idle)
-        #expect(v.model.failureCount == 0)
+        #expect(v.puzzle.failureCount == 0)
         drag(v, by: Vector(dx: 160, dy: 90), at: time + 3)
         #expect(v.state == .verified)
     }
@@ -139,7 +140,7 @@ import Testing
         // The track under the picture shrinks it: area units are not view points here.
         #expect(v.layout.scale < 1)
         drag(v, by: Vector(dx: 161, dy: 70) * v.layout.scale, at: 0)
-        #expect(v.model.piecePosition.y == 90)
+        #expect(v.puzzle.piecePosition.y == 90)
         #expect(v.state == .verified)
         // The track keeps the hand's drift across the slider.
         let last = v.lastResult!.track.last!
@@ -148,13 +149,13 @@ import Testing
 
     @Test func theTrackFollowsTheAxisUnlessTheHostChose() throws {
         let v = view(axis: .horizontal)
-        try v.load(.picture(nil), axis: .vertical)
+        try v.update { try $0.load(.picture(nil), axis: .vertical) }
         #expect(!v.showsSliderTrack && v.layout.trackRect == nil, "a vertical puzzle has none")
-        try v.load(.picture(nil), axis: .horizontal)
+        try v.update { try $0.load(.picture(nil), axis: .horizontal) }
         #expect(v.showsSliderTrack && v.layout.trackRect != nil)
         // The host's choice outlasts new content, whatever its axis.
         v.showsSliderTrack = false
-        try v.load(.picture(nil), axis: .horizontal)
+        try v.update { try $0.load(.picture(nil), axis: .horizontal) }
         #expect(!v.showsSliderTrack && v.layout.trackRect == nil)
         // The layout follows the size at once.
         let before = v.layout.imageRect
@@ -165,7 +166,7 @@ import Testing
     @Test func sliderThumbDragsThePiece() {
         let v = view(axis: .horizontal)
         #expect(v.showsSliderTrack)
-        let thumb = v.layout.thumbRect(pieceFrame: v.model.pieceFrame)!
+        let thumb = v.layout.thumbRect(pieceFrame: v.puzzle.pieceFrame)!
         #expect(v.layout.imageRect.maxY < thumb.minY)
         v.handle(PointerEvent(.began, at: thumb.center, time: 0))
         v.handle(
@@ -178,17 +179,20 @@ import Testing
         let v = view(axis: .horizontal)
         let step = PuzzleKeySteps.first
         var clock = 10.0
-        v.currentTime = { clock }
+        // Keys carry no time: the host brings the view to each press's time first.
+        v.advance(to: clock)
         #expect(v.handle(KeyEvent(.right)))
         #expect(v.state == .dragging)
         expectClose(v.piecePosition.x, step, within: 1e-9)
         clock += 0.2
+        v.advance(to: clock)
         #expect(v.handle(KeyEvent(.right, modifiers: .shift)))
         expectClose(v.piecePosition.x, step + PuzzleKeySteps.fine, within: 1e-9)
         #expect(v.handle(KeyEvent(.up)))  // Accepted but the axis forbids moving.
         #expect(v.piecePosition.y == 90)
-        v.piecePosition = Point(x: 158, y: 90)
+        v.update { $0.movePiece(to: Point(x: 158, y: 90)) }
         clock += 0.3
+        v.advance(to: clock)
         #expect(v.handle(KeyEvent(.enter)))
         #expect(v.state == .verified)
         #expect(v.lastResult?.inputMethod == .keyboard)
@@ -207,7 +211,7 @@ import Testing
                 return result.widthFractions.x > 0.4
                     ? .passed(snapTo: Point(x: 150, y: 80)) : .locked(retryAfter: nil)
             }, viewSize: Size(width: 320, height: 240))
-        #expect(v.model.pieceSize == Size(width: 80, height: 60))
+        #expect(v.puzzle.pieceSize == Size(width: 80, height: 60))
         drag(v, by: Vector(dx: 140, dy: 70), at: 0)
         #expect(seen.count == 1)
         #expect(seen[0].offset == nil)  // The hole is not the view's to know.
@@ -215,7 +219,7 @@ import Testing
         #expect(v.state == .verified)
         v.advance(to: 5)
         #expect(v.piecePosition == Point(x: 150, y: 80))
-        v.reset()
+        v.update { $0.reset() }
         drag(v, by: Vector(dx: 10, dy: 0), at: 6)
         #expect(v.state == .locked)
     }

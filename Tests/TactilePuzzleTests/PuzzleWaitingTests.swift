@@ -29,7 +29,7 @@ import Testing
         let v = try view()
         #expect(bitmaps(drawing(v)) == 2, "picture and piece, before the wait")
         #expect(drawing(v).texts == ["Slide the piece into the gap"])
-        v.isWaiting = true
+        v.update { $0.setWaiting(true) }
         let canvas = drawing(v)
         #expect(bitmaps(canvas) == 0)
         #expect(canvas.texts.isEmpty, "no instruction for a piece that is not there")
@@ -51,21 +51,23 @@ import Testing
         #expect(v.handle(PointerEvent(.began, at: grab, time: 0)))
         #expect(v.handle(PointerEvent(.moved, at: Point(x: grab.x + 60, y: grab.y), time: 0.3)))
         #expect(v.state == .dragging)
-        v.isWaiting = true
+        v.update { $0.setWaiting(true) }
         #expect(v.state == .idle)
     }
 
     @Test func aLockWhileWaitingSaysWhy() throws {
         let v = try view()
-        v.isWaiting = true
-        v.lock()
+        v.update { $0.setWaiting(true) }
+        v.update { $0.lock() }
         #expect(drawing(v).texts == ["Too many attempts"])
     }
 
     @Test func loadingAPuzzleEndsTheWait() throws {
         let v = try view()
-        v.isWaiting = true
-        try v.load(.prepared(background: background, piece: piece), axis: .vertical)
+        v.update { $0.setWaiting(true) }
+        try v.update {
+            try $0.load(.prepared(background: background, piece: piece), axis: .vertical)
+        }
         #expect(!v.isWaiting)
         #expect(bitmaps(drawing(v)) == 2)
         #expect(!v.accessibility.isDisabled)

@@ -63,15 +63,15 @@ enum PuzzleScene {
         /// The pointer for event `index`: on the slider thumb, following a minimum-jerk
         /// path from the start to the hole.
         private func send(index: Int) {
-            let start = view.model.startPosition
+            let start = view.puzzle.startPosition
             let hole = view.holePosition
             let u = min(1, Double(index) / Double(times.count - 2))
             let s = Easing.minimumJerk(u)
             let area = Point(
-                x: start.x + (hole.x - start.x) * s + view.model.pieceSize.width / 2,
-                y: start.y + view.model.pieceSize.height / 2)
+                x: start.x + (hole.x - start.x) * s + view.puzzle.pieceSize.width / 2,
+                y: start.y + view.puzzle.pieceSize.height / 2)
             var location = view.layout.viewPoint(area)
-            if let thumb = view.layout.thumbRect(pieceFrame: view.model.pieceFrame) {
+            if let thumb = view.layout.thumbRect(pieceFrame: view.puzzle.pieceFrame) {
                 location.y = thumb.midY + 3 * sin(Double(index) * 0.7)
             }
             let phase: PointerEvent.Phase =

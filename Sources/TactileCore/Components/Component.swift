@@ -31,7 +31,8 @@ public protocol Component: AnyObject {
     @discardableResult
     func handle(_ event: PointerEvent) -> Bool
 
-    /// Handles a key press; returns whether it was used.
+    /// Handles a key press; returns whether it was used. A key carries no time: hosts first
+    /// advance the component to the time of the press.
     @discardableResult
     func handle(_ event: KeyEvent) -> Bool
 

@@ -38,7 +38,8 @@ public protocol ComponentModel {
     /// Handles a pointer event; `nil` when it was not used.
     mutating func handle(_ event: PointerEvent) -> [Event]?
 
-    /// Handles a key press; `nil` when it was not used.
+    /// Handles a key press at the time last given to ``advance(to:)``; `nil` when it was not
+    /// used.
     mutating func handle(_ event: KeyEvent) -> [Event]?
 
     /// Draws the state with `theme`.

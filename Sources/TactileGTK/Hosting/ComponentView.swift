@@ -283,6 +283,9 @@ public final class ComponentView: Widget {
             }
             if tab == GTK_DIR_TAB_BACKWARD, let back = self.tabBackward { return back() }
             guard let event = KeyEvent(keyval: keyval, state: state) else { return false }
+            // A key carries no time: the component is brought to the press's time first.
+            let pressed = Self.currentEventTime(of: UnsafeMutableRawPointer(keys))
+            self.component.advance(to: self.inputTime(pressed))
             let handled = self.component.handle(event)
             self.didHandleEvent(handled)
             return handled
@@ -290,10 +293,10 @@ public final class ComponentView: Widget {
         gtk_widget_add_controller(widget, keys)
     }
 
-    /// The time of the event `drag` is handling, in the display server's milliseconds, or
-    /// `nil` when there is none.
-    private static func currentEventTime(of drag: UnsafeMutableRawPointer) -> UInt32? {
-        gtk_event_controller_get_current_event(tactile_event_controller(drag)).map(
+    /// The time of the event `controller` is handling, in the display server's milliseconds,
+    /// or `nil` when there is none.
+    private static func currentEventTime(of controller: UnsafeMutableRawPointer) -> UInt32? {
+        gtk_event_controller_get_current_event(tactile_event_controller(controller)).map(
             gdk_event_get_time)
     }
 
@@ -331,14 +334,14 @@ public final class ComponentView: Widget {
 
     private func send(_ phase: PointerEvent.Phase, at location: Point, eventTime: UInt32? = nil) {
         didHandleEvent(
-            component.handle(PointerEvent(phase, at: location, time: pointerTime(eventTime))))
+            component.handle(PointerEvent(phase, at: location, time: inputTime(eventTime))))
     }
 
-    /// A pointer event's time on the frame clock: the display server's time of the event,
+    /// An input event's time on the frame clock: the display server's time of the event,
     /// moved by the drag's offset (so a frame clock that ticks ten times a second does not
     /// bunch a drag's samples), never earlier than the last one handed out; the frame clock's
     /// time when the event carries none.
-    private func pointerTime(_ milliseconds: UInt32?) -> Double {
+    private func inputTime(_ milliseconds: UInt32?) -> Double {
         let now = time()
         guard let milliseconds, milliseconds != 0 else {
             lastEventTime = max(lastEventTime, now)

@@ -5,7 +5,7 @@ import TactileCore
 /// Without content (a puzzle on its way), an empty frame and an empty track.
 struct PuzzleRenderer {
     let model: PuzzleModel
-    let content: PuzzleView.Content?
+    let content: PuzzleControl.Content?
     let shape: PuzzleShape
     let layout: PuzzleLayout
     let style: PuzzleStyle
@@ -47,7 +47,7 @@ struct PuzzleRenderer {
     // MARK: - Picture and hole
 
     private func drawPicture(
-        _ content: PuzzleView.Content, in canvas: any Canvas, area: Rect, fade: Double
+        _ content: PuzzleControl.Content, in canvas: any Canvas, area: Rect, fade: Double
     ) {
         switch content {
         case .prepared(let background, _):
@@ -106,7 +106,7 @@ struct PuzzleRenderer {
 
     // MARK: - Piece
 
-    private func drawPiece(_ content: PuzzleView.Content, in canvas: any Canvas, fade: Double) {
+    private func drawPiece(_ content: PuzzleControl.Content, in canvas: any Canvas, fade: Double) {
         let frame = model.pieceFrame
         let outline = shape.path(in: frame)
         let shadow = style.pieceShadow
