@@ -3,7 +3,9 @@ import TactileCore
 /// Where pegs and disks go in a view of a given size.
 ///
 /// Pegs stand side by side in one row, or in several rows (``Arrangement/stacked``) with a
-/// lane on each side for carrying disks between rows, whichever draws the disks larger; a
+/// lane on each side for carrying disks between rows, whichever draws the disks larger (of
+/// the ways to make rows that draw them nearly as large, the one whose towers take the most
+/// of the width, so rows of pegs do not huddle in the middle of the view); a
 /// view clearly taller than wide (more than ``stackingAspect`` times) prefers rows and any
 /// other view one row, unless the other arrangement draws disks markedly larger (a fifth).
 /// Everything is centred in the view, and each peg's letter sits under its base, inside the
@@ -59,6 +61,10 @@ public struct HanoiLayout: Hashable, Sendable {
     /// chosen instead.
     static let preferenceMargin = 1.2
 
+    /// How much smaller (in disk area) rows of pegs may draw the disks than the rows that draw
+    /// them largest, and still be chosen for taking more of the width.
+    static let nearlyAsLarge = 1.1
+
     /// Computes a layout; sizes below one point are treated as one point.
     public init(viewSize: Size, disks: Int, pegs: Int) {
         let width = max(viewSize.width.isFinite ? viewSize.width : 1, 1)
@@ -74,9 +80,15 @@ public struct HanoiLayout: Hashable, Sendable {
         let candidates = (1...pegTotal).map {
             Geometry(area: area, disks: diskTotal, pegs: pegTotal, columns: $0)
         }
-        // One row, against the rows of pegs that draw the largest disks.
+        // One row, against the rows of pegs that draw the largest disks — of those that draw
+        // them nearly as large, the one whose towers take the most of the view's width.
         let oneRow = candidates[pegTotal - 1]
-        let inRows = candidates.dropLast().max { $0.diskArea < $1.diskArea }
+        let rowChoices = candidates.dropLast()
+        let largest = rowChoices.map(\.diskArea).max() ?? 0
+        let inRows =
+            rowChoices
+            .filter { $0.diskArea * Self.nearlyAsLarge >= largest }
+            .max { $0.widthUsed < $1.widthUsed }
         let chosen: Geometry
         if let inRows {
             let prefersRows = height > width * Self.stackingAspect
@@ -234,6 +246,10 @@ public struct HanoiLayout: Hashable, Sendable {
         /// The area of the largest disk: how legible this arrangement draws the tower.
         var diskArea: Double { maximumDiskWidth * diskHeight }
 
+        /// The fraction of the width the towers take, from the leftmost largest disk to the
+        /// rightmost (the lanes beside rows of pegs are empty most of the time).
+        let widthUsed: Double
+
         init(area: Rect, disks: Int, pegs: Int, columns: Int) {
             self.columns = columns
             rows = (pegs + columns - 1) / columns
@@ -279,6 +295,8 @@ public struct HanoiLayout: Hashable, Sendable {
                 footings.append(Point(x: x, y: y))
             }
             self.footings = footings
+            let fullRow = Double(min(columns, pegs))
+            widthUsed = ((fullRow - 1) * pitch + maximumDiskWidth) / area.width
         }
     }
 }
