@@ -78,7 +78,7 @@ public struct PuzzleControl {
     /// The last attempt made.
     public var lastResult: PuzzleResult? { puzzle.lastResult }
 
-    /// Host time, never backwards (``FrameClock/now``): drags are timed with it, and key
+    /// Host time, never backwards (`FrameClock.now`): drags are timed with it, and key
     /// presses, which carry no time, with the time the host last gave (hosts advance the
     /// component before handing it a key).
     private var clock = FrameClock()

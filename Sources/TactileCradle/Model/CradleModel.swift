@@ -7,7 +7,7 @@ import TactileCore
 /// ``message``), Space pauses and resumes, R resets. A pull or a reset while paused resumes.
 /// The view stops asking for frames once everything rests.
 ///
-/// A ``ComponentModel``: every input returns the ``CradleEvent``s it caused. Its own facts
+/// A `ComponentModel`: every input returns the ``CradleEvent``s it caused. Its own facts
 /// (the clock, the message, the pull angle) are values; the swing is the ``NewtonsCradle``
 /// engine's, which is an object as a dynamic animator is, so copies of a model share one
 /// swing.

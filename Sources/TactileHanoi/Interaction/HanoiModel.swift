@@ -4,7 +4,7 @@ import TactileCore
 /// with drag-and-drop, click-click or peg keys; every interaction state lives here.
 ///
 /// A value, moved forward by functions of (state, event or time), each returning the
-/// ``HanoiEvent``s that happened — the shape every Tactile component has (``ComponentModel``).
+/// ``HanoiEvent``s that happened — the shape every Tactile component has (`ComponentModel`).
 /// ``HanoiView`` hosts one and draws it.
 public struct HanoiModel: Sendable {
     /// What the user is doing.

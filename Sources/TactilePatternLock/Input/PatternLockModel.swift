@@ -3,9 +3,9 @@ import TactileCore
 /// The pattern lock's state machine: pointer, keys and time in, events and a drawable state
 /// out.
 ///
-/// A value type (a ``ComponentModel``) with no clock of its own: every change comes from ``handle(_:)-(PointerEvent)``,
-/// ``handle(_:)-(KeyEvent)``, ``advance(to:)`` or the owner's calls, so tests replay any
-/// sequence exactly. Each of them returns the events it caused, in order.
+/// A value (a `ComponentModel`) with no timer of its own: every change comes from
+/// ``handle(_:)-(PointerEvent)``, ``handle(_:)-(KeyEvent)``, ``advance(to:)`` or the owner's
+/// calls, so tests replay any sequence exactly. Each of them returns the events it caused, in order.
 ///
 /// - Pointer: a press on a dot starts a pattern; each motion sample is hit-tested along the
 ///   segment from the previous sample, so a fast swipe never skips a dot; a dot lying
@@ -57,7 +57,7 @@ public struct PatternLockModel: Equatable, Sendable {
     public var focusedDot: Int? { isFocusVisible ? focusPosition : nil }
     /// The latest time seen, from events or ``advance(to:)``.
     public var time: Double { clock.now }
-    /// Host time, never backwards (``FrameClock/now``): lockout deadlines are real time.
+    /// Host time, never backwards (`FrameClock.now`): lockout deadlines are real time.
     private var clock = FrameClock()
     /// When a wrong pattern will clear.
     public private(set) var clearDeadline: Double?

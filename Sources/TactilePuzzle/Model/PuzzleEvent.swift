@@ -1,6 +1,7 @@
 import TactileCore
 
-/// What happened in a puzzle, told through ``PuzzleView/onEvent`` in the order it happened.
+/// What happened in a puzzle, returned by each change of a ``PuzzleControl`` and told through
+/// its host's `onEvent`, in the order it happened.
 public enum PuzzleEvent: Hashable, Sendable {
     /// The piece moved, to this position (area units).
     case pieceMoved(Point)
