@@ -53,7 +53,7 @@ func makeCradlePage() -> Widget {
     pause.setMinimumSize(width: 96)
     let pullButtons = (1...8).map { count in
         Button(Localization.text("Pull {1}", count)) {
-            try? view.update { try $0.pull(count) }
+            _ = try? view.update { try $0.pull(count) }
             canvas.grabFocus()
         }
     }

@@ -28,20 +28,14 @@ func makeHanoiPage() -> Widget {
     // changes (in the reader's language: measured once it has a style).
     startPause.setMinimumSize(width: 130)
     connect(startPause.widget, signal: "realize") {
-        let shown = startPause.title
-        var widest: Int32 = 130
-        for title in [
+        let titles = [
             Localization.text("Start"), Localization.text("Pause"), Localization.text("Resume"),
             Localization.text("Solve from here"), Localization.text("Jump to the end"),
-        ] {
-            startPause.title = title
-            var natural: Int32 = 0
-            gtk_widget_measure(
-                startPause.widget, GTK_ORIENTATION_HORIZONTAL, -1, nil, &natural, nil, nil)
-            widest = max(widest, natural)
+        ]
+        let widest = largest(titles, through: \.title, of: startPause) {
+            startPause.measure(.horizontal).natural
         }
-        startPause.title = shown
-        startPause.setMinimumSize(width: Int(widest))
+        startPause.setMinimumSize(width: Int(max(130, widest)))
     }
     // Moving the seek bar seeks; refreshing it from the model does not (setting is silent).
     // It counts moves when there are at most a thousand (a key press is one move), else
@@ -85,23 +79,17 @@ func makeHanoiPage() -> Widget {
         let moves = hanoi.playback.plan.count
         guard width > 0, reservedFor.map({ $0 != (moves, width) }) ?? true else { return }
         reservedFor = (moves, width)
-        let shown = status.text
-        var tallest: Int32 = 0
-        for text in [
+        let longest = [
             Localization.text(
                 "Move {1} of {2} — disk {3} from {4} to {5}", moves, moves, hanoi.diskCount, "W",
                 "W"),
             Localization.plural(
                 "Solved: {1} move, the fewest possible", "Solved: {1} moves, the fewest possible",
                 count: Int(clamping: moves), moves),
-        ] {
-            status.text = text
-            var natural: Int32 = 0
-            gtk_widget_measure(
-                status.widget, GTK_ORIENTATION_VERTICAL, width, nil, &natural, nil, nil)
-            tallest = max(tallest, natural)
+        ]
+        let tallest = largest(longest, through: \.text, of: status) {
+            status.measure(.vertical, forSize: width).natural
         }
-        status.text = shown
         status.setMinimumSize(height: Int(tallest))
     }
 
@@ -245,4 +233,18 @@ func makeHanoiPage() -> Widget {
         controls: controls, controlsWidth: 330, stage: [canvas, status, message, keys])
     refresh()
     return page
+}
+
+/// The largest `size` a widget takes with each of `texts` put in its `text` property; the text
+/// it showed is put back.
+private func largest<Shown: AnyObject>(
+    _ texts: [String], through text: ReferenceWritableKeyPath<Shown, String>, of widget: Shown,
+    size: () -> Int32
+) -> Int32 {
+    let shown = widget[keyPath: text]
+    defer { widget[keyPath: text] = shown }
+    return texts.map { candidate in
+        widget[keyPath: text] = candidate
+        return size()
+    }.max() ?? 0
 }

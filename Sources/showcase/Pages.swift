@@ -48,13 +48,7 @@ func pageLayout(controls: Widget, controlsWidth: Int, stage: [Widget]) -> Box {
     // top, the controls under it, and the page scrolls.
     page.widthChanged = { [weak page] width in
         guard let page else { return }
-        var least: Int32 = 0
-        for part in [controls, column] {
-            var minimum: Int32 = 0
-            gtk_widget_measure(
-                part.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, nil, nil, nil)
-            least += minimum
-        }
+        let least = controls.measure(.horizontal).minimum + column.measure(.horizontal).minimum
         let fits = width >= Double(least + 12 + 24)
         let wanted: Box.Orientation = fits ? .horizontal : .vertical
         guard page.orientation != wanted else { return }

@@ -195,7 +195,7 @@ private final class PatternPage {
         }
         var configuration = lock.configuration
         configuration.grid = grid
-        try? lock.update { try $0.configure(configuration) }
+        _ = try? lock.update { try $0.configure(configuration) }
     }
 
     /// Carries out what the session asks for, in order.

@@ -83,6 +83,20 @@ public class Widget {
         gtk_widget_set_size_request(widget, Int32(width), Int32(height))
     }
 
+    /// The smallest and the natural width (`.horizontal`) or height (`.vertical`) the widget
+    /// asks for, in points; a height for the given width, or for any width with -1.
+    public func measure(_ orientation: Box.Orientation, forSize other: Int32 = -1)
+        -> (minimum: Int32, natural: Int32)
+    {
+        var minimum: Int32 = 0
+        var natural: Int32 = 0
+        gtk_widget_measure(
+            widget,
+            orientation == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL,
+            other, &minimum, &natural, nil, nil)
+        return (minimum, natural)
+    }
+
     /// Adds a CSS style class, such as `"error"`, `"dim-label"` or `"suggested-action"`.
     public func addStyleClass(_ name: String) { gtk_widget_add_css_class(widget, name) }
 

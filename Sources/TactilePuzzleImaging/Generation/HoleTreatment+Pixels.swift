@@ -10,22 +10,14 @@ extension HoleTreatment {
     ) -> SIMD3<Float> {
         var sum = SIMD3<Float>.zero
         var total: Float = 0
-        for v in 0..<region.height {
-            let y = region.y + v
-            guard y >= 0, y < bitmap.height else { continue }
-            for u in 0..<region.width {
-                let x = region.x + u
-                guard x >= 0, x < bitmap.width else { continue }
-                let m = v * region.width + u
-                let weight = weights[3 * m] * weights[3 * m + 1]
-                guard weight > 0 else { continue }
-                let i = (y * bitmap.width + x) * 4
-                sum +=
-                    SIMD3(
-                        Float(bitmap.pixels[i]), Float(bitmap.pixels[i + 1]),
-                        Float(bitmap.pixels[i + 2])) * weight
-                total += weight
-            }
+        forEachPixel(of: bitmap, in: region) { m, i in
+            let weight = weights[3 * m] * weights[3 * m + 1]
+            guard weight > 0 else { return }
+            sum +=
+                SIMD3(
+                    Float(bitmap.pixels[i]), Float(bitmap.pixels[i + 1]),
+                    Float(bitmap.pixels[i + 2])) * weight
+            total += weight
         }
         return total > 0 ? sum / total : .zero
     }
@@ -38,23 +30,32 @@ extension HoleTreatment {
     ) -> Float {
         var sum: Float = 0
         var total: Float = 0
+        forEachPixel(of: bitmap, in: region) { m, i in
+            let weight = weights[3 * m]
+            guard weight > 0 else { return }
+            for c in 0..<3 {
+                sum += abs(Float(bitmap.pixels[i + c]) - Float(blurred[m * 3 + c])) * weight
+            }
+            total += 3 * weight
+        }
+        return total > 0 ? sum / total : 0
+    }
+
+    /// Calls `body` for each pixel of the region that lies inside the bitmap, row by row, with
+    /// its index in the region and the offset of its first byte in the bitmap.
+    private static func forEachPixel(
+        of bitmap: Bitmap, in region: (x: Int, y: Int, width: Int, height: Int),
+        _ body: (_ index: Int, _ offset: Int) -> Void
+    ) {
         for v in 0..<region.height {
             let y = region.y + v
             guard y >= 0, y < bitmap.height else { continue }
             for u in 0..<region.width {
                 let x = region.x + u
                 guard x >= 0, x < bitmap.width else { continue }
-                let m = v * region.width + u
-                let weight = weights[3 * m]
-                guard weight > 0 else { continue }
-                let i = (y * bitmap.width + x) * 4
-                for c in 0..<3 {
-                    sum += abs(Float(bitmap.pixels[i + c]) - Float(blurred[m * 3 + c])) * weight
-                }
-                total += 3 * weight
+                body(v * region.width + u, (y * bitmap.width + x) * 4)
             }
         }
-        return total > 0 ? sum / total : 0
     }
 
     /// `tint`, scaled down as a whole as far as needed for `colour + tint` to stay within
