@@ -32,7 +32,8 @@ public struct PuzzleControl {
     public enum Verification {
         /// The view compares the piece with the hole it knows (TTGPuzzleVerify's behaviour).
         case local
-        /// A verifier that holds the answer decides; it is called once per attempt.
+        /// A verifier that holds the answer decides; it is called once per attempt, in the
+        /// middle of the change that made it, so it must not read or change the view.
         case deferred((PuzzleResult) -> PuzzleVerdict)
         /// A verifier that answers later (over the network) decides: the owner hears each
         /// attempt as ``PuzzleEvent/attemptMade(_:)`` and sends it; the view shows
