@@ -42,7 +42,8 @@ extension HanoiModel: ComponentModel {
     }
 
     public func draw(in canvas: any Canvas, theme: HanoiTheme) {
+        let layout = self.layout
         HanoiRenderer(layout: layout, theme: theme).draw(
-            shownPosition, loose: looseDisk, marks: marks, in: canvas)
+            shownPosition, loose: looseDisk(in: layout), marks: marks(in: layout), in: canvas)
     }
 }

@@ -159,34 +159,24 @@ public enum FileAccess {
     public static func createDirectory(_ path: String, permissions: mode_t? = nil)
         throws(FileAccessError)
     {
+        func make() -> Int32 { mkdir(path, permissions ?? 0o777) == 0 ? 0 : errno }
         func failure(_ code: Int32) -> FileAccessError {
             FileAccessError(path: path, kind: .system(errno: code), operation: "create")
         }
-        if mkdir(path, permissions ?? 0o777) != 0 {
-            let code = errno
-            var info = stat()
-            switch code {
-            case EEXIST:
-                // Something is there: fine if it is a folder (or a link to one).
-                guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                    throw failure(EEXIST)
-                }
-                return
-            case ENOENT:
-                let parent = parentDirectory(of: path)
-                guard parent != path, parent != ".", parent != "/" else { throw failure(code) }
+        var code = make()
+        if code == ENOENT {
+            let parent = parentDirectory(of: path)
+            if parent != path, parent != ".", parent != "/" {
                 try createDirectory(parent, permissions: permissions)
-                guard mkdir(path, permissions ?? 0o777) == 0 else {
-                    let again = errno
-                    if again == EEXIST, stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-                        return
-                    }
-                    throw failure(again)
-                }
-            default:
-                throw failure(code)
+                code = make()
             }
         }
+        if code == EEXIST {
+            // Something is there: fine if it is a folder (or a link to one).
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return }
+        }
+        guard code == 0 else { throw failure(code) }
         // mkdir's mode is cut by the umask; the mode asked for is set exactly.
         if let permissions, chmod(path, permissions) != 0 { throw failure(errno) }
     }

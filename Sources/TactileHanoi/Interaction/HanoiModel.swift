@@ -286,6 +286,7 @@ public struct HanoiModel: Sendable {
     /// `nil` when the event is not used.
     public mutating func handle(_ event: PointerEvent) -> [HanoiEvent]? {
         guard mode == .manual else { return nil }
+        let layout = self.layout
         switch event.phase {
         case .began:
             guard let peg = layout.peg(at: event.location) else { return nil }
@@ -349,7 +350,10 @@ public struct HanoiModel: Sendable {
     }
 
     /// The disk off its peg, if any: the one in the hand, or the one in flight.
-    public var looseDisk: HanoiRenderer.LooseDisk? {
+    public var looseDisk: HanoiRenderer.LooseDisk? { looseDisk(in: layout) }
+
+    /// ``looseDisk`` in a layout already worked out (drawing works it out once a frame).
+    func looseDisk(in layout: HanoiLayout) -> HanoiRenderer.LooseDisk? {
         switch mode {
         case .manual:
             // Kept whole in the view when the pointer leaves it.
@@ -378,7 +382,10 @@ public struct HanoiModel: Sendable {
 
     /// The pegs marked: picked, hinted, refused, and the one a dragged disk is over (whether
     /// it may go there shows before it is dropped).
-    public var marks: HanoiRenderer.Marks {
+    public var marks: HanoiRenderer.Marks { marks(in: layout) }
+
+    /// ``marks`` in a layout already worked out.
+    func marks(in layout: HanoiLayout) -> HanoiRenderer.Marks {
         var marks = HanoiRenderer.Marks(selected: selectedPeg, hint: hintMove, refused: refusedPeg)
         if mode == .manual, let drag, let target = layout.peg(at: drag.location),
             target != drag.from
