@@ -93,11 +93,14 @@ func makeHanoiPage() -> Widget {
         status.setMinimumSize(height: Int(tallest))
     }
 
+    /// Whether the solution is playing.
+    func isSolving() -> Bool { hanoi.mode == .solver && hanoi.playback.isPlaying }
+
     func refresh() {
         status.text = hanoi.status
         reserveStatusHeight()
         message.text = hanoi.message ?? ""
-        let playing = hanoi.mode == .solver && hanoi.playback.isPlaying
+        let playing = isSolving()
         let partWay = hanoi.playback.completedMoves > 0 && hanoi.playback.state == .paused
         let finished = hanoi.playback.state == .finished
         startPause.title =
@@ -153,7 +156,7 @@ func makeHanoiPage() -> Widget {
     // The seek bar and the move counter follow the playback frame by frame.
     canvas.onTick = refresh
     let startPauseAction = {
-        if hanoi.mode == .solver && hanoi.playback.isPlaying {
+        if isSolving() {
             hanoi.update { $0.pause() }
         } else if applyCounts() {
             hanoi.update { $0.play() }
@@ -176,7 +179,7 @@ func makeHanoiPage() -> Widget {
         isInstant = on
         // Ticked while the solution plays, it does not jump there and then: the solution
         // pauses, and the button now says what it does (Jump to the end).
-        if on, hanoi.mode == .solver, hanoi.playback.isPlaying { hanoi.update { $0.pause() } }
+        if on, isSolving() { hanoi.update { $0.pause() } }
         // Under Instant the rate does not apply: its slider says so by resting.
         speed.isSensitive = !on
         hanoi.update { $0.setSpeed(on ? .instant : .movesPerSecond(rateValue)) }

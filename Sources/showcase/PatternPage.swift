@@ -223,11 +223,7 @@ private final class PatternPage {
         if !isBusy { gridChoice.isSensitive = session.choosesGrid }
         // An open lock takes no drawing until it is locked again.
         if !isClosed, !isCountingDown, session.takesDrawing != lock.isInputEnabled {
-            if session.takesDrawing {
-                lock.update { $0.enableInput() }
-            } else {
-                lock.update { $0.disableInput() }
-            }
+            lock.update { session.takesDrawing ? $0.enableInput() : $0.disableInput() }
         }
         unlockButton.isVisible = session.task != .unlocked
         lockButton.isVisible = session.task == .unlocked

@@ -33,8 +33,7 @@ enum HanoiScene {
         let moves = Double(view.playback.plan.count)
         let rate = min(
             max(movesPerSecond, moves / longestSolution), HanoiSpeed.range.upperBound)
-        view.update { $0.setSpeed(.movesPerSecond(rate)) }
-        view.update { $0.play() }
+        view.update { $0.setSpeed(.movesPerSecond(rate)) + $0.play() }
         // Four disks: 15 moves at 2.5 a second, then a second at rest.
         return RenderCommand.Scene(
             component: view, still: 2.6, length: min(moves / rate, longestSolution) + 1)

@@ -11,32 +11,29 @@ public func runInBackground<Result: Sendable>(
 ) {
     let job = BackgroundJob(completion)
     Thread {
-        job.result = work()
+        let result = work()
         // Handed to the main loop, which lets go of the job once it has run the completion.
         addMainLoopSource {
-            job.run()
+            job.run(with: result)
             return false
         }
     }.start()
 }
 
-/// A background job's result and what to do with it on the main loop. The worker thread
-/// writes the result once, before handing the job to the main loop (whose lock orders the
-/// write before the read); only the main loop reads it and runs the completion.
+/// What to do with a background job's result on the main loop: only the main loop touches
+/// the completion.
 private final class BackgroundJob<Result: Sendable>: @unchecked Sendable {
     var completion: ((Result) -> Void)?
-    var result: Result?
 
     init(_ completion: @escaping (Result) -> Void) { self.completion = completion }
 
     /// Runs the completion and lets go of it here, on the main loop: whatever it holds (GTK
     /// widgets among them) is released on the thread that owns it, whichever thread lets go
     /// of the job last.
-    func run() {
+    func run(with result: Result) {
         let completion = self.completion
         self.completion = nil
-        completion?(result!)
-        result = nil
+        completion?(result)
     }
 }
 

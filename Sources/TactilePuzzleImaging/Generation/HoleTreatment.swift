@@ -248,10 +248,12 @@ public struct HoleTreatment: Hashable, Sendable {
                                     value *= keep * (1 + gains[channel] * presence)
                                     values[channel] = min(max(value + grainValue, 0), 255)
                                 }
-                                let tint = Self.unclipped(tinted, on: values)
+                                // Most of a hole is beyond the tint's reach.
+                                let shift =
+                                    tinted == .zero ? .zero : Self.unclipped(tinted, on: values)
                                 for channel in 0..<3 {
                                     pixels[i + channel] = UInt8(
-                                        min(max(values[channel] + tint[channel], 0), 255) + 0.5)
+                                        min(max(values[channel] + shift[channel], 0), 255) + 0.5)
                                 }
                             }
                         }
