@@ -18,6 +18,17 @@ import Testing
         return squares.reduce(0, +).squareRoot()
     }
 
+    /// How much darker a pixel of the background a client sees is than the untouched
+    /// picture: the drop in brightness (Rec. 601 luma), in 8-bit levels, negative where
+    /// lighter. What the eye reads as the recess, whatever its tint.
+    static func darkening(_ background: Bitmap, _ picture: Bitmap, _ x: Int, _ y: Int) -> Double {
+        let i = (y * background.width + x) * 4
+        func luma(_ p: [UInt8]) -> Double {
+            0.299 * Double(p[i]) + 0.587 * Double(p[i + 1]) + 0.114 * Double(p[i + 2])
+        }
+        return luma(picture.pixels) - luma(background.pixels)
+    }
+
     /// The value below which `share` of the values lie.
     static func quantile(_ values: [Double], _ share: Double) -> Double {
         let sorted = values.sorted()
@@ -27,9 +38,10 @@ import Testing
     /// The changes over the classic piece's knobs (the shape beyond its body's rectangle, at
     /// least 2 px inside the outline) and over the middle of its body (20 px in from the
     /// body's sides), from the mask and the images alone.
-    static func changes(_ puzzle: GeneratedPuzzle, background: Bitmap) -> (
-        knobs: [Double], body: [Double]
-    ) {
+    static func changes(
+        _ puzzle: GeneratedPuzzle, background: Bitmap,
+        measure: (Bitmap, Bitmap, Int, Int) -> Double = change
+    ) -> (knobs: [Double], body: [Double]) {
         let frame = puzzle.holeFrame
         let mask = ShapeMask(path: puzzle.shape.path(in: frame), within: frame)
         let body = JigsawEdges.standard.body(in: frame)
@@ -47,7 +59,7 @@ import Testing
         for y in mask.originY..<(mask.originY + mask.height) {
             for x in mask.originX..<(mask.originX + mask.width) where isDeepInside(x, y) {
                 let centre = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
-                let value = change(background, puzzle.picture, x, y)
+                let value = measure(background, puzzle.picture, x, y)
                 if centre.x > body.maxX || centre.y < body.minY {
                     knobs.append(value)
                 } else if body.insetBy(dx: 20, dy: 20).contains(centre) {
@@ -60,11 +72,13 @@ import Testing
 
     /// Over 20 drawn pictures: how plainly three quarters of the knobs' pixels change (the
     /// quarter quantile), as a share of how the middle of the body changes (its median).
-    static func knobShares(treatment: HoleTreatment) throws -> [Double] {
+    static func knobShares(
+        treatment: HoleTreatment, measure: (Bitmap, Bitmap, Int, Int) -> Double = change
+    ) throws -> [Double] {
         try (90..<110 as Range<UInt64>).map { seed in
             let puzzle = try makePuzzle(seed: seed, treatment: treatment)
             let view = try clientView(of: puzzle)
-            let c = changes(puzzle, background: view.background)
+            let c = changes(puzzle, background: view.background, measure: measure)
             #expect(c.knobs.count > 300 && c.body.count > 500, "seed \(seed)")
             return quantile(c.knobs, 0.25) / quantile(c.body, 0.5)
         }
@@ -78,12 +92,30 @@ import Testing
         let mean = shares.reduce(0, +) / Double(shares.count)
         #expect(mean >= 0.5, "\(shares)")
         #expect(shares.allSatisfy { $0 >= 0.2 }, "\(shares)")
-        // The measure sees stalks: tinted at 30 levels, the knobs show little more than the
-        // darkening along their middles, and they fall short.
+        // The measure sees stalks: tinted at 30 levels and darkened by distance from the
+        // outline alone, the knobs show little more than the darkening along their middles,
+        // and they fall short.
         var faint = HoleTreatment.standard
         faint.tint = 30
+        faint.deepensThinParts = false
         let faintShares = try Self.knobShares(treatment: faint)
         #expect(faintShares.reduce(0, +) / Double(faintShares.count) < 0.45, "\(faintShares)")
+    }
+
+    @Test func theKnobsAreDarkenedAcrossTheirWidthNotAlongAStalk() throws {
+        // Brightness alone, as a recess is seen whatever its tint: three quarters of a
+        // knob's pixels are darkened at least 0.3 as much as the middle of the body, on
+        // average over the pictures, and a fifth as much on the worst of them.
+        let shares = try Self.knobShares(treatment: .standard, measure: Self.darkening)
+        let mean = shares.reduce(0, +) / Double(shares.count)
+        #expect(mean >= 0.3, "\(shares)")
+        #expect(shares.allSatisfy { $0 >= 0.2 }, "\(shares)")
+        // Darkened only by their distance from the outline, as the body is, the knobs are
+        // dark only along their middles (stalks), and the measure sees it.
+        var stalks = HoleTreatment.standard
+        stalks.deepensThinParts = false
+        let stalkShares = try Self.knobShares(treatment: stalks, measure: Self.darkening)
+        #expect(stalkShares.reduce(0, +) / Double(stalkShares.count) < 0.22, "\(stalkShares)")
     }
 
     @Test(arguments: [

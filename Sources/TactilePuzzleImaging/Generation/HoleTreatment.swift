@@ -16,9 +16,10 @@ import TactileCore
 ///   do find is the outline shrunk by many pixels, which a template of the piece does not
 ///   fit within the verifier's tolerance.
 /// - A brightness-neutral ``tint`` along the outline: the eye sees the exact shape, knobs
-///   and all, in colour; edge detectors that work on grey levels see nothing. It is what
-///   shows a knob: a part thinner than the darkening's full depth is darkened only along its
-///   middle, a stalk, and deepening it there draws its outline for the edge detectors too.
+///   and all, in colour; edge detectors that work on grey levels see nothing.
+/// - ``deepensThinParts``: a knob, thinner than the darkening's full depth, is darkened in
+///   proportion to its own width, so it reads as a knob of the recess and not as a stalk,
+///   its outline as soft as the body's.
 /// - ``blurRadius``, ``flattening``, ``shading`` and grain (``noise``, ``detailGrain``):
 ///   what is left of the picture inside no longer matches the piece's own detail, yet the
 ///   hole is as busy as the picture around it.
@@ -88,6 +89,12 @@ public struct HoleTreatment: Hashable, Sendable {
     public var coreShare: Double
     /// The pixels over which the floor's darkening grows, 0.5…16.
     public var coreSoftness: Double
+    /// Whether parts thinner than the darkening's full depth (a knob, its neck, a star's
+    /// point) are darkened in proportion to their own half-width, reaching full depth four
+    /// fifths of the way to their middle, so the hole shows them as the piece has them.
+    /// Without it, a knob is darkened only along its middle and shows as a thin stalk. Their
+    /// outlines stay soft, the steepest change some way in, as for the body.
+    public var deepensThinParts: Bool
     /// How the piece is drawn.
     public var piece: PieceTreatment
     /// What shape the decoys take.
@@ -100,7 +107,8 @@ public struct HoleTreatment: Hashable, Sendable {
         flattening: Double = 0, shading: Double = 0, detailGrain: Double = 0,
         fadesGrain: Bool = false, tint: Double = 0, tintSoftness: Double = 1.5,
         coreInset: Double = 0, coreShare: Double = 0, coreSoftness: Double = 4,
-        piece: PieceTreatment = .exact, decoys: DecoyShapes = .contrasting
+        deepensThinParts: Bool = false, piece: PieceTreatment = .exact,
+        decoys: DecoyShapes = .contrasting
     ) {
         self.grainSize = max(1, min(grainSize, 16))
         self.darkening = darkening.clamped(to: 0...1)
@@ -119,6 +127,7 @@ public struct HoleTreatment: Hashable, Sendable {
         self.coreInset = coreInset.isFinite ? coreInset.clamped(to: 0...24) : 0
         self.coreShare = coreShare.isFinite ? coreShare.clamped(to: 0...1) : 0
         self.coreSoftness = coreSoftness.isFinite ? coreSoftness.clamped(to: 0.5...16) : 4
+        self.deepensThinParts = deepensThinParts
         self.piece = piece
         self.decoys = decoys
     }
@@ -142,7 +151,9 @@ public struct HoleTreatment: Hashable, Sendable {
     /// side (±25 %); inside, the picture is blurred (4 px), 60 % flattened toward its mean,
     /// cast by up to 6 % per channel and grained (±6 levels in 2-pixel mottles, more over
     /// busy pictures, fading in with the darkening); a colour tint of 64 levels that keeps
-    /// brightness shows the outline to the eye, knobs included. The piece is drawn with its
+    /// brightness shows the outline to the eye; knobs and other thin parts are darkened
+    /// across their width (``deepensThinParts``), so they read as knobs rather than stalks.
+    /// The piece is drawn with its
     /// own light edge and a brightness and colour of its own (``PieceTreatment/standard``);
     /// decoys have the piece's own shape. `tactile bench puzzle` measures the solvers it
     /// stops.
@@ -150,7 +161,7 @@ public struct HoleTreatment: Hashable, Sendable {
         darkening: 0.6, edgeSoftness: 14, edgeFloor: 0, blurRadius: 4, noise: 6, grainSize: 2,
         rimWidth: 1, colorJitter: 0.06, flattening: 0.6, shading: 0.25, detailGrain: 0.6,
         fadesGrain: true, tint: 64, tintSoftness: 1.5, coreInset: 13, coreShare: 0.3,
-        coreSoftness: 6, piece: .standard, decoys: .contrasting)
+        coreSoftness: 6, deepensThinParts: true, piece: .standard, decoys: .contrasting)
 
     /// The treatment's name when it is one of the named ones (`plain`, `softened`,
     /// `standard`), else `custom`.
@@ -309,6 +320,11 @@ public struct HoleTreatment: Hashable, Sendable {
         }
         let distance = OutlineDistance.signed(
             counts: counts, width: width, height: height, full: full)
+        let stretch =
+            deepensThinParts
+            ? OutlineDistance.thinPartStretch(
+                distance, width: width, height: height,
+                fullDepth: Float(max(edgeSoftness, coreInset + coreSoftness / 2))) : []
         let rim = Float(rimWidth)
         let softness = Float(edgeSoftness)
         let floor = Float(edgeFloor)
@@ -319,15 +335,17 @@ public struct HoleTreatment: Hashable, Sendable {
         return [Float](unsafeUninitializedCapacity: 3 * n) { out, count in
             for i in 0..<n {
                 let d = distance[i]
+                // How deep the darkening takes the pixel to lie: deeper in a thin part.
+                let deep = stretch.isEmpty || d <= 0 ? d : d * stretch[i]
                 // Coverage is d + ½ where the outline crosses; the rim stretches the rise.
                 let presence = min(max((d + 0.5 + rim) / (1 + rim), 0), 1)
                 var depth: Float = 1
                 if softness > 0 {
-                    let s = min(max((d + rim) / (softness + rim), 0), 1)
+                    let s = min(max((deep + rim) / (softness + rim), 0), 1)
                     depth = floor + (1 - floor) * s * s * (3 - 2 * s)
                 }
                 if coreShare > 0 {
-                    let c = min(max((d - coreStart) / coreSpan, 0), 1)
+                    let c = min(max((deep - coreStart) / coreSpan, 0), 1)
                     depth = (1 - coreShare) * depth + coreShare * c * c * (3 - 2 * c)
                 }
                 out[3 * i] = presence

@@ -68,3 +68,77 @@ enum OutlineDistance {
         }
     }
 }
+
+extension OutlineDistance {
+    /// For each pixel inside (a positive `distance`), the distance at the summit it climbs
+    /// to, always stepping to its deepest neighbour: the half-width of the part of the shape
+    /// it belongs to. A jigsaw piece's knob climbs to the knob's own centre, a few pixels
+    /// deep, though its neck joins a body many times deeper; a corner of the body climbs
+    /// along the diagonal to the body's centre. Pixels outside get 0.
+    static func summits(of distance: [Float], width: Int, height: Int) -> [Float] {
+        var summit = [Float](repeating: 0, count: distance.count)
+        var reached = [Bool](repeating: false, count: distance.count)
+        let inside = distance.indices.filter { distance[$0] > 0 }
+        // Deepest first, so that every neighbour a pixel climbs to has its summit already.
+        for i in inside.sorted(by: { distance[$0] > distance[$1] }) {
+            let (v, u) = i.quotientAndRemainder(dividingBy: width)
+            var best = -1
+            var bestDepth = distance[i]
+            for dv in -1...1 {
+                for du in -1...1 where dv != 0 || du != 0 {
+                    let (nv, nu) = (v + dv, u + du)
+                    guard nv >= 0, nv < height, nu >= 0, nu < width else { continue }
+                    let n = nv * width + nu
+                    // A neighbour as deep counts once it has a summit: a flat ridge is one.
+                    if distance[n] > bestDepth || (distance[n] == bestDepth && reached[n]) {
+                        best = n
+                        bestDepth = distance[n]
+                    }
+                }
+            }
+            summit[i] = best < 0 ? distance[i] : summit[best]
+            reached[i] = true
+        }
+        return summit
+    }
+}
+
+extension OutlineDistance {
+    /// For each pixel, how much further inside a thin part's pixels are to be taken to lie,
+    /// so that in a part thinner than `fullDepth` the pixels four fifths of the way to its
+    /// middle lie `fullDepth` deep: the ratio of `fullDepth` to four fifths of the part's
+    /// half-width (its
+    /// ``summits(of:width:height:)``), at least 1 and at most 4 (a sliver stays a sliver),
+    /// smoothed over a few pixels so that where a knob's neck meets the body the change is
+    /// gradual. 1 outside.
+    static func thinPartStretch(
+        _ distance: [Float], width: Int, height: Int, fullDepth: Float
+    ) -> [Float] {
+        let summit = summits(of: distance, width: width, height: height)
+        var stretch = summit.map { $0 > 0 ? min(max(fullDepth / (0.8 * $0), 1), 4) : 1 }
+        for _ in 0..<2 { stretch = boxAveraged(stretch, width: width, height: height, radius: 2) }
+        return stretch
+    }
+
+    /// The mean of each pixel's square neighbourhood of `radius`, clipped at the grid's edge.
+    static func boxAveraged(_ values: [Float], width: Int, height: Int, radius: Int) -> [Float] {
+        func pass(_ input: [Float], along step: Int, count: Int, lines: Int, lineStep: Int)
+            -> [Float]
+        {
+            var output = input
+            for line in 0..<lines {
+                let base = line * lineStep
+                for k in 0..<count {
+                    let from = max(0, k - radius)
+                    let to = min(count - 1, k + radius)
+                    var sum: Float = 0
+                    for j in from...to { sum += input[base + j * step] }
+                    output[base + k * step] = sum / Float(to - from + 1)
+                }
+            }
+            return output
+        }
+        let rows = pass(values, along: 1, count: width, lines: height, lineStep: width)
+        return pass(rows, along: width, count: height, lines: width, lineStep: 1)
+    }
+}
