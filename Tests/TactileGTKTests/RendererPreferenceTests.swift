@@ -42,8 +42,9 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         for name in ["card0", "renderD129", "renderD128", "by-path"] {
-            FileManager.default.createFile(
+            let made = FileManager.default.createFile(
                 atPath: folder.appendingPathComponent(name).path, contents: nil)
+            #expect(made, "\(name)")
         }
         #expect(RendererPreference.renderNodes(in: folder.path) == ["renderD128", "renderD129"])
         #expect(RendererPreference.renderNodes(in: folder.path + "/missing").isEmpty)

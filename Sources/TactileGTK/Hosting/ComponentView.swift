@@ -179,11 +179,7 @@ public final class ComponentView: Widget {
         guard !component.isAnimating, let next = component.nextChangeTime,
             gtk_widget_get_mapped(widget) != 0
         else { return }
-        let delay = max(0, next - Self.currentTime)
-        // Whole milliseconds, rounded up so the wake never comes before the change is due.
-        wakeID = addMainLoopSource(
-            afterMilliseconds: guint(min(86_400_000, (delay * 1000).rounded(.up)))
-        ) { [weak self] in
+        wakeID = addMainLoopSource(after: next - Self.currentTime) { [weak self] in
             guard let self else { return false }
             self.wakeID = nil
             self.component.advance(to: max(self.time(), next))

@@ -40,12 +40,11 @@ extension KeyEvent.Key {
     }
 }
 
-/// Which way a key press moves the keyboard focus: Tab forward, Shift+Tab (which X sends as
-/// ISO_Left_Tab) backward; `nil` for any other key.
+/// Which way a key press moves the keyboard focus: Tab (or the keypad's) forward, Shift+Tab
+/// (which X sends as ISO_Left_Tab) backward; `nil` for any other key.
 public func tabDirection(keyval: guint, state: GdkModifierType) -> GtkDirectionType? {
+    guard KeyEvent.Key(keyval: keyval) == .tab else { return nil }
     let shifted = state.rawValue & GDK_SHIFT_MASK.rawValue != 0
-    if keyval == UInt32(GDK_KEY_ISO_Left_Tab) || (keyval == UInt32(GDK_KEY_Tab) && shifted) {
-        return GTK_DIR_TAB_BACKWARD
-    }
-    return keyval == UInt32(GDK_KEY_Tab) ? GTK_DIR_TAB_FORWARD : nil
+    return shifted || keyval == UInt32(GDK_KEY_ISO_Left_Tab)
+        ? GTK_DIR_TAB_BACKWARD : GTK_DIR_TAB_FORWARD
 }

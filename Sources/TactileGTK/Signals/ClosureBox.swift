@@ -8,7 +8,7 @@ import CGtk
 /// Never hand GTK an unretained box.
 ///
 /// The one box for the closures Tactile hands GTK: `connect(_:signal:_:)` boxes signal
-/// handlers, `addMainLoopSource(priority:afterMilliseconds:_:)` idle work and timers; a C
+/// handlers, `addMainLoopSource(priority:after:_:)` idle work and timers; a C
 /// callback of another shape finds its closure with ``value(at:)``.
 package final class ClosureBox<Value> {
     /// The value handed to C.
