@@ -7,13 +7,26 @@ import TactileCore
 /// ``message``), Space pauses and resumes, R resets. A pull or a reset while paused resumes.
 /// The view stops asking for frames once everything rests.
 ///
-/// A `ComponentModel`: every input returns the ``CradleEvent``s it caused. Its own facts
-/// (the clock, the message, the pull angle) are values; the swing is the ``NewtonsCradle``
-/// engine's, which is an object as a dynamic animator is, so copies of a model share one
-/// swing.
+/// A `ComponentModel`: every input returns the ``CradleEvent``s it caused. It is a value,
+/// swing and all: the swing lives in a ``NewtonsCradle`` (an object, as a dynamic animator
+/// is), which copies of a model share until one of them changes; that one first takes a
+/// cradle of its own (``NewtonsCradle/copy()``), so a change to a copy never reaches the
+/// original, and two copies given the same input swing alike.
 public struct CradleModel {
-    /// The simulated cradle.
-    public let cradle: NewtonsCradle
+    /// The simulated cradle, to read. Change it through the model's methods, which give a
+    /// copy of the model a cradle of its own first.
+    public var cradle: NewtonsCradle { shared }
+
+    /// The cradle, perhaps shared with copies of this model.
+    private var shared: NewtonsCradle
+
+    /// The cradle, this model's own: copied first when a copy of the model shares it.
+    private var own: NewtonsCradle {
+        mutating get {
+            if !isKnownUniquelyReferenced(&shared) { shared = shared.copy() }
+            return shared
+        }
+    }
     /// The angle the digit keys and ``pull(_:)`` pull to, in degrees. Default 30.
     public var pullDegrees = 30.0
     public var viewSize = Size(width: 480, height: 300)
@@ -33,7 +46,7 @@ public struct CradleModel {
 
     /// Creates a view of a cradle at rest.
     public init(configuration: CradleConfiguration = .init()) throws(CradleError) {
-        cradle = try NewtonsCradle(configuration: configuration)
+        shared = try NewtonsCradle(configuration: configuration)
     }
 
     /// Where the cradle sits in the view now.
@@ -53,21 +66,21 @@ public struct CradleModel {
 
     public mutating func advance(to time: Double) -> [CradleEvent] {
         clock.advance(to: time)
-        if !isPaused { cradle.advance(to: clock.motionTime) }
+        if !isPaused { own.advance(to: clock.motionTime) }
         return []
     }
 
     /// Pulls `count` balls to ``pullDegrees`` and lets go; while paused, resumes (the pull
     /// is a request to see the swing).
     public mutating func pull(_ count: Int) throws(CradleError) -> [CradleEvent] {
-        try cradle.pull(count, angle: pullDegrees * .pi / 180)
+        try own.pull(count, angle: pullDegrees * .pi / 180)
         message = nil
         return setPaused(false) + [.pulled(count: count)]
     }
 
     /// Puts every ball at rest, and resumes if paused: nothing is left to pause.
     public mutating func reset() -> [CradleEvent] {
-        cradle.reset()
+        own.reset()
         message = nil
         return setPaused(false) + [.reset]
     }
@@ -84,7 +97,7 @@ public struct CradleModel {
     public mutating func configure(_ configuration: CradleConfiguration) throws(CradleError)
         -> [CradleEvent]
     {
-        guard try cradle.configure(configuration) else { return [.configured] }
+        guard try own.configure(configuration) else { return [.configured] }
         message = nil
         return setPaused(false) + [.configured]
     }
@@ -151,16 +164,16 @@ public struct CradleModel {
             guard let ball = cradle.ball(at: point) else { return nil }
             let events = setPaused(false)
             message = nil
-            cradle.beginDrag(ball: ball, at: point)
+            own.beginDrag(ball: ball, at: point)
             return events + [.dragBegan(ball: ball)]
         case .moved:
             guard cradle.isDragging else { return nil }
-            cradle.moveDrag(to: point)
+            own.moveDrag(to: point)
             return []
         case .ended, .cancelled:
             guard let ball = cradle.draggedBall else { return nil }
-            cradle.moveDrag(to: point)
-            cradle.endDrag()
+            own.moveDrag(to: point)
+            own.endDrag()
             return [.dragEnded(ball: ball)]
         }
     }

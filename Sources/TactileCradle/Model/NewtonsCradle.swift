@@ -25,6 +25,9 @@ public final class NewtonsCradle {
     private var gravityBehavior: GravityBehavior!
     private var itemBehavior: DynamicItemBehavior!
     private var drag: (ball: Int, attachment: AttachmentBehavior)?
+    /// The balls pulled and the angle when the animator was last built: a copy is built the
+    /// same way, so that its strings have the same lengths to the bit.
+    private var built = (pulled: 0, angle: 0.0)
 
     /// Creates a cradle at rest.
     public init(configuration: CradleConfiguration = .init()) throws(CradleError) {
@@ -117,6 +120,7 @@ public final class NewtonsCradle {
     private func assemble(pulled: Int, angle: Double) throws {
         let c = configuration
         drag = nil
+        built = (pulled, angle)
         let area = extent
         animator = try DynamicAnimator(
             referenceBounds: Rect(
@@ -151,6 +155,23 @@ public final class NewtonsCradle {
         }
         try animator.addBehavior(root)
         releaseEnergy = energy
+    }
+
+    /// A cradle of its own in this one's state: the same configuration, balls where these
+    /// are and as fast, a ball held where this one's is, the same clock. Given the same
+    /// calls from here, the two swing alike, to the bit; a change to one leaves the other
+    /// alone.
+    public func copy() -> NewtonsCradle {
+        let twin = Self.engine { try NewtonsCradle(configuration: configuration) }
+        twin.build(pulled: built.pulled, angle: built.angle)
+        if let drag {
+            twin.attachDrag(
+                ball: drag.ball, offset: drag.attachment.offsetFromFirstItem,
+                target: drag.attachment.anchorPoint)
+        }
+        twin.releaseEnergy = releaseEnergy
+        twin.animator.adoptState(of: animator)
+        return twin
     }
 
     /// Moves the simulation to `time` seconds on the caller's clock.
@@ -257,11 +278,14 @@ public final class NewtonsCradle {
     public func beginDrag(ball index: Int, at point: Point) {
         endDrag()
         guard balls.indices.contains(index), point.isFinite else { return }
-        let ball = balls[index]
-        let offset = point - ball.center
+        attachDrag(ball: index, offset: point - balls[index].center, target: dragTarget(for: point))
+    }
+
+    /// Holds ball `index` by the point `offset` from its centre with a spring to `target`.
+    private func attachDrag(ball index: Int, offset: Vector, target: Point) {
         guard
             let attachment = try? AttachmentBehavior(
-                item: ball, offsetFromCenter: offset, attachedToAnchor: dragTarget(for: point))
+                item: balls[index], offsetFromCenter: offset, attachedToAnchor: target)
         else { return }  // A point so far away that the engine refuses it: no drag, as off a ball.
         let weight = ballMass * gravityAcceleration
         Self.engine {

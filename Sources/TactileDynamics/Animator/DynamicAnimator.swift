@@ -290,4 +290,47 @@ public final class DynamicAnimator {
         rebuildIfNeeded()
         return world.kineticEnergy
     }
+
+    // MARK: - Copying
+
+    /// Takes on `other`'s whole state: its world (every body, contact and accumulated impulse),
+    /// its clock and rest count, its contact episodes, and each item's place and velocity.
+    /// Advanced alike from here, the two go on alike, to the bit.
+    ///
+    /// Both animators must hold behaviours built alike (the same kinds over the same number
+    /// of items, with the same settings, in the same order), so that their compiled worlds
+    /// match body for body; each keeps its own behaviours, items and delegate. A library that
+    /// owns both (a cradle copying itself) builds the second that way.
+    package func adoptState(of other: DynamicAnimator) {
+        other.rebuildIfNeeded()
+        rebuildIfNeeded()
+        precondition(
+            itemTable.count == other.itemTable.count
+                && world.bodies.count == other.world.bodies.count
+                && world.shapes.count == other.world.shapes.count
+                && world.joints.count == other.world.joints.count
+                && world.fields.count == other.world.fields.count,
+            "an animator takes the state only of one built alike")
+        // Compiled fields call back into their own behaviours: keep this animator's.
+        let fields = world.fields
+        let fieldBodies = world.fieldBodies
+        world = World(copying: other.world)
+        world.fields = fields
+        world.fieldBodies = fieldBodies
+        stepCount = other.stepCount
+        clockOrigin = other.clockOrigin
+        restingSteps = other.restingSteps
+        isRunning = other.isRunning
+        episodes = other.episodes
+        currentEpisodes = other.currentEpisodes
+        events = other.events
+        endedKeys = other.endedKeys
+        for (mine, theirs) in zip(itemTable, other.itemTable) {
+            mine.center = theirs.center
+            mine.rotation = theirs.rotation
+            mine.velocity = theirs.velocity
+            mine.angularVelocity = theirs.angularVelocity
+            mine.committed = theirs.committed
+        }
+    }
 }
