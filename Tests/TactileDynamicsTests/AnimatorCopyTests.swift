@@ -8,15 +8,23 @@ import Testing
 /// exactly as that one does: the judge is the same scene run without a copy.
 @Suite struct AnimatorCopyTests {
     /// Balls and boxes dropped into a box with friction, so that by the copy they rest on
-    /// each other with accumulated contact impulses, a spring and a continuous push.
-    func makeScene() throws -> (DynamicAnimator, [DynamicItem]) {
-        let animator = Scene.animator(Rect(x: 0, y: 0, width: 300, height: 400))
+    /// each other with accumulated contact impulses, with a spring and a continuous push;
+    /// `count` over 64 makes a scene whose contacts are found on a grid, reused over several
+    /// steps and ordered by colour.
+    func makeScene(count: Int) throws -> (DynamicAnimator, [DynamicItem]) {
+        let large = count > 64
+        let animator = try DynamicAnimator(
+            referenceBounds: Rect(x: 0, y: 0, width: large ? 400 : 300, height: 400),
+            timeStep: large ? 1.0 / 240 : 1.0 / 600, positionIterations: large ? 3 : 4)
         var items: [DynamicItem] = []
-        for i in 0..<24 {
-            let x = 30 + Double(i % 8) * 32 + Double(i / 8) * 5
-            let y = 40 + Double(i / 8) * 40
+        let perRow = large ? 15 : 8
+        for i in 0..<count {
+            let x = 30 + Double(i % perRow) * (large ? 25 : 32) + Double(i / perRow) * 3
+            let y = 30 + Double(i / perRow) * (large ? 25 : 40)
             items.append(
-                i.isMultiple(of: 3) ? Scene.ball(x, y, radius: 12) : Scene.box(x, y, 24, 18))
+                i.isMultiple(of: 3)
+                    ? Scene.ball(x, y, radius: large ? 8 : 12)
+                    : Scene.box(x, y, large ? 16 : 24, large ? 12 : 18))
         }
         let collision = CollisionBehavior(items: items)
         collision.translatesReferenceBoundsIntoBoundary = true
@@ -33,16 +41,21 @@ import Testing
         return (animator, items)
     }
 
-    @Test func aCopyGoesOnAsTheOriginalDoes() throws {
-        let (original, originalItems) = try makeScene()
-        let (untouched, untouchedItems) = try makeScene()
+    @Test(arguments: [24, 120])
+    func aCopyGoesOnAsTheOriginalDoes(count: Int) throws {
+        let (original, originalItems) = try makeScene(count: count)
+        let (untouched, untouchedItems) = try makeScene(count: count)
         Scene.run(original, to: 3)
         Scene.run(untouched, to: 3)
+        #expect(original.isRunning, "the scene still moves when the copy is made")
         let contacts = original.world.contacts.elements
         #expect(
             contacts.contains { $0.first.normalImpulse > 0 || $0.second.normalImpulse > 0 },
             "bodies rest on each other, pressed together, when the copy is made")
-        let (copy, copyItems) = try makeScene()
+        if count > 64 {
+            #expect(original.world.detectionInterval > 1, "contacts are reused over steps")
+        }
+        let (copy, copyItems) = try makeScene(count: count)
         copy.adoptState(of: original)
         #expect(Scene.stateHash(copyItems) == Scene.stateHash(originalItems))
         Scene.run(copy, from: 3, to: 8)

@@ -167,7 +167,8 @@ public final class NewtonsCradle {
         if let drag {
             twin.attachDrag(
                 ball: drag.ball, offset: drag.attachment.offsetFromFirstItem,
-                target: drag.attachment.anchorPoint)
+                target: drag.attachment.anchorPoint,
+                maximumForce: drag.attachment.maximumForce)
         }
         twin.releaseEnergy = releaseEnergy
         twin.animator.adoptState(of: animator)
@@ -278,21 +279,24 @@ public final class NewtonsCradle {
     public func beginDrag(ball index: Int, at point: Point) {
         endDrag()
         guard balls.indices.contains(index), point.isFinite else { return }
-        attachDrag(ball: index, offset: point - balls[index].center, target: dragTarget(for: point))
+        attachDrag(
+            ball: index, offset: point - balls[index].center, target: dragTarget(for: point),
+            maximumForce: Self.dragForceInWeights * ballMass * gravityAcceleration)
     }
 
-    /// Holds ball `index` by the point `offset` from its centre with a spring to `target`.
-    private func attachDrag(ball index: Int, offset: Vector, target: Point) {
+    /// Holds ball `index` by the point `offset` from its centre with a spring to `target`
+    /// that pulls with at most `maximumForce` (set at the drag's start, from the gravity
+    /// then: a change of gravity during a drag leaves it alone).
+    private func attachDrag(ball index: Int, offset: Vector, target: Point, maximumForce: Double) {
         guard
             let attachment = try? AttachmentBehavior(
                 item: balls[index], offsetFromCenter: offset, attachedToAnchor: target)
         else { return }  // A point so far away that the engine refuses it: no drag, as off a ball.
-        let weight = ballMass * gravityAcceleration
         Self.engine {
             try attachment.setLength(0)
             try attachment.setFrequency(6)
             try attachment.setDamping(1)
-            try attachment.setMaximumForce(Self.dragForceInWeights * weight)
+            try attachment.setMaximumForce(maximumForce)
             try animator.addBehavior(attachment)
         }
         drag = (index, attachment)

@@ -305,7 +305,8 @@ public final class DynamicAnimator {
         other.rebuildIfNeeded()
         rebuildIfNeeded()
         precondition(
-            itemTable.count == other.itemTable.count
+            world.h == other.world.h && world.positionIterations == other.world.positionIterations
+                && itemTable.count == other.itemTable.count
                 && world.bodies.count == other.world.bodies.count
                 && world.shapes.count == other.world.shapes.count
                 && world.joints.count == other.world.joints.count

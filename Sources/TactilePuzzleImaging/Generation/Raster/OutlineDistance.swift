@@ -75,29 +75,63 @@ extension OutlineDistance {
     /// it belongs to. A jigsaw piece's knob climbs to the knob's own centre, a few pixels
     /// deep, though its neck joins a body many times deeper; a corner of the body climbs
     /// along the diagonal to the body's centre. Pixels outside get 0.
+    ///
+    /// A flat stretch (neighbours equally deep, as along a ridge) takes the summit of the
+    /// nearest of its pixels that has a deeper neighbour; one with none is a summit itself.
+    /// Every order is fixed (depth, then place), so the same shape always gets the same
+    /// summits.
     static func summits(of distance: [Float], width: Int, height: Int) -> [Float] {
         var summit = [Float](repeating: 0, count: distance.count)
         var reached = [Bool](repeating: false, count: distance.count)
-        let inside = distance.indices.filter { distance[$0] > 0 }
-        // Deepest first, so that every neighbour a pixel climbs to has its summit already.
-        for i in inside.sorted(by: { distance[$0] > distance[$1] }) {
+        func forEachNeighbour(of i: Int, _ body: (Int) -> Void) {
             let (v, u) = i.quotientAndRemainder(dividingBy: width)
-            var best = -1
-            var bestDepth = distance[i]
             for dv in -1...1 {
                 for du in -1...1 where dv != 0 || du != 0 {
                     let (nv, nu) = (v + dv, u + du)
-                    guard nv >= 0, nv < height, nu >= 0, nu < width else { continue }
-                    let n = nv * width + nu
-                    // A neighbour as deep counts once it has a summit: a flat ridge is one.
-                    if distance[n] > bestDepth || (distance[n] == bestDepth && reached[n]) {
-                        best = n
-                        bestDepth = distance[n]
-                    }
+                    if nv >= 0, nv < height, nu >= 0, nu < width { body(nv * width + nu) }
                 }
             }
-            summit[i] = best < 0 ? distance[i] : summit[best]
-            reached[i] = true
+        }
+        // Deepest first, so that every neighbour a pixel climbs to has its summit already.
+        let order = distance.indices.filter { distance[$0] > 0 }.sorted {
+            distance[$0] != distance[$1] ? distance[$0] > distance[$1] : $0 < $1
+        }
+        var start = 0
+        var spreading: [Int] = []
+        while start < order.count {
+            let depth = distance[order[start]]
+            var end = start
+            while end < order.count, distance[order[end]] == depth { end += 1 }
+            // The pixels of this depth with a deeper neighbour climb to the deepest one.
+            spreading.removeAll(keepingCapacity: true)
+            for i in order[start..<end] {
+                var best = -1
+                forEachNeighbour(of: i) { n in
+                    if distance[n] > depth, best < 0 || distance[n] > distance[best] { best = n }
+                }
+                guard best >= 0 else { continue }
+                summit[i] = summit[best]
+                reached[i] = true
+                spreading.append(i)
+            }
+            // The rest of a flat stretch takes the summit of its nearest pixel that climbed.
+            var next = 0
+            while next < spreading.count {
+                let i = spreading[next]
+                next += 1
+                forEachNeighbour(of: i) { n in
+                    guard distance[n] == depth, !reached[n] else { return }
+                    summit[n] = summit[i]
+                    reached[n] = true
+                    spreading.append(n)
+                }
+            }
+            // A flat stretch with nowhere deeper to go is a summit.
+            for i in order[start..<end] where !reached[i] {
+                summit[i] = depth
+                reached[i] = true
+            }
+            start = end
         }
         return summit
     }
@@ -105,9 +139,9 @@ extension OutlineDistance {
 
 extension OutlineDistance {
     /// For each pixel, how much further inside a thin part's pixels are to be taken to lie,
-    /// so that in a part thinner than `fullDepth` the pixels four fifths of the way to its
-    /// middle lie `fullDepth` deep: the ratio of `fullDepth` to four fifths of the part's
-    /// half-width (its
+    /// so that in a part whose half-width is under 1.25 × `fullDepth` the pixels four fifths
+    /// of the way to its middle lie `fullDepth` deep: the ratio of `fullDepth` to four fifths
+    /// of the part's half-width (its
     /// ``summits(of:width:height:)``), at least 1 and at most 4 (a sliver stays a sliver),
     /// smoothed over a few pixels so that where a knob's neck meets the body the change is
     /// gradual. 1 outside.
