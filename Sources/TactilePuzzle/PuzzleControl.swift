@@ -74,6 +74,13 @@ public struct PuzzleControl {
     public var layout: PuzzleLayout {
         PuzzleLayout(viewSize: viewSize, areaSize: puzzle.areaSize, showsTrack: showsSliderTrack)
     }
+
+    /// The view height at which the picture (and the slider under it, when shown) fills a
+    /// view `width` points wide.
+    public func fittingHeight(forWidth width: Double) -> Double {
+        PuzzleLayout.height(
+            forWidth: width, areaSize: puzzle.areaSize, showsTrack: showsSliderTrack)
+    }
     /// The outcome animation under way, if any.
     public var animation: PuzzleAnimation? { puzzle.animation }
     /// The last attempt made.

@@ -72,11 +72,19 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     let canvas = ComponentView(view)
     // The picture keeps its aspect ratio; extra height would only add empty space.
     canvas.expandsVertically = false
-    /// Tall enough for the picture at the narrowest width, and for the slider under it when the
-    /// puzzle has one (a vertical or free puzzle has none: no empty band where it would be).
+    /// As tall as the picture at the width the canvas gets, and the slider under it when the
+    /// puzzle has one (a vertical or free puzzle has none): no empty band above or below
+    /// (set when idle: a new size asks GTK for another layout).
+    var canvasWidth = 480.0
     func fitCanvasHeight() {
-        let track = view.showsSliderTrack ? PuzzleLayout.trackGap + PuzzleLayout.trackHeight : 0
-        canvas.setMinimumSize(width: 480, height: 330 + Int(track))
+        let wanted = Int(view.model.fittingHeight(forWidth: canvasWidth).rounded(.up))
+        runWhenIdle { canvas.setMinimumSize(width: 480, height: max(200, wanted)) }
+    }
+    canvas.onResize = { size in
+        canvasWidth = size.width
+        if Int(view.model.fittingHeight(forWidth: size.width).rounded(.up)) != Int(size.height) {
+            fitCanvasHeight()
+        }
     }
     fitCanvasHeight()
 

@@ -41,6 +41,15 @@ public struct PuzzleLayout: Hashable, Sendable {
         self.scale = scale
     }
 
+    /// The view height at which a picture of `areaSize` fills a view `width` points wide,
+    /// with the track under it when shown: the height that leaves no empty band. 0 for an
+    /// area or width with nothing to draw.
+    public static func height(forWidth width: Double, areaSize: Size, showsTrack: Bool) -> Double {
+        guard areaSize.isDrawable, width.isFinite, width > 0 else { return 0 }
+        let track = showsTrack ? trackGap + trackHeight : 0
+        return width * areaSize.height / areaSize.width + track
+    }
+
     /// A view point in area units.
     public func areaPoint(_ p: Point) -> Point {
         guard scale > 0 else { return .zero }
