@@ -26,7 +26,7 @@ enum PuzzleBenchmark {
     static let solvers: [any PuzzleSolver] = [
         EdgePixelMatcher(), GapFinder(), CannyMatcher(),
         CannyMatcher(thresholds: .fixed(low: 100, high: 200)), IntensityMatcher(),
-        ShadowMatcher(),
+        ShadowMatcher(), ColourEdgeMatcher(),
     ]
 
     static func run(output: CommandOutput, arguments: ArgumentParser.Parsed)

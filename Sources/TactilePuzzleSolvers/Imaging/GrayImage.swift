@@ -36,6 +36,18 @@ struct GrayImage {
         self.init(width: bitmap.width, height: bitmap.height, values: values)
     }
 
+    /// A colour-difference channel of a bitmap: `channel` (0 red, 2 blue) less the pixel's
+    /// luma (Rec. 601), −255…255; 0 wherever the pixel is grey, whatever its brightness.
+    init(colourDifference channel: Int, of bitmap: Bitmap) {
+        var image = GrayImage(luma: bitmap)
+        bitmap.pixels.withUnsafeBufferPointer { p in
+            for i in image.values.indices {
+                image.values[i] = Float(p[i * 4 + channel]) - image.values[i]
+            }
+        }
+        self = image
+    }
+
     /// One channel of a bitmap (0 red … 3 alpha), as 0…255.
     init(channel: Int, of bitmap: Bitmap) {
         let count = bitmap.width * bitmap.height
