@@ -20,10 +20,6 @@ public struct ColourEdgeMatcher: PuzzleSolver {
         let blue = GrayImage(colourDifference: 2, of: puzzle.background).smoothed()
             .sobelMagnitude()
         for i in edges.values.indices { edges.values[i] += blue.values[i] }
-        let outline = GrayImage(channel: 3, of: puzzle.piece).smoothed().sobelMagnitude()
-        let matcher = TemplateMatcher(image: edges, template: outline)
-        let best = matcher.best(
-            among: puzzle.candidates(), refine: puzzle.axis == .free ? 3 : 0)
-        return Point(x: Double(best.x), y: Double(best.y))
+        return GapFinder.bestOutlineMatch(edges: edges, in: puzzle)
     }
 }

@@ -16,7 +16,13 @@ public struct GapFinder: PuzzleSolver {
     public var name: String { "Sobel edges + outline template" }
 
     public func locate(_ puzzle: ClientPuzzle) -> Point {
-        let edges = GrayImage(luma: puzzle.background).smoothed().sobelMagnitude()
+        Self.bestOutlineMatch(
+            edges: GrayImage(luma: puzzle.background).smoothed().sobelMagnitude(), in: puzzle)
+    }
+
+    /// Where the piece's outline (the smoothed Sobel magnitude of its alpha) best matches
+    /// `edges`, the background's edge strengths, along the puzzle's axis.
+    static func bestOutlineMatch(edges: GrayImage, in puzzle: ClientPuzzle) -> Point {
         let outline = GrayImage(channel: 3, of: puzzle.piece).smoothed().sobelMagnitude()
         let matcher = TemplateMatcher(image: edges, template: outline)
         let best = matcher.best(

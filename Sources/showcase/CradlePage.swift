@@ -9,16 +9,12 @@ func makeCradlePage() -> Widget {
     let view = try! CradleView()
     view.showsStatus = false  // the energy label below shows it
     let canvas = ComponentView(view)
-    canvas.setMinimumSize(width: 420, height: 300)
     // As tall as the cradle needs at the width it gets, so it fills the view instead of
-    // sitting small in a tall one (not while GTK is allocating: a new size asks for a layout).
+    // sitting small in a tall one.
     canvas.expandsVertically = false
-    func fit(_ size: Size) {
-        let wanted = Int(max(300, view.model.fittingHeight(forWidth: size.width)))
-        guard wanted != Int(size.height) else { return }
-        runWhenIdle { canvas.setMinimumSize(width: 420, height: wanted) }
+    canvas.fitsHeight(minimumWidth: 420, minimumHeight: 300) {
+        view.model.fittingHeight(forWidth: $0)
     }
-    canvas.onResize = fit
 
     let energy = Label()
     energy.addStyleClass("title-4")
@@ -39,7 +35,7 @@ func makeCradlePage() -> Widget {
             try view.update { cradle throws(CradleError) in try cradle.configure(next) }
             configuration = next
             // More balls, or wider gaps, make a wider cradle.
-            fit(view.viewSize)
+            canvas.refitHeight()
             message.text = ""
         } catch {
             message.text = error.message

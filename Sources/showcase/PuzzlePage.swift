@@ -72,21 +72,11 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
     let canvas = ComponentView(view)
     // The picture keeps its aspect ratio; extra height would only add empty space.
     canvas.expandsVertically = false
-    /// As tall as the picture at the width the canvas gets, and the slider under it when the
-    /// puzzle has one (a vertical or free puzzle has none): no empty band above or below
-    /// (set when idle: a new size asks GTK for another layout).
-    var canvasWidth = 480.0
-    func fitCanvasHeight() {
-        let wanted = Int(view.model.fittingHeight(forWidth: canvasWidth).rounded(.up))
-        runWhenIdle { canvas.setMinimumSize(width: 480, height: max(200, wanted)) }
+    // As tall as the picture at the width the canvas gets, and the slider under it when the
+    // puzzle has one (a vertical or free puzzle has none): no empty band above or below.
+    canvas.fitsHeight(minimumWidth: 480, minimumHeight: 200) {
+        view.model.fittingHeight(forWidth: $0)
     }
-    canvas.onResize = { size in
-        canvasWidth = size.width
-        if Int(view.model.fittingHeight(forWidth: size.width).rounded(.up)) != Int(size.height) {
-            fitCanvasHeight()
-        }
-    }
-    fitCanvasHeight()
 
     let status = Label()
     status.addStyleClass("title-4")
@@ -229,7 +219,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                             .prepared(background: challenge.background, piece: challenge.piece),
                             startPosition: challenge.startPosition, axis: challenge.axis)
                     }
-                    fitCanvasHeight()
+                    canvas.refitHeight()
                 } catch {
                     send(
                         .challengeUnavailable(
@@ -318,7 +308,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                         .prepared(background: puzzle.background, piece: puzzle.piece),
                         startPosition: puzzle.startPosition, axis: puzzle.axis)
                 }
-                fitCanvasHeight()
+                canvas.refitHeight()
                 view.update { $0.setEnabled(true) }
                 send(.challengeLoaded(request: request, lifetime: local.policy.puzzleLifetime))
             case .failure(let refusal):

@@ -163,7 +163,8 @@ public final class NewtonsCradle {
     /// alone.
     public func copy() -> NewtonsCradle {
         let twin = Self.engine { try NewtonsCradle(configuration: configuration) }
-        twin.build(pulled: built.pulled, angle: built.angle)
+        // A new cradle is built at rest; one pulled is built again, pulled.
+        if built != (0, 0) { twin.build(pulled: built.pulled, angle: built.angle) }
         if let drag {
             twin.attachDrag(
                 ball: drag.ball, offset: drag.attachment.offsetFromFirstItem,

@@ -25,6 +25,9 @@ public final class ComponentView: Widget {
     /// Called when GTK gives the view a new size (points), after the component has it.
     public var onResize: ((Size) -> Void)?
 
+    /// What ``fitsHeight(minimumWidth:minimumHeight:_:)`` keeps the view to.
+    private var heightFit: (minimumWidth: Int, minimumHeight: Int, height: (Double) -> Double)?
+
     private var tickID: guint?
     /// The one-shot timer for the component's ``Component/nextChangeTime``.
     private var wakeID: guint?
@@ -100,6 +103,7 @@ public final class ComponentView: Widget {
             let size = Size(width: Double(width), height: Double(height))
             self.component.viewSize = size
             self.setNeedsUpdate()
+            self.requestFittingHeight(forWidth: size.width, current: size.height)
             self.onResize?(size)
         }
     }
@@ -186,6 +190,35 @@ public final class ComponentView: Widget {
             self.onTick?()
             self.setNeedsUpdate()
             return false
+        }
+    }
+
+    /// Keeps the view as tall as `height` says for the width GTK gives it (and at least
+    /// `minimumWidth` × `minimumHeight`): for a component whose content keeps its aspect
+    /// ratio, so that it fills its width with no empty band above or below. Call
+    /// ``refitHeight()`` when what `height` reads changes.
+    public func fitsHeight(
+        minimumWidth: Int, minimumHeight: Int, _ height: @escaping (Double) -> Double
+    ) {
+        heightFit = (minimumWidth, minimumHeight, height)
+        refitHeight()
+    }
+
+    /// Asks again for the height ``fitsHeight(minimumWidth:minimumHeight:_:)`` wants at the
+    /// view's present width.
+    public func refitHeight() {
+        requestFittingHeight(forWidth: component.viewSize.width, current: nil)
+    }
+
+    /// Asks for the fitting height at `width` unless the view has it (`current`). When idle:
+    /// a new size asks GTK for another layout, which it cannot start while allocating.
+    private func requestFittingHeight(forWidth width: Double, current: Double?) {
+        guard let fit = heightFit else { return }
+        let wanted = max(fit.minimumHeight, Int(fit.height(width).rounded(.up)))
+        guard current.map({ Int($0) }) != wanted else { return }
+        runWhenIdle { [weak self] in
+            guard let self, self.isAlive else { return }
+            self.setMinimumSize(width: fit.minimumWidth, height: wanted)
         }
     }
 
