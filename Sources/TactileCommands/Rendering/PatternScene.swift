@@ -87,7 +87,7 @@ enum PatternScene {
 }
 
 /// A pattern lock that replays patterns at scripted times, for recordings.
-final class PatternReplayScene: Component {
+final class PatternReplayScene: ScriptedScene {
     let lock: PatternLockView
     private var script: [(time: Double, pattern: Pattern, ending: PatternDisplayState)]
     private var time = 0.0
@@ -101,22 +101,7 @@ final class PatternReplayScene: Component {
         self.script = script.map { (time: $0.0, pattern: $0.1, ending: $0.2) }
     }
 
-    var accessibility: ComponentAccessibility { lock.accessibility }
-
-    var reducesMotion: Bool {
-        get { lock.reducesMotion }
-        set { lock.reducesMotion = newValue }
-    }
-
-    var appearance: Appearance {
-        get { lock.appearance }
-        set { lock.appearance = newValue }
-    }
-
-    var viewSize: Size {
-        get { lock.viewSize }
-        set { lock.viewSize = newValue }
-    }
+    var driven: PatternLockView { lock }
 
     var isAnimating: Bool { !script.isEmpty || lock.isAnimating }
 
@@ -131,8 +116,4 @@ final class PatternReplayScene: Component {
         }
         lock.advance(to: self.time)
     }
-
-    func handle(_ event: PointerEvent) -> Bool { lock.handle(event) }
-
-    func draw(in canvas: any Canvas) { lock.draw(in: canvas) }
 }

@@ -22,7 +22,7 @@ enum PuzzleScene {
 
     /// Drives a puzzle view with a hand-like drag: picks the piece up at 0.3 s, eases it into
     /// the hole over 1.2 s with a little wobble across the slider, and lets go.
-    final class ScriptedDrag: Component {
+    final class ScriptedDrag: ScriptedScene {
         let view: PuzzleView
         private var sent = 0
         private let times: [Double]
@@ -33,24 +33,9 @@ enum PuzzleScene {
             times = [0.3] + moves + [1.6]
         }
 
-        var viewSize: Size {
-            get { view.viewSize }
-            set { view.viewSize = newValue }
-        }
+        var driven: PuzzleView { view }
 
         var isAnimating: Bool { sent < times.count || view.isAnimating }
-
-        var accessibility: ComponentAccessibility { view.accessibility }
-
-        var reducesMotion: Bool {
-            get { view.reducesMotion }
-            set { view.reducesMotion = newValue }
-        }
-
-        var appearance: Appearance {
-            get { view.appearance }
-            set { view.appearance = newValue }
-        }
 
         func advance(to time: Double) {
             while sent < times.count, times[sent] <= time {
@@ -78,9 +63,5 @@ enum PuzzleScene {
                 index == 0 ? .began : index == times.count - 1 ? .ended : .moved
             view.handle(PointerEvent(phase, at: location, time: times[index]))
         }
-
-        func handle(_ event: PointerEvent) -> Bool { view.handle(event) }
-
-        func draw(in canvas: any Canvas) { view.draw(in: canvas) }
     }
 }

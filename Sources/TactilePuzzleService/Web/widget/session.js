@@ -31,16 +31,7 @@ export class PuzzleSession {
     this.failurePause = failurePause;
     /** Bumped by every fetch; events about an older request are stale. */
     this.request = 0;
-    /** 'loading' | 'ready' | 'checking' | 'passed' | 'failed' | 'locked' | 'unavailable' */
-    this.phase = 'loading';
-    /** null | 'expired' | 'not-passed' | 'token-expired' */
-    this.notice = null;
-    /** Whether a drag, key moves or a proof of work is under way on the ready puzzle. */
-    this.answering = false;
-    this.refreshAt = null;
-    this.failedUntil = null;
-    this.lockedUntil = null;
-    this.tokenExpiresAt = null;
+    this.startLoading(null);
   }
 
   /** Moves the session forward by `event` at `now` (seconds) and returns the effects, in order. */
@@ -72,14 +63,22 @@ export class PuzzleSession {
   /** Asks for a fresh puzzle, showing `notice` while it comes. */
   reload(notice) {
     this.request += 1;
+    this.startLoading(notice);
+    return [{ type: 'fetch', request: this.request }, this.show()];
+  }
+
+  /** Waits for a puzzle, showing `notice`, with no answer, countdown or token pending. */
+  startLoading(notice) {
+    /** 'loading' | 'ready' | 'checking' | 'passed' | 'failed' | 'locked' | 'unavailable' */
     this.phase = 'loading';
+    /** null | 'expired' | 'not-passed' | 'token-expired' */
     this.notice = notice;
+    /** Whether a drag, key moves or a proof of work is under way on the ready puzzle. */
     this.answering = false;
     this.refreshAt = null;
     this.failedUntil = null;
     this.lockedUntil = null;
     this.tokenExpiresAt = null;
-    return [{ type: 'fetch', request: this.request }, this.show()];
   }
 
   loaded(lifetime, now) {
