@@ -66,4 +66,37 @@ import Testing
         #expect(Scene.stateHash(originalItems) == expected)
         #expect(copy.elapsedTime == untouched.elapsedTime)
     }
+
+    /// A stored property added to ``World`` or ``Grid`` and left out of its copy would make
+    /// copies drift only where that state steers the run (or never show, for scratch); so the
+    /// copy must name every stored property the declaration has, read from the sources.
+    @Test(arguments: [("World", "World.swift"), ("Grid", "Grid.swift")])
+    func theCopyNamesEveryStoredProperty(type: String, file: String) throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/TactileDynamics/World").standardized
+        let declaration = try String(
+            contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+        let copies = try String(
+            contentsOf: folder.appendingPathComponent("World+Copy.swift"), encoding: .utf8)
+        // This type's copying initialiser, up to its closing brace.
+        let start = try #require(copies.range(of: "init(copying other: borrowing \(type))"))
+        let end = try #require(
+            copies.range(of: "\n    }\n", range: start.upperBound..<copies.endIndex))
+        let copy = copies[start.upperBound..<end.lowerBound]
+        // The declaration's own members are indented once; a stored one has no body.
+        let stored = declaration.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("    var "), !line.contains("{") else { return nil }
+            return line.dropFirst(8).prefix { $0.isLetter || $0.isNumber }.description
+        }
+        #expect(stored.count >= (type == "World" ? 40 : 9), "the declaration's stored properties")
+        let assigned = Set(
+            copy.split(separator: "\n").compactMap { line -> String? in
+                let words = line.split(separator: " ")
+                guard words.count >= 3, words[1] == "=" else { return nil }
+                return String(words[0].replacingOccurrences(of: "self.", with: ""))
+            })
+        let initialised: Set = type == "World" ? ["h", "positionIterations"] : []
+        let missing = stored.filter { !assigned.contains($0) && !initialised.contains($0) }
+        #expect(missing.isEmpty, "\(type)(copying:) leaves out \(missing)")
+    }
 }

@@ -3,10 +3,10 @@ extension World {
     /// contacts with their accumulated impulses, and every setting and counter. Stepped alike,
     /// the two go on alike, to the bit.
     ///
-    /// A new stored property of ``World`` must be copied here too. `AnimatorCopyTests` run a
-    /// copy of a scene of resting, pressed-together bodies beside a run never copied, and
-    /// tell when state that steers the simulation is left behind (the contacts' impulses, for
-    /// one).
+    /// A new stored property of ``World`` must be copied here too. `AnimatorCopyTests` check
+    /// that this initialiser names every stored property, and run a copy of a scene of
+    /// resting, pressed-together bodies beside a run never copied, which tells when state
+    /// that steers the simulation is left behind (the contacts' impulses, for one).
     init(copying other: borrowing World) {
         self.init(timeStep: other.h, positionIterations: other.positionIterations)
         bodies = Pool(copying: other.bodies)
