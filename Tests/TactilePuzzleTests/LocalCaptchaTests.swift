@@ -72,6 +72,30 @@ import Testing
         #expect(captcha.passedPicture == nil)
     }
 
+    /// A person who carries the pointer past the end of the slider: the piece stops at the
+    /// end, the track (the pointer's) goes on. The check judges where the piece stopped, not
+    /// the track's end.
+    @Test func aDragCarriedPastTheEndIsJudgedWhereThePieceStopped() throws {
+        var captcha = LocalCaptcha(
+            options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
+        var random = SeededRandom(seed: 8)
+        let puzzle = try captcha.newPuzzle(now: 100, using: &random).get()
+        let end = 640.0 - Double(captcha.options.resolvedPieceSide)
+        let hole = try #require(captcha.testingAnswer())
+        let track = humanTrack(
+            from: puzzle.startPosition, to: Point(x: end + 40, y: puzzle.startPosition.y),
+            seed: 3)
+        let result = PuzzleResult(
+            position: Point(x: end, y: puzzle.startPosition.y),
+            areaSize: Size(width: 640, height: 360), offset: nil, elapsedTime: 1,
+            dragDistance: 0, track: track, inputMethod: .pointer)
+        switch captcha.check(result, now: 101) {
+        case .passed: #expect(abs(hole.x - end) <= 8, "passed though the hole is not at the end")
+        case .failed(.wrongPosition(let off)): #expect(abs(off - abs(hole.x - end)) < 1)
+        case let other: Issue.record("judged by the track's end: \(other)")
+        }
+    }
+
     @Test func fiveMissesLockTheClientOutUntilTheLockoutEnds() throws {
         var captcha = LocalCaptcha(
             options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)

@@ -95,6 +95,26 @@ import Testing
         else { return #expect(Bool(false)) }
     }
 
+    /// A person who carries the pointer past the end of the slider releases the piece at the
+    /// end: the track (the pointer's) ends beyond it, the release at it.
+    @Test func aDragCarriedPastTheEndOfTheSliderEndsAtTheEnd() {
+        let samples = track { $0 < 0.4 ? $0 * 1.5 : $0 < 0.6 ? 0.6 : 0.6 + ($0 - 0.6) }
+        let end = samples.last!.x - 30
+        func judged(release x: Double, farEdge: Double?) -> TrajectoryViolation? {
+            structural.violation(
+                in: samples, release: Point(x: x, y: start.y), start: start, displayWidth: 640,
+                axis: .horizontal, inputMethod: .pointer, farEdge: farEdge)
+        }
+        #expect(judged(release: end, farEdge: end) == nil)
+        #expect(judged(release: end - 20, farEdge: end) == .endsElsewhere)
+        #expect(judged(release: end, farEdge: nil) == .endsElsewhere, "the end not known")
+        let vertical = samples.map { PuzzleTrackPoint(x: start.y, y: $0.x, time: $0.time) }
+        #expect(
+            structural.violation(
+                in: vertical, release: Point(x: start.y, y: end), start: Point(x: 120, y: 0),
+                displayWidth: 640, axis: .vertical, inputMethod: .pointer, farEdge: end) == nil)
+    }
+
     @Test func backwardsOrRepeatedTimesAreMalformed() {
         var samples = track { $0 }
         samples[5].time = -1

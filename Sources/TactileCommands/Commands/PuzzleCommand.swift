@@ -337,9 +337,10 @@ enum PuzzleCommand {
             }
             if skipsModel { verifier.policy.trajectory.maximumScriptScore = 1 }
             // A horizontal puzzle's row is fixed and given out; it is not compared.
-            let attempt = PuzzleAttempt(
+            var attempt = PuzzleAttempt(
                 position: Point(x: x, y: y ?? 0),
                 displayWidth: Double(pending?.imageWidth ?? 1), track: track ?? [])
+            attempt.farEdge = pending?.farEdge(pieceSide: PuzzleOptions().resolvedPieceSide)
             let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now())
             // The operator learns what failed; the caller, below, only the verdict.
             let detail: String =

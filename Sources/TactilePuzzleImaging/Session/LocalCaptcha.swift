@@ -136,8 +136,13 @@ public struct LocalCaptcha: Sendable {
         puzzleID = nil
         let picture = waitingPicture
         waitingPicture = nil
-        let outcome = verifier.check(
-            id: id, attempt: PuzzleAttempt(result), client: client, now: now)
+        var attempt = PuzzleAttempt(result)
+        // The result's units are the area's: the picture at the size it is shown.
+        attempt.farEdge = PuzzleAttempt.farEdge(
+            axis: options.axis, pictureSize: result.areaSize,
+            pieceSide: Double(options.resolvedPieceSide) * result.areaSize.width
+                / Double(options.width))
+        let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
         if outcome.isPassed { passedPicture = picture }
         return outcome
     }

@@ -58,11 +58,8 @@ extension CaptchaService {
                 attempt.repeatsAcceptedDrag = repeats
                 attempt.shownWidth = body.displayWidth
                 // The far end of the slider, where End (or a step cut short) lands.
-                let side = Double(configuration.options.resolvedPieceSide)
-                attempt.farEdge =
-                    pending?.axis == .vertical
-                    ? Double(pending?.imageHeight ?? 0) - side
-                    : Double(pending?.imageWidth ?? 0) - side
+                attempt.farEdge = pending?.farEdge(
+                    pieceSide: configuration.options.resolvedPieceSide)
                 let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
                 return (outcome, verifier.digest(client), pending?.siteKey)
             }

@@ -138,7 +138,8 @@ public struct TrajectoryRules: Hashable, Sendable {
     ///   - axis: The puzzle's axis.
     ///   - inputMethod: Pointer or keyboard.
     ///   - farEdge: The furthest the piece goes along the slider, in the track's units, when
-    ///     known: a key press may land there (End).
+    ///     known: a key press may land there (End), and a drag carried past it releases the
+    ///     piece there.
     public func violation(
         in track: [PuzzleTrackPoint], release: Point, start: Point? = nil, displayWidth: Double,
         axis: PuzzleAxis, inputMethod: PuzzleInputMethod, farEdge: Double? = nil
@@ -191,11 +192,13 @@ public struct TrajectoryRules: Hashable, Sendable {
                 }
             if stray > maximumAxisDeviation { return .offAxis(fractionOfWidth: stray) }
         }
-        // Clamping may stop the piece short of the pointer on the slider's axis only.
+        // The track follows the pointer, and the piece stops at the ends of the slider: a
+        // pointer carried past an end releases the piece at that end.
+        let reach = farEdge.map { 0...max(0, $0 / displayWidth) }
         let gap =
             switch axis {
-            case .horizontal: abs(last.x - end.x)
-            case .vertical: abs(last.y - end.y)
+            case .horizontal: abs((reach.map { last.x.clamped(to: $0) } ?? last.x) - end.x)
+            case .vertical: abs((reach.map { last.y.clamped(to: $0) } ?? last.y) - end.y)
             case .free: last.position.distance(to: end)
             }
         if gap > maximumEndGap { return .endsElsewhere }
