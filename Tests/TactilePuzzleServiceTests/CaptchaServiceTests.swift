@@ -91,6 +91,10 @@ import Testing
         // Another network pays the base; the same /24 written as IPv4-mapped IPv6 does not.
         #expect(price(from: "203.0.113.5") == 16)
         #expect(price(from: "::ffff:198.51.100.77") == 18)
+        // However busy the network, 4 bits at most (the 71st puzzle would otherwise take 5):
+        // people share it, and each must be able to pay.
+        let busier = (42...80).map { price(from: "198.51.100.\($0)") }
+        #expect(busier.compactMap { $0 }.max() == 20 && busier.last == 20, "\(busier)")
         #expect(CaptchaService.pricingNetwork(of: "2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
         #expect(CaptchaService.pricingNetwork(of: "::ffff:10.1.2.3") == "10.1.2.0/24")
     }

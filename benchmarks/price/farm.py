@@ -7,7 +7,7 @@ Builds native_solver.c (cc, libsodium; OpenSSL too when present) and measures ho
 SHA-256 hashes a second one core of this machine solves with, the faster of the two. Then
 plays a script with a perfect image solver and a drag the verifier accepts, farming one IPv4
 /24 (an IPv6 /64 is priced the same way) without pause: answer n of the hour costs
-2^(base + ceil((n - 30) / 8)) hashes on average beyond the 30th (the service's schedule,
+2^(base + min(4, ceil((n - 30) / 8))) hashes on average beyond the 30th (the service's schedule,
 CaptchaService.priceSurcharge, pinned by aBusyNetworkPaysMoreForEachAnswer). Prints the
 verified passes in the period, per CPU-minute, and per hour, and what the person at the
 base price pays with this machine's native speed (the widget in a browser is slower: see
@@ -44,8 +44,9 @@ def hash_rate(seconds):
 
 def difficulty(n, base):
     over = n - 30
-    # capped where the proof of work alone (2 bits more) reaches 32 bits
-    return min(30, base + (0 if over <= 0 else (over + 7) // 8))
+    # a bit per 8 puzzles beyond 30, at most 4 (CaptchaService.mostExtraBits), and never past
+    # where the proof of work alone (2 bits more) reaches 32 bits
+    return min(30, base + (0 if over <= 0 else min(4, (over + 7) // 8)))
 
 
 def farm(rate, seconds, base):

@@ -109,9 +109,16 @@ extension CaptchaService {
     }
 
     /// Puzzles a network may ask for in an hour at the base price; beyond them, every
-    /// ``puzzlesPerExtraBit`` more double the price of an answer.
+    /// ``puzzlesPerExtraBit`` more double the price of an answer, up to ``mostExtraBits``.
     static let puzzlesAtBasePrice = 30
     static let puzzlesPerExtraBit = 8
+    /// The most bits a network's volume adds: 16 times the work. A carrier or an office
+    /// shares its addresses among many people, whose puzzles alone can fill a network's hour;
+    /// each of them must still be able to pay. At the default 16 bits, 20 take the widget about
+    /// 10 s at the median and 28 s at the 95th percentile with the CPU throttled 4×
+    /// (`benchmarks/price/widget_price.py`), most of it while the person drags; 30 bits took
+    /// hours, longer than a puzzle lives.
+    static let mostExtraBits = 4
 
     /// The bits added to the price of an answer for the volume of the client's network
     /// (``pricingNetwork(of:)``, named by its keyed digest) in the last hour: counted in two
@@ -122,7 +129,9 @@ extension CaptchaService {
             try backend.increment("price\(index):\(network)", window: 3600, now: now + shift).count
         }
         let over = counts.max()! - Self.puzzlesAtBasePrice
-        return over <= 0 ? 0 : (over + Self.puzzlesPerExtraBit - 1) / Self.puzzlesPerExtraBit
+        guard over > 0 else { return 0 }
+        return min(
+            Self.mostExtraBits, (over + Self.puzzlesPerExtraBit - 1) / Self.puzzlesPerExtraBit)
     }
 
     /// The network an address is priced by: its IPv4 /24 (an IPv4-mapped IPv6 address mapped
