@@ -136,7 +136,8 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
         case (.locked(let until), _):
             Localization.text(
                 "Locked — try again in {1} s", max(0, Int((until - now()).rounded(.up))))
-        case (.unavailable(let reason), _): reason
+        case (.unavailable(let reason), _):
+            Localization.text("{1} — trying again in a moment", reason)
         }
     }
 

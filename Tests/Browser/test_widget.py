@@ -64,7 +64,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Support"))
 from hand import hand_path  # noqa: E402
-from harness import site, start_serve  # noqa: E402
+from harness import free_port, site, start_serve  # noqa: E402
 from testrun import run_module  # noqa: E402
 
 SHOTS = os.path.join(HERE, "screenshots")
@@ -91,7 +91,7 @@ SPY = r"""
 # ----------------------------------------------------------------------------- servers
 
 
-def start_test_serve(*flags, sites=None):
+def start_test_serve(*flags, sites=None, listen="127.0.0.1:0"):
     """A `tactile puzzle serve` of the binary in TACTILE on a free port, answers revealed, drags
     not judged by the drag model, with FLAGS (and a --sites file of `sites`, then with --demo);
     skips the test without TACTILE."""
@@ -100,7 +100,7 @@ def start_test_serve(*flags, sites=None):
     if sites is not None:
         flags += ("--demo",)
     return start_serve(os.environ["TACTILE"], "--reveal-answers-for-tests", "yes", "--skip-drag-model-for-tests",
-                       "yes", *flags, sites=sites)
+                       "yes", *flags, sites=sites, listen=listen)
 
 
 def http_json(url, data=None, form=False):
@@ -791,6 +791,37 @@ class ExpiryTests(unittest.TestCase):
         # A 9 s lifetime: the widget asks for a new puzzle about 2 s before the end, by itself.
         wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge_id) and state() == "ready", 12)
         self.assertEqual(status_text(), "")
+
+
+class OutageTests(unittest.TestCase):
+    """How the widget rides out the service going away: it says so, asks again by itself (5 s
+    later, then later each time it fails), and goes on once the service is back."""
+
+    SITEKEY = "outage-test-site"
+
+    def test_33_after_an_outage_the_widget_recovers_by_itself(self):
+        port = free_port()
+        serve = start_test_serve(sites=[site(self.SITEKEY)], listen=f"127.0.0.1:{port}")
+        try:
+            open_site(serve.url, self.SITEKEY)
+            challenge_id = widget().get_attribute("data-challenge")
+            hole_x, _ = answer_for(serve.url, challenge_id)
+            serve.stop()
+            # The answer cannot be sent: the person is told, and nothing is asked of them.
+            drag(slider(), css_offset_for(hole_x), seed=47)
+            wait_state("error", timeout=20)
+            self.assertEqual(status_text(), "The puzzle is unavailable right now — trying again in a moment")
+            shot("33-service-away", widget())
+            serve = start_test_serve(sites=[site(self.SITEKEY)], listen=f"127.0.0.1:{port}")
+            wait_state("ready", timeout=20)
+            fresh = widget().get_attribute("data-challenge")
+            self.assertNotIn(fresh, (None, challenge_id))
+            hole_x, _ = answer_for(serve.url, fresh)
+            drag(slider(), css_offset_for(hole_x), seed=48)
+            wait_state("passed", timeout=30)
+            shot("34-recovered-and-passed", widget())
+        finally:
+            serve.stop()
 
 
 # ----------------------------------------------------------------------------- the widget's width

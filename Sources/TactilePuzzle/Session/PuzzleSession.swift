@@ -9,7 +9,9 @@
 /// (`Tests/Shared/puzzle-session.json`) tests both.
 ///
 /// Each request for a puzzle has a number; a late answer to an older request is stale and
-/// changes nothing.
+/// changes nothing. No puzzle to be had, or an answer that could not be sent or read, is asked
+/// again by itself after 5 s, then 10, 20, 40 and every 60 s while it goes on failing
+/// (``retryDelays``); a puzzle loaded starts the count again.
 public struct PuzzleSession: Hashable, Sendable {
     /// Where the flow is.
     public enum Phase: Hashable, Sendable {
@@ -26,7 +28,7 @@ public struct PuzzleSession: Hashable, Sendable {
         /// Too many attempts: nothing is asked for until `until` (seconds since 1970).
         case locked(until: Double)
         /// No puzzle can be had or checked, for `reason` (the host's words): a fresh one is
-        /// asked for only when the person asks.
+        /// asked for when the person asks, or after a while by itself.
         case unavailable(reason: String)
     }
 
@@ -94,6 +96,13 @@ public struct PuzzleSession: Hashable, Sendable {
     private var refreshAt: Double?
     private var failedUntil: Double?
     private var tokenExpiresAt: Double?
+    private var retryAt: Double?
+    /// Failures in a row to have a puzzle or a verdict, since a puzzle last loaded.
+    private var unavailableCount = 0
+
+    /// Seconds before a fresh puzzle is asked for after the first, second, … failure in a
+    /// row to have one; the last repeats.
+    static let retryDelays: [Double] = [5, 10, 20, 40, 60]
 
     /// A session that has asked for nothing yet: send ``Event/newPuzzle`` first.
     ///
@@ -113,6 +122,7 @@ public struct PuzzleSession: Hashable, Sendable {
             guard asked == request, phase == .loading else { return [] }
             phase = .ready
             isAnswering = false
+            unavailableCount = 0
             var effects: [Effect] = [.show(.ready, notice: notice)]
             if let lifetime {
                 let at = now + Self.refreshDelay(lifetime: lifetime)
@@ -125,8 +135,7 @@ public struct PuzzleSession: Hashable, Sendable {
             return lock(retryAfter: retryAfter, now: now)
         case .challengeUnavailable(let asked, let reason):
             guard asked == request, phase == .loading else { return [] }
-            phase = .unavailable(reason: reason)
-            return [.show(phase, notice: nil)]
+            return unavailable(reason: reason, now: now)
         case .answerStarted:
             guard phase == .ready else { return [] }
             isAnswering = true
@@ -144,8 +153,7 @@ public struct PuzzleSession: Hashable, Sendable {
             return settle(verdict, now: now)
         case .checkFailed(let asked, let reason):
             guard asked == request, phase == .checking else { return [] }
-            phase = .unavailable(reason: reason)
-            return [.settle(.notPassed), .show(phase, notice: nil)]
+            return [.settle(.notPassed)] + unavailable(reason: reason, now: now)
         case .timePassed:
             return wake(now: now)
         }
@@ -191,7 +199,10 @@ public struct PuzzleSession: Hashable, Sendable {
         case .passed:
             guard let at = tokenExpiresAt, now >= at else { return [] }
             return [.token(nil)] + reload(notice: .tokenExpired)
-        case .loading, .checking, .unavailable:
+        case .unavailable:
+            guard let at = retryAt, now >= at else { return [] }
+            return reload(notice: nil)
+        case .loading, .checking:
             return []
         }
     }
@@ -205,7 +216,17 @@ public struct PuzzleSession: Hashable, Sendable {
         refreshAt = nil
         failedUntil = nil
         tokenExpiresAt = nil
+        retryAt = nil
         return [.fetch(request: request), .show(.loading, notice: notice)]
+    }
+
+    /// Shows why there is no puzzle, and asks again later, later each time it goes on.
+    private mutating func unavailable(reason: String, now: Double) -> [Effect] {
+        phase = .unavailable(reason: reason)
+        unavailableCount += 1
+        let at = now + Self.retryDelays[min(unavailableCount, Self.retryDelays.count) - 1]
+        retryAt = at
+        return [.show(phase, notice: nil), .schedule(at: at)]
     }
 
     private mutating func lock(retryAfter: Double, now: Double) -> [Effect] {

@@ -16,6 +16,10 @@
  * {type: 'token', token} (null: forget it) · {type: 'show', phase, notice?, until?, reason?} ·
  * {type: 'schedule', at} (replaces any earlier wake-up).
  *
+ * No puzzle to be had, or an answer that could not be sent or read, is asked again by itself
+ * after 5 s, then 10, 20, 40 and every 60 s while it goes on failing (RETRY_DELAYS); a puzzle
+ * loaded starts the count again.
+ *
  * Times and lifetimes are seconds. Tests/Shared/puzzle-session.json pins every rule.
  */
 
@@ -25,12 +29,17 @@ const NOTICE_PHASES = new Set(['loading', 'ready', 'failed']);
 /** The longest lifetime a puzzle is believed to have; past it (or under a second) the clocks disagree. */
 const LONGEST_LIFETIME = 86400;
 
+/** Seconds before a fresh puzzle is asked for after the 1st, 2nd, … failure in a row to have one; the last repeats. */
+const RETRY_DELAYS = [5, 10, 20, 40, 60];
+
 export class PuzzleSession {
   /** @param {{failurePause?: number}} options  failurePause: seconds a miss stays on screen. */
   constructor({ failurePause = 0.9 } = {}) {
     this.failurePause = failurePause;
     /** Bumped by every fetch; events about an older request are stale. */
     this.request = 0;
+    /** Failures in a row to have a puzzle or a verdict, since a puzzle last loaded. */
+    this.unavailableCount = 0;
     this.startLoading(null);
   }
 
@@ -43,7 +52,7 @@ export class PuzzleSession {
       case 'answerStarted': return this.answerStarted();
       case 'answered': return this.answered();
       case 'verdictArrived': return this.isAbout(event, 'checking') ? this.verdictArrived(event, now) : [];
-      case 'checkFailed': return this.isAbout(event, 'checking') ? this.checkFailed(event.reason) : [];
+      case 'checkFailed': return this.isAbout(event, 'checking') ? this.checkFailed(event.reason, now) : [];
       case 'timePassed': return this.timePassed(now);
       default: return [];
     }
@@ -79,11 +88,13 @@ export class PuzzleSession {
     this.failedUntil = null;
     this.lockedUntil = null;
     this.tokenExpiresAt = null;
+    this.retryAt = null;
   }
 
   loaded(lifetime, now) {
     this.phase = 'ready';
     this.answering = false;
+    this.unavailableCount = 0;
     const effects = [this.show()];
     if (lifetime !== null && lifetime !== undefined) {
       // Replaced a little before it expires; a lifetime out of range means skewed clocks: a minute.
@@ -97,8 +108,15 @@ export class PuzzleSession {
 
   refused(event, now) {
     if (event.retryAfter !== undefined && event.retryAfter !== null) return this.lock(event.retryAfter, now, false);
+    return this.unavailable(event.reason, now);
+  }
+
+  /** Shows why there is no puzzle, and asks again later, later each time it goes on. */
+  unavailable(reason, now) {
     this.phase = 'unavailable';
-    return [this.show({ reason: event.reason })];
+    this.unavailableCount += 1;
+    this.retryAt = now + RETRY_DELAYS[Math.min(this.unavailableCount, RETRY_DELAYS.length) - 1];
+    return [this.show({ reason }), { type: 'schedule', at: this.retryAt }];
   }
 
   /** Refuses every puzzle for `retryAfter` seconds, counting down each second. */
@@ -155,9 +173,8 @@ export class PuzzleSession {
     }
   }
 
-  checkFailed(reason) {
-    this.phase = 'unavailable';
-    return [{ type: 'settle', verdict: 'not-passed' }, this.show({ reason })];
+  checkFailed(reason, now) {
+    return [{ type: 'settle', verdict: 'not-passed' }, ...this.unavailable(reason, now)];
   }
 
   timePassed(now) {
@@ -173,6 +190,8 @@ export class PuzzleSession {
       case 'passed':
         if (this.tokenExpiresAt === null || now < this.tokenExpiresAt) return [];
         return [{ type: 'token', token: null }, ...this.reload('token-expired')];
+      case 'unavailable':
+        return now >= this.retryAt ? this.reload(null) : [];
       default:
         return [];
     }
