@@ -137,7 +137,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             Localization.text(
                 "Locked — try again in {1} s", max(0, Int((until - now()).rounded(.up))))
         case (.unavailable(let reason), _):
-            Localization.text("{1} — trying again in a moment", reason)
+            Localization.text("{1}. Trying again in a moment, or press New puzzle.", reason)
         }
     }
 
@@ -226,7 +226,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                         .challengeUnavailable(
                             request: request,
                             reason: Localization.text(
-                                "The service sent a puzzle that does not fit: {1}. Press New puzzle to try again.",
+                                "The service sent a puzzle that does not fit: {1}",
                                 "\(error)")))
                     return
                 }
@@ -241,7 +241,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                         .challengeUnavailable(
                             request: request,
                             reason: Localization.text(
-                                "Cannot get a puzzle: {1}. Press New puzzle to try again.",
+                                "Cannot get a puzzle: {1}",
                                 error)))
                 }
             }
@@ -260,7 +260,7 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
                     .checkFailed(
                         request: request,
                         reason: Localization.text(
-                            "Cannot check the attempt: {1}. Press New puzzle to try again.",
+                            "Cannot check the attempt: {1}",
                             error)))
             }
         }
@@ -322,14 +322,12 @@ func makePuzzlePage(remote: RemoteCaptcha? = nil) -> Widget {
             source.text = Localization.text("Drawn landscape")
             send(
                 .challengeUnavailable(
-                    request: request, reason: Localization.text("Press New puzzle to try again.")
-                ))
+                    request: request, reason: Localization.text("Cannot open the image")))
         } catch {
             showMessage(Localization.text("Cannot make a puzzle"), detail: "\(error)", over: canvas)
             send(
                 .challengeUnavailable(
-                    request: request, reason: Localization.text("Press New puzzle to try again.")
-                ))
+                    request: request, reason: Localization.text("Cannot make a puzzle")))
         }
     }
 
