@@ -89,6 +89,15 @@ import Testing
             decoding: service.handle(HTTPRequest(method: "GET", path: "/demo")).body,
             as: UTF8.self)
         #expect(page.contains(demoSite.sitekey) && !page.contains(site.sitekey))
+        // Its form sent before the puzzle is solved says so, not just siteverify's code.
+        let unsolved = service.handle(
+            HTTPRequest(
+                method: "POST", path: "/demo",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Array("name=Ada&email=ada%40example.com&tactile-captcha-response=".utf8)))
+        let result = String(decoding: unsolved.body, as: UTF8.self)
+        #expect(
+            result.contains("solve the puzzle first") && result.contains("missing-input-response"))
         let home = service.handle(HTTPRequest(method: "GET", path: "/"))
         #expect(String(decoding: home.body, as: UTF8.self).contains("href=\"/demo\""))
         // Its puzzles show on pages this service serves, wherever it runs, and nowhere else.

@@ -128,7 +128,9 @@ extension CaptchaService {
                     ? "Verified — welcome\(name.isEmpty ? "" : ", \(name)")!" : "Not verified",
                 "SUMMARY": success
                     ? "siteverify accepted the token for action “\(Self.escapeHTML(result["action"]?.string ?? ""))” (\(Self.escapeHTML(result["mode"]?.string ?? ""))) on \(Self.escapeHTML(result["hostname"]?.string ?? ""))."
-                    : "siteverify refused the token.",
+                    : codes == ["missing-input-response"]
+                        ? "The form came without a token: solve the puzzle first, then send it."
+                        : "siteverify refused the token.",
                 "ERRORS": codes.map { "<li><code>\(Self.escapeHTML($0))</code></li>" }.joined(),
             ])
     }

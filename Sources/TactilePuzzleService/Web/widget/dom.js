@@ -232,6 +232,7 @@ export class PuzzleView {
   setState(state) {
     this.state = state;
     this.root.dataset.state = state;
+    const focused = document.activeElement;
     const accepts = state === 'ready';
     const h = this.handle;
     if (accepts || state === 'dragging') h.removeAttribute('aria-disabled');
@@ -241,6 +242,11 @@ export class PuzzleView {
     this.altButton.hidden = !(this.challenge && this.offersWork) || state === 'passed';
     this.altButton.disabled = !accepts;
     this.foot.hidden = this.refreshButton.hidden && this.altButton.hidden;
+    // A button that goes away with the focus on it hands the focus to the slider, so a
+    // keyboard (or screen reader) stays in the widget instead of going back to the page's top.
+    if ((focused === this.refreshButton || focused === this.altButton) && (focused.hidden || focused.disabled)) {
+      this.handle.focus({ preventScroll: true });
+    }
     this.railText.textContent = this.text.prompt;
     this.status.dataset.prompt = this.challenge && this.challenge.axis === 'free' ? this.text.promptFree : this.text.prompt;
     this.root.classList.toggle('tactile-empty', !this.challenge);
