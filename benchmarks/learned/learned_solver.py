@@ -8,10 +8,11 @@ trains a small convolutional network on them, on CPU, in minutes. It starts its 
 it at the end, collects puzzles of drawn pictures and of photos (scikit-image's sample photos,
 via --pictures), and for each kind trains a siamese network: one branch reads the strip of the
 background at the piece's height, the other the piece (colour and alpha); their features are
-correlated at every x and a small head scores each x. It prints, on held-out puzzles, the share
-whose x lands within 8 px of the answer (the verifier's tolerance), and the share more than
-40 px off (another hole, a decoy most likely, was picked). The photo model is also tried on
-puzzles cut from photos it never saw.
+correlated at every x and a small head scores each x (trained on mirrored and colour-swapped
+copies too). It prints, on held-out puzzles, the share whose x lands within 8 px of the
+answer (the verifier's tolerance), and the share more than 40 px off (another hole, a decoy
+most likely, was picked). The photo model is also tried on puzzles cut from photos it never
+saw.
 
     python3 -m venv /tmp/learned-venv
     /tmp/learned-venv/bin/pip install torch numpy pillow   # or torch from download.pytorch.org/whl/cpu
@@ -181,6 +182,8 @@ def train(strips, pieces, xs, minutes, epochs, seed):
             flip = torch.rand(batch) < 0.5  # a mirrored puzzle is a puzzle too
             s[flip], p[flip] = s[flip].flip(-1), p[flip].flip(-1)
             x[flip] = (strips.shape[-1] - pieces.shape[-1]) * SCALE - x[flip]
+            colours = torch.randperm(3)  # and so is one with its colours swapped
+            s, p = s[:, colours], torch.cat([p[:, colours], p[:, 3:]], 1)
             target = torch.softmax(-((grid[None] - x[:, None]) / STRIDE) ** 2, 1)  # a soft one-hot
             loss = -(target * F.log_softmax(model(*normalise(s, p)), 1)).sum(1).mean()
             optimiser.zero_grad()
@@ -217,7 +220,7 @@ def main():
     ap.add_argument("--tactile", default=os.path.join(HERE, "..", "..", ".build", "release", "tactile"))
     ap.add_argument("--train", type=int, default=3000, help="training puzzles per kind")
     ap.add_argument("--test", type=int, default=500, help="held-out puzzles per kind")
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--epochs", type=int, default=6)
     ap.add_argument("--minutes", type=float, default=6, help="training budget per kind (checked after each epoch)")
     ap.add_argument("--kinds", default="drawn,photos")
     ap.add_argument("--cache", default="/tmp/learned-solver-cache")
@@ -234,7 +237,8 @@ def main():
         try:
             collect(tactile, folder, a.train + a.test, photos, a.workers)
         finally:
-            photos and shutil.rmtree(photos)
+            if photos:
+                shutil.rmtree(photos)
         strips, pieces, xs = load(folder, a.train + a.test)
         model, seconds = train(strips[:a.train], pieces[:a.train], xs[:a.train], a.minutes, a.epochs, a.seed)
         test = slice(a.train, a.train + a.test)
