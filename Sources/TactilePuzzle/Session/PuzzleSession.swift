@@ -11,7 +11,7 @@
 /// Each request for a puzzle has a number; a late answer to an older request is stale and
 /// changes nothing. No puzzle to be had, or an answer that could not be sent or read, is asked
 /// again by itself after 5 s, then 10, 20, 40 and every 60 s while it goes on failing
-/// (``retryDelays``); a puzzle loaded starts the count again.
+/// (`retryDelays`); a puzzle loaded starts the count again.
 public struct PuzzleSession: Hashable, Sendable {
     /// Where the flow is.
     public enum Phase: Hashable, Sendable {
