@@ -393,7 +393,8 @@ public struct PuzzleControl {
         PuzzleResult(
             position: puzzle.piecePosition, areaSize: puzzle.areaSize,
             offset: knownHole.map { puzzle.piecePosition - $0 }, elapsedTime: 0, dragDistance: 0,
-            track: puzzle.track, inputMethod: puzzle.inputMethod)
+            track: puzzle.track, inputMethod: puzzle.inputMethod,
+            pointerDevice: puzzle.pointerDevice)
     }
 
     private mutating func decide(_ result: PuzzleResult) -> [PuzzleEvent] {

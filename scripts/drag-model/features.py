@@ -157,3 +157,25 @@ def features(track, axis="horizontal"):
             break
     f["settle"] = settle
     return [f[k] for k in NAMES]
+
+
+STEADY_RATE = 60.0  # frames a second of the steady stream touch and pen tracks are read at
+
+
+def steady_frames(track):
+    """A touchscreen's or a pen's track read at STEADY_RATE frames a second from the press (the
+    release kept last), by linear interpolation: what the drag model for those devices reads, so
+    that a phone delivering 60, 90 or 120 samples a second (or coalesced events) means the same
+    and only the motion counts. Mirrors `DragFeatures.steadyFrames` in Swift."""
+    t = [p["t"] / 1000.0 for p in track]
+    xs = [p["x"] for p in track]
+    ys = [p["y"] for p in track]
+    duration = t[-1] - t[0]
+    out = []
+    k = 0
+    while k / STEADY_RATE < duration:
+        at = t[0] + k / STEADY_RATE
+        out.append({"x": _interp(t, xs, at), "y": _interp(t, ys, at), "t": at * 1000.0})
+        k += 1
+    out.append({"x": xs[-1], "y": ys[-1], "t": t[-1] * 1000.0})
+    return out

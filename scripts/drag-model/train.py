@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
-"""Trains the verifier's drag model from the `dev/` split of real people's and bots' drags.
+"""Trains the verifier's two drag models from the `dev/` split of real people's and bots' drags.
 
     python3 scripts/drag-model/train.py [--data ../shared/captcha-drags] [--check]
 
 Reads `DATA/dev` only (never `holdout/`), turns every recorded pointer motion into the track
 widget.js would send for a random puzzle (run_eval.py's emulation, imported from DATA), and fits
-gradient-boosted trees (scikit-learn) that tell people's drags from scripts'. Writes:
-- Sources/TactilePuzzleVerifier/Verification/Judgement/DragModel.txt: the trees and the
-  threshold, as text the verifier parses once (a resource of the module);
-- Tests/TactilePuzzleTests/Fixtures/drag-model-fixtures.json: synthetic tracks (made here, no
-  recorded data) with this script's features and score, which the Swift tests compare against.
-Synthetic scripted drags of several families (synthetic.py) join the bots, so the model
-learns kinds of generator rather than the recorded ones. Replays of recorded drags are left
-out of training: they are people's motion, caught by the
-verifier's memory of accepted drags, not by their shape. The threshold is the lowest score
-that keeps 99.5 % of people's dev drags in five-fold cross-validation
-(folds by recorded drag). --check only prints the
-cross-validated figures and, for each recorded bot source,
-how a model trained without it judges it. Needs numpy and scikit-learn (pip or python3-sklearn).
+gradient-boosted trees (scikit-learn) that tell people's drags from scripts'. Two models, one
+for each way a pointer reports:
+- the mouse model reads a track as sent: a mouse's bursts, gaps and timer-like clocks are
+  evidence. People: the recorded mouse drags. Threshold: keeps 99.5 % of them.
+- the touch model (touch and pen) reads the track at a steady 60 frames a second
+  (`features.steady_frames`), since a touchscreen's even stream is what people's fingers
+  produce and says nothing of who moved: only the motion counts, so a script re-timing its path
+  to a touchscreen's cadence gains nothing. People: every recorded drag, mouse and finger (the
+  mouse drags stand in for a pen's aimed motion). Threshold: keeps 98 % of the finger strokes.
+Thresholds come from five-fold cross-validation, folds by recorded drag (finger strokes: by
+person, so the figure is for people the model has not seen). Writes, in the verifier's module:
+- Verification/Judgement/DragModel.txt and TouchDragModel.txt: the trees and thresholds, as text
+  the verifier parses once;
+- Tests/TactilePuzzleTests/Fixtures/drag-model-fixtures.json and
+  drag-model-touch-fixtures.json: synthetic tracks (made here, no recorded data) with this
+  script's features and scores, which the Swift tests compare against.
+Synthetic scripted drags of several families (synthetic.py) join the bots, so the models
+learn kinds of generator rather than the recorded ones. Replays of recorded drags are left
+out of training: they are people's motion, caught by the verifier's memory of accepted drags,
+not by their shape. --check prints the cross-validated figures and, for each bot family
+(recorded or synthetic), how a model trained without it judges it: the figure for a generator
+the model has never seen. Needs numpy and scikit-learn (pip or python3-sklearn).
 """
 import argparse
 import json
@@ -33,14 +42,38 @@ from sklearn.model_selection import StratifiedGroupKFold
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from features import NAMES, features  # noqa: E402
+from features import NAMES, features, steady_frames  # noqa: E402
 import synthetic  # noqa: E402
 
 IMAGE_WIDTH, IMAGE_HEIGHT, PIECE = 640, 360, 96  # the service's default puzzle
 DRAWS = 2  # puzzles (hole positions, so stage widths) per recorded drag
 SYNTHETIC = 300  # synthetic scripted drags of each family
-TREES, DEPTH, RATE = 150, 3, 0.1
-KEEP_PEOPLE = 0.995
+RATE = 0.1
+
+
+class Model:
+    """One of the verifier's drag models: which tracks it learns from and how it reads them."""
+
+    def __init__(self, name, trees, depth, keep, devices, reads, file, fixtures):
+        self.name, self.trees, self.depth, self.keep = name, trees, depth, keep
+        self.devices = devices  # the recorded people's devices it learns from
+        self.judged = name  # the device whose people the threshold keeps
+        self.reads = reads  # a track as the model reads it
+        self.file, self.fixtures = file, fixtures
+
+
+MODELS = [
+    Model("mouse", 150, 3, 0.995, {"mouse"}, lambda track: track, "DragModel.txt",
+          "drag-model-fixtures.json"),
+    Model("touch", 300, 4, 0.98, {"mouse", "touch"}, steady_frames, "TouchDragModel.txt",
+          "drag-model-touch-fixtures.json"),
+]
+
+
+def device_of(doc):
+    """touch, pen or mouse, from a source's `device` (as run_eval.py reads it)."""
+    device = str(doc.get("device") or "mouse").lower()
+    return "touch" if "touch" in device else "pen" if device.startswith("pen") else "mouse"
 
 
 def tracks(data, widget):
@@ -52,15 +85,22 @@ def tracks(data, widget):
             doc = json.load(open(os.path.join(folder, name)))
             if group == "bots" and "replay" in doc["source"]:
                 continue
+            device = device_of(doc)
+            # Each device's recordings draw their puzzles from their own sequence, so adding
+            # one device's recordings leaves the other's draws (and model) as they were.
+            draws = rng if device == "mouse" else random.Random(f"20261203 {doc['source']}")
             for number, track in enumerate(doc["tracks"]):
+                # A finger stroke's fold is its person's, so thresholds hold for new people.
+                who = track.get("meta", {}).get("user") if device != "mouse" else None
+                group_name = f"{doc['source']}/" + (f"person-{who}" if who else str(number))
                 for _ in range(DRAWS):
-                    hole = rng.uniform(PIECE * 0.5, IMAGE_WIDTH - PIECE - 4)
-                    top = float(rng.randrange(0, IMAGE_HEIGHT - PIECE))
+                    hole = draws.uniform(PIECE * 0.5, IMAGE_WIDTH - PIECE - 4)
+                    top = float(draws.randrange(0, IMAGE_HEIGHT - PIECE))
                     body, _, _ = widget.widget_answer(track["pts"], hole, top, IMAGE_WIDTH, PIECE)
                     if len(body["track"]) < 3:
                         continue
-                    rows.append((features(body["track"]), group == "bots", doc["source"],
-                                 f"{doc['source']}/{number}"))
+                    rows.append((body["track"], group == "bots", doc["source"], group_name,
+                                 device))
     for family in synthetic.FAMILIES:
         for number in range(SYNTHETIC):
             pts = synthetic.drag(rng, family)
@@ -68,14 +108,14 @@ def tracks(data, widget):
             top = float(rng.randrange(0, IMAGE_HEIGHT - PIECE))
             body, _, _ = widget.widget_answer(pts, hole, top, IMAGE_WIDTH, PIECE)
             if len(body["track"]) >= 3:
-                rows.append((features(body["track"]), True, "synthetic-" + family,
-                             f"synthetic-{family}/{number}"))
+                rows.append((body["track"], True, "synthetic-" + family,
+                             f"synthetic-{family}/{number}", "mouse"))
     return rows
 
 
-def fit(x, y, w):
+def fit(model, x, y, w):
     return GradientBoostingClassifier(
-        n_estimators=TREES, max_depth=DEPTH, learning_rate=RATE, subsample=0.8,
+        n_estimators=model.trees, max_depth=model.depth, learning_rate=RATE, subsample=0.8,
         random_state=0).fit(x, y, sample_weight=w)
 
 
@@ -86,10 +126,10 @@ def weights(sources):
     return w * len(w) / w.sum()
 
 
-def trees_text(model):
+def trees_text(model, spec):
     """One line a node: tree, feature (-1 for a leaf), threshold, left, right, leaf value."""
     lines = [f"# {len(NAMES)} features: {' '.join(NAMES)}",
-             f"# {TREES} trees of depth {DEPTH}, learning rate {RATE}"]
+             f"# {spec.trees} trees of depth {spec.depth}, learning rate {RATE}"]
     base = float(model._raw_predict_init(np.zeros((1, len(NAMES))))[0, 0])
     lines.append(f"base {base!r}")
     lines.append(f"rate {RATE!r}")
@@ -131,58 +171,70 @@ def fixture_tracks():
     return out
 
 
+def train(spec, rows, check):
+    """Fits one model; writes its text and fixtures unless `check`."""
+    mine = [r for r in rows if r[1] or r[4] in spec.devices]
+    x = np.array([features(spec.reads(r[0])) for r in mine])
+    y = np.array([r[1] for r in mine])
+    sources = [r[2] for r in mine]
+    judged = np.array([not r[1] and r[4] == spec.judged for r in mine])
+    w = weights(sources)
+    scores = np.zeros(len(y))
+    groups = [r[3] for r in mine]  # both puzzles of one drag (a person's strokes) in one fold
+    folds = StratifiedGroupKFold(5, shuffle=True, random_state=0)
+    for train_rows, test_rows in folds.split(x, y, groups):
+        scores[test_rows] = fit(spec, x[train_rows], y[train_rows], w[train_rows]).predict_proba(
+            x[test_rows])[:, 1]
+    people = np.sort(scores[judged])
+    threshold = float(people[int(math.ceil(spec.keep * len(people))) - 1]) + 1e-6
+    threshold = max(threshold, 0.5)
+    print(f"{spec.name} model: threshold {threshold:.4f}; five-fold cross-validated acceptance on dev:")
+    for source in sorted(set(sources), key=lambda s: (s.startswith(("bot", "synthetic")), s)):
+        mask = np.array([s == source for s in sources])
+        print(f"  {source:34} {np.mean(scores[mask] < threshold) * 100:6.1f} %  ({mask.sum()} tracks)")
+    if check:
+        # How the model does on a generator it has never seen: each bot family (a recorded
+        # source or a synthetic family) left out of training in turn, judged by the rest.
+        print(f"{spec.name} model, each bot family left out of training, judged by the rest:")
+        for source in sorted({s for s, bot in zip(sources, y) if bot}):
+            mask = np.array([s == source for s in sources])
+            left_out = fit(spec, x[~mask], y[~mask], w[~mask])
+            print(f"  {source:34} {np.mean(left_out.predict_proba(x[mask])[:, 1] < threshold) * 100:6.1f} %")
+        return
+    model = fit(spec, x, y, w)
+    text = trees_text(model, spec) + f"\nthreshold {threshold!r}"
+    model_path = os.path.join(
+        ROOT, "Sources", "TactilePuzzleVerifier", "Verification", "Judgement", spec.file)
+    people_count = int((~y).sum())
+    with open(model_path, "w") as f:
+        f.write("# Written by scripts/drag-model/train.py from the dev split of shared/captcha-drags\n"
+                f"# ({spec.name} model: real people's drags and bots' drags; {len(y)} tracks:\n"
+                f"# {people_count} people's, {int(y.sum())} scripts'). Do not edit: train again.\n"
+                + text + "\n")
+    fixtures = []
+    for item in fixture_tracks():
+        v = features(spec.reads(item["track"]))
+        score = float(model.predict_proba(np.array([v]))[0, 1])
+        fixtures.append({"name": item["name"], "track": item["track"], "features": v, "score": score})
+    path = os.path.join(ROOT, "Tests", "TactilePuzzleTests", "Fixtures", spec.fixtures)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    json.dump({"names": NAMES, "threshold": threshold, "tracks": fixtures}, open(path, "w"), indent=1)
+    print("wrote", os.path.relpath(model_path, ROOT), "and", os.path.relpath(path, ROOT))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.path.join(ROOT, "..", "shared", "captcha-drags"))
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--only", choices=[m.name for m in MODELS], help="train one model only")
     a = ap.parse_args()
     sys.path.insert(0, a.data)
     import run_eval as widget  # the widget emulation the evaluation uses
 
     rows = tracks(a.data, widget)
-    x = np.array([r[0] for r in rows])
-    y = np.array([r[1] for r in rows])
-    sources = [r[2] for r in rows]
-    w = weights(sources)
-    scores = np.zeros(len(y))
-    groups = [r[3] for r in rows]  # both puzzles of one drag fall in the same fold
-    folds = StratifiedGroupKFold(5, shuffle=True, random_state=0)
-    for train, test in folds.split(x, y, groups):
-        scores[test] = fit(x[train], y[train], w[train]).predict_proba(x[test])[:, 1]
-    people = np.sort(scores[~y])
-    threshold = float(people[int(math.ceil(KEEP_PEOPLE * len(people))) - 1]) + 1e-6
-    threshold = max(threshold, 0.5)
-    print(f"threshold {threshold:.4f}; five-fold cross-validated acceptance on dev:")
-    for source in sorted(set(sources), key=lambda s: (s.startswith("bot"), s)):
-        mask = np.array([s == source for s in sources])
-        print(f"  {source:34} {np.mean(scores[mask] < threshold) * 100:6.1f} %  ({mask.sum()} tracks)")
-    if a.check:
-        # How the model does on a generator it has never seen: each recorded bot source left
-        # out of training in turn (the synthetic families stay in).
-        print("each recorded bot source left out of training, judged by the rest:")
-        for source in sorted({s for s, bot in zip(sources, y) if bot and not s.startswith("synthetic")}):
-            mask = np.array([s == source for s in sources])
-            model = fit(x[~mask], y[~mask], w[~mask])
-            print(f"  {source:34} {np.mean(model.predict_proba(x[mask])[:, 1] < threshold) * 100:6.1f} %")
-        return
-    model = fit(x, y, w)
-    text = trees_text(model) + f"\nthreshold {threshold!r}"
-    model_path = os.path.join(
-        ROOT, "Sources", "TactilePuzzleVerifier", "Verification", "Judgement", "DragModel.txt")
-    with open(model_path, "w") as f:
-        f.write("# Written by scripts/drag-model/train.py from the dev split of shared/captcha-drags\n"
-                f"# (real people's drags of six public sources and bots' drags; {len(y)} tracks:\n"
-                f"# {int((~y).sum())} people's, {int(y.sum())} scripts'). Do not edit: train again.\n"
-                + text + "\n")
-    fixtures = []
-    for item in fixture_tracks():
-        v = features(item["track"])
-        score = float(model.predict_proba(np.array([v]))[0, 1])
-        fixtures.append({"name": item["name"], "track": item["track"], "features": v, "score": score})
-    path = os.path.join(ROOT, "Tests", "TactilePuzzleTests", "Fixtures", "drag-model-fixtures.json")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    json.dump({"names": NAMES, "threshold": threshold, "tracks": fixtures}, open(path, "w"), indent=1)
-    print("wrote", os.path.relpath(model_path, ROOT), "and", os.path.relpath(path, ROOT))
+    for spec in MODELS:
+        if not a.only or a.only == spec.name:
+            train(spec, rows, a.check)
 
 
 if __name__ == "__main__":

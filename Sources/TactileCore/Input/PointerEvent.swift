@@ -17,11 +17,28 @@ public struct PointerEvent: Hashable, Sendable {
     public var location: Point
     /// When, in seconds on the same clock as ``Component/advance(to:)``.
     public var time: Double
+    /// What made the event: a mouse (or touchpad), a finger or a pen.
+    public var device: PointerDevice
 
     /// Creates a pointer event.
-    public init(_ phase: Phase, at location: Point, time: Double = 0) {
+    public init(_ phase: Phase, at location: Point, time: Double = 0, device: PointerDevice = .mouse) {
         self.phase = phase
         self.location = location
         self.time = time
+        self.device = device
     }
+}
+
+/// The kind of device behind a pointer, as the web's `PointerEvent.pointerType` names it.
+///
+/// Each kind moves and reports differently: a mouse in bursts with gaps, a touchscreen or a pen
+/// in a steady stream of one sample a frame. A verifier of drags judges each by what its kind
+/// produces.
+public enum PointerDevice: String, Hashable, Sendable, Codable, CaseIterable {
+    /// A mouse, a touchpad or a trackball (and anything that does not say what it is).
+    case mouse
+    /// A finger on a touchscreen.
+    case touch
+    /// A pen or stylus.
+    case pen
 }

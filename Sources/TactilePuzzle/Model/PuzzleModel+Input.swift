@@ -18,9 +18,11 @@ extension PuzzleModel {
         case .began:
             guard animation == nil else { return nil }
             let onThumb = layout.thumbRect(pieceFrame: pieceFrame)?.contains(event.location)
-            guard beginDrag(at: location, time: event.time, anywhere: onThumb == true) else {
-                return nil
-            }
+            guard
+                beginDrag(
+                    at: location, time: event.time, anywhere: onThumb == true,
+                    device: event.device)
+            else { return nil }
             return [.stateChanged(state)]
         case .moved:
             guard state == .dragging else { return nil }

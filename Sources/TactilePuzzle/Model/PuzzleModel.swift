@@ -57,6 +57,8 @@ public struct PuzzleModel: Hashable, Sendable {
     public private(set) var track: [PuzzleTrackPoint] = []
     /// How the current or last attempt is made.
     public private(set) var inputMethod: PuzzleInputMethod = .pointer
+    /// The device of the drag under way or last made.
+    public private(set) var pointerDevice: PointerDevice = .mouse
 
     private var grabOffset = Vector.zero
     private var dragStartTime = 0.0
@@ -228,15 +230,16 @@ public struct PuzzleModel: Hashable, Sendable {
     /// Picks the piece up if `location` is on it (or anywhere, when `anywhere` is set, as for
     /// a slider thumb); returns whether a drag began.
     @discardableResult
-    public mutating func beginDrag(at location: Point, time: Double, anywhere: Bool = false)
-        -> Bool
-    {
+    public mutating func beginDrag(
+        at location: Point, time: Double, anywhere: Bool = false, device: PointerDevice = .mouse
+    ) -> Bool {
         // A keyboard attempt in progress gives way to the pointer.
         guard isEnabled, state.acceptsInput, state != .dragging || inputMethod == .keyboard,
             location.isFinite, time.isFinite, anywhere || isOnPiece(location)
         else { return false }
         state = .dragging
         inputMethod = .pointer
+        pointerDevice = device
         grabOffset = piecePosition - location
         startTrack(at: location, time: time)
         return true
@@ -429,6 +432,6 @@ public struct PuzzleModel: Hashable, Sendable {
         PuzzleResult(
             position: piecePosition, areaSize: areaSize, offset: offset,
             elapsedTime: lastTime - dragStartTime, dragDistance: travelled, track: track,
-            inputMethod: inputMethod)
+            inputMethod: inputMethod, pointerDevice: inputMethod == .pointer ? pointerDevice : .mouse)
     }
 }

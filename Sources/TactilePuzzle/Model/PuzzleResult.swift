@@ -51,11 +51,14 @@ public struct PuzzleResult: Hashable, Sendable {
     public var track: [PuzzleTrackPoint]
     /// Pointer or keyboard.
     public var inputMethod: PuzzleInputMethod
+    /// The device that made a pointer drag (a keyboard attempt keeps the default, a mouse).
+    public var pointerDevice: PointerDevice
 
     /// Creates a result.
     public init(
         position: Point, areaSize: Size, offset: Vector?, elapsedTime: Double,
-        dragDistance: Double, track: [PuzzleTrackPoint], inputMethod: PuzzleInputMethod
+        dragDistance: Double, track: [PuzzleTrackPoint], inputMethod: PuzzleInputMethod,
+        pointerDevice: PointerDevice = .mouse
     ) {
         self.position = position
         self.areaSize = areaSize
@@ -66,6 +69,7 @@ public struct PuzzleResult: Hashable, Sendable {
         self.dragDistance = dragDistance
         self.track = track
         self.inputMethod = inputMethod
+        self.pointerDevice = pointerDevice
     }
 }
 

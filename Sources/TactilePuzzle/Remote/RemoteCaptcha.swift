@@ -219,7 +219,11 @@ public final class RemoteCaptcha {
                     ]
                 }),
         ]
-        if result.inputMethod == .keyboard { fields["input"] = "keyboard" }
+        if result.inputMethod == .keyboard {
+            fields["input"] = "keyboard"
+        } else {
+            fields["pointer"] = .string(result.pointerDevice.rawValue)
+        }
         if let price = challenge.price, let solveWork {
             fields["proofOfWork"] = ["nonce": .string(solveWork(price.salt, price.difficulty))]
         }

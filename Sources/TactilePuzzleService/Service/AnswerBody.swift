@@ -14,6 +14,7 @@ struct AnswerBody {
     var y: Double?
     var track: [Sample]?
     var input: String?
+    var pointer: String?
     var proofOfWork: Work?
     var displayWidth: Double?
 
@@ -30,6 +31,7 @@ struct AnswerBody {
                     case "x": body.x = try scanner.number()
                     case "y": body.y = try scanner.number()
                     case "input": body.input = try scanner.string()
+                    case "pointer": body.pointer = try scanner.string()
                     case "displayWidth": body.displayWidth = try scanner.number()
                     case "proofOfWork": body.proofOfWork = try Self.work(&scanner)
                     case "track": body.track = try Self.samples(&scanner)

@@ -19,6 +19,10 @@ extension CaptchaService {
             return Self.error(
                 400, "expected JSON {\"x\", \"y\"?, \"track\": [{\"x\",\"y\",\"t\"}, …]}")
         }
+        guard let device = body.pointer.map(PointerDevice.init(rawValue:)) ?? .mouse else {
+            let shown = body.pointer.map { $0.count > 16 ? $0.prefix(16) + "…" : $0 } ?? ""
+            return Self.error(400, "\"pointer\" must be mouse, touch or pen, got \"\(shown)\"")
+        }
         let client = client(of: request)
         let now = clock()
         // A pointer drag that matches one accepted before is a replay; the memory is read
@@ -56,6 +60,7 @@ extension CaptchaService {
                     inputMethod: body.input == "keyboard" ? .keyboard : .pointer,
                     proofOfWorkNonce: body.proofOfWork?.nonce)
                 attempt.repeatsAcceptedDrag = repeats
+                attempt.pointerDevice = device
                 attempt.shownWidth = body.displayWidth
                 // The far end of the slider, where End (or a step cut short) lands.
                 attempt.farEdge = pending?.farEdge(

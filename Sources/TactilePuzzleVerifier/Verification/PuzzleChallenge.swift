@@ -84,6 +84,9 @@ public struct PuzzleAttempt: Hashable, Sendable {
     public var track: [PuzzleTrackPoint]
     /// Pointer drag or keyboard.
     public var inputMethod: PuzzleInputMethod
+    /// The device of a pointer drag, which decides how the drag is judged: a mouse's bursts or
+    /// a touchscreen's or pen's steady stream.
+    public var pointerDevice: PointerDevice = .mouse
     /// A proof-of-work nonce instead of a drag (position and track are then ignored).
     public var proofOfWorkNonce: String?
     /// The width the picture was shown at on the person's screen, in CSS pixels or points,
@@ -116,6 +119,7 @@ public struct PuzzleAttempt: Hashable, Sendable {
         self.init(
             position: result.position, displayWidth: result.areaSize.width, track: result.track,
             inputMethod: result.inputMethod)
+        pointerDevice = result.pointerDevice
     }
 
     /// The furthest a square piece's top-left corner goes along the slider of a picture: the
