@@ -58,7 +58,10 @@ let adapterTargets: [Target] = [
         name: "TactilePuzzleVerifier",
         dependencies: ["TactileCore", "TactilePuzzle", "TactileCrypto"],
         // The drag model's trees, as scripts/drag-model/train.py writes them.
-        resources: [.copy("Verification/Judgement/DragModel.txt")]),
+        resources: [
+            .copy("Verification/Judgement/DragModel.txt"),
+            .copy("Verification/Judgement/TouchDragModel.txt"),
+        ]),
     // Puzzles cut from pictures and encoded for clients, and the round trip in one process.
     .target(
         name: "TactilePuzzleImaging",

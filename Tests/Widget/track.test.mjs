@@ -79,3 +79,14 @@ test('round2 rounds to hundredths and never gives -0', () => {
   const table = [[0, 0], [1.234, 1.23], [1.236, 1.24], [-1.234, -1.23], [-1.236, -1.24], [-0.001, 0], [1e-9, 0], [640, 640]];
   for (const [value, rounded] of table) assert.ok(Object.is(round2(value), rounded), `${value} -> ${round2(value)}`);
 });
+
+test('a drag says which device made it, as the service names them', async () => {
+  const { pointerDevice } = await import('../../Sources/TactilePuzzleService/Web/widget/input.js');
+  assert.equal(pointerDevice('touch'), 'touch');
+  assert.equal(pointerDevice('pen'), 'pen');
+  assert.equal(pointerDevice('mouse'), 'mouse');
+  // Older browsers report an empty type for a mouse; anything else is judged as a mouse.
+  assert.equal(pointerDevice(''), 'mouse');
+  assert.equal(pointerDevice(undefined), 'mouse');
+  assert.equal(pointerDevice('eraser'), 'mouse');
+});

@@ -33,6 +33,8 @@ public final class ComponentView: Widget {
     private var wakeID: guint?
     private var isDragging = false
     private var dragStart = Point.zero
+    /// The device of the drag under way, from the event that began it.
+    private var dragDevice = PointerDevice.mouse
     private var lastTime = 0.0
     /// What to add to a drag's GDK event times (milliseconds on the display server's clock) to
     /// put them on the frame clock: set at the drag's first event, so samples keep the
@@ -271,6 +273,7 @@ public final class ComponentView: Widget {
             self.grabFocus()
             self.isDragging = true
             self.dragStart = Point(x: x, y: y)
+            self.dragDevice = Self.currentDevice(of: drag)
             self.eventClockOffset = nil
             self.send(.began, at: self.dragStart, eventTime: Self.currentEventTime(of: drag))
         }
@@ -363,7 +366,29 @@ public final class ComponentView: Widget {
 
     private func send(_ phase: PointerEvent.Phase, at location: Point, eventTime: UInt32? = nil) {
         didHandleEvent(
-            component.handle(PointerEvent(phase, at: location, time: inputTime(eventTime))))
+            component.handle(
+                PointerEvent(phase, at: location, time: inputTime(eventTime), device: dragDevice)))
+    }
+
+    /// The kind of device behind the event `controller` is handling: the source of the
+    /// physical device that sent it (a mouse when there is none).
+    private static func currentDevice(of controller: UnsafeMutableRawPointer) -> PointerDevice {
+        guard
+            let device = gtk_event_controller_get_current_event_device(
+                tactile_event_controller(controller))
+        else { return .mouse }
+        return pointerDevice(for: gdk_device_get_source(device))
+    }
+
+    /// What a GDK input source is, as ``PointerDevice`` names it: a touchscreen's finger, a
+    /// pen (a stylus or its eraser), or a mouse (a mouse, a touchpad, a trackpoint, and
+    /// anything else).
+    public static func pointerDevice(for source: GdkInputSource) -> PointerDevice {
+        switch source {
+        case GDK_SOURCE_TOUCHSCREEN: .touch
+        case GDK_SOURCE_PEN: .pen
+        default: .mouse
+        }
     }
 
     /// An input event's time on the frame clock: the display server's time of the event,

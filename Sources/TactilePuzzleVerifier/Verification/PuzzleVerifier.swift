@@ -274,7 +274,8 @@ public struct PuzzleVerifier: Sendable {
         if attempt.inputMethod == .keyboard, !policy.allowsKeyboard { return .keyboardRefused }
         if let violation = policy.trajectory.violation(
             in: attempt.track, release: attempt.position, start: start, displayWidth: width,
-            axis: puzzle.axis, inputMethod: attempt.inputMethod, farEdge: attempt.farEdge)
+            axis: puzzle.axis, inputMethod: attempt.inputMethod, device: attempt.pointerDevice,
+            farEdge: attempt.farEdge)
         {
             return .machineLike(violation)
         }

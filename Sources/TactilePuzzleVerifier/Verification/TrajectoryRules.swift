@@ -92,11 +92,23 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
 /// throttled loggers) and on human-like cursor libraries' drags. A drag with fewer samples
 /// than the model can read is refused here; the verifier's policy decides whether such an
 /// attempt may instead pay a proof of work.
+///
+/// Each pointer device is judged by what it produces. A mouse's track is read as sent: its
+/// bursts and gaps are a person's, a timer's even beat a script's. A finger's or a pen's
+/// track comes in a touchscreen's steady stream of one sample a frame, which says nothing of
+/// who moved, so it is read at a steady frame rate by a model trained on finger strokes
+/// (`DragModel.touch`): only the motion counts — a flick's slow start and late peak, an aimed
+/// stroke's settling — and a script that re-times its path to a touchscreen's cadence gains
+/// nothing by claiming a finger. A finger flicks faster than a mouse is dragged, so a stroke
+/// is too quick for a finger only under ``minimumSteadyDuration``.
 public struct TrajectoryRules: Hashable, Sendable {
     /// Fewest pointer samples the model can judge.
     public var minimumSamples = 3
-    /// Shortest drag, in seconds.
+    /// Shortest drag, in seconds (a mouse's, and a key attempt's).
     public var minimumDuration = 0.2
+    /// Shortest drag of a finger or a pen, in seconds: people's finger flicks take 77 ms and
+    /// more (the fastest of a hundred), aimed finger strokes 100 ms and more.
+    public var minimumSteadyDuration = 0.05
     /// Longest drag, in seconds.
     public var maximumDuration = 120.0
     /// How far the first sample may be from the piece's start.
@@ -137,12 +149,14 @@ public struct TrajectoryRules: Hashable, Sendable {
     ///   - displayWidth: The display width the units refer to.
     ///   - axis: The puzzle's axis.
     ///   - inputMethod: Pointer or keyboard.
+    ///   - device: The device of a pointer drag, which decides how it is read.
     ///   - farEdge: The furthest the piece goes along the slider, in the track's units, when
     ///     known: a key press may land there (End), and a drag carried past it releases the
     ///     piece there.
     public func violation(
         in track: [PuzzleTrackPoint], release: Point, start: Point? = nil, displayWidth: Double,
-        axis: PuzzleAxis, inputMethod: PuzzleInputMethod, farEdge: Double? = nil
+        axis: PuzzleAxis, inputMethod: PuzzleInputMethod, device: PointerDevice = .mouse,
+        farEdge: Double? = nil
     ) -> TrajectoryViolation? {
         guard displayWidth > 0, displayWidth.isFinite else { return .malformed }
         let points = track.map {
@@ -169,8 +183,9 @@ public struct TrajectoryRules: Hashable, Sendable {
             return .tooFewSamples(count: points.count, minimum: max(3, minimumSamples))
         }
         let duration = last.time - first.time
-        guard duration >= minimumDuration else {
-            return .tooQuick(seconds: duration, minimum: minimumDuration)
+        let shortest = device == .mouse ? minimumDuration : minimumSteadyDuration
+        guard duration >= shortest else {
+            return .tooQuick(seconds: duration, minimum: shortest)
         }
         guard duration <= maximumDuration else {
             return .tooSlow(seconds: duration, maximum: maximumDuration)
@@ -203,22 +218,25 @@ public struct TrajectoryRules: Hashable, Sendable {
             }
         if gap > maximumEndGap { return .endsElsewhere }
         // The model reads the track in the units it was recorded in (background pixels,
-        // seconds): its features are shares of the travel and of the time.
-        guard let features = DragFeatures(track, axis: axis) else {
+        // seconds): its features are shares of the travel and of the time. A finger's or a
+        // pen's is read at a steady frame rate.
+        let read = device == .mouse ? track : DragFeatures.steadyFrames(track)
+        guard let features = DragFeatures(read, axis: axis) else {
             return .tooFewSamples(count: points.count, minimum: 3)
         }
-        // What no person's recorded drag does, whatever the model would say: a timer's
-        // even intervals (six or more), or progress on a textbook easing curve.
+        // What no person's recorded mouse drag does, whatever the model would say: a timer's
+        // even intervals (six or more; a touchscreen's stream may be that even), or progress
+        // on a textbook easing curve.
         let intervals = zip(points, points.dropFirst()).map { $1.time - $0.time }
-        if intervals.count >= 6, let low = intervals.min(), let high = intervals.max(),
-            high - low < 0.0001
+        if device == .mouse, intervals.count >= 6, let low = intervals.min(),
+            let high = intervals.max(), high - low < 0.0001
         {
             return .evenlyTimed
         }
         if features.easingResidual < minimumCurveResidual {
             return .textbookCurve(residual: features.easingResidual)
         }
-        let model = DragModel.trained
+        let model = DragModel.judging(device)
         let threshold = maximumScriptScore ?? model.threshold
         let score = model.score(features)
         if threshold < 1, score >= threshold {

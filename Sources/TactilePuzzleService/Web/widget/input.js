@@ -6,6 +6,13 @@
 
 import { Track, round2 } from './track.js';
 
+/** The service's name for the device behind a pointer event: mouse, touch or pen (another or
+ * none, as some browsers report for a mouse, counts as a mouse). The service judges a drag by
+ * what its device produces. */
+export function pointerDevice(pointerType) {
+  return pointerType === 'touch' || pointerType === 'pen' ? pointerType : 'mouse';
+}
+
 /** Background pixels an arrow key moves the piece: 1 with Shift, else 4 for the first three
  * presses of a key held (or pressed again within KEY_REPEAT_MS), then twice as much every three
  * presses, up to 32, so crossing a picture takes about 30 presses. The service checks each step
@@ -20,7 +27,8 @@ export class PuzzleInput {
    * @param {import('./dom.js').PuzzleView} view
    * @param {{answerStarted(): void, answered(attempt: object): void}} delegate  hears when an
    *   attempt starts (the first press of a drag, the first key move) and when it is complete
-   *   (the release of a drag, Enter): {x, y, displayWidth, track, input?}.
+   *   (the release of a drag, Enter): {x, y, displayWidth, track, pointer} of a drag, {x, y,
+   *   displayWidth, track, input: 'keyboard'} of key presses.
    */
   constructor(view, delegate) {
     this.view = view;
@@ -63,7 +71,7 @@ export class PuzzleInput {
       if (view.challenge.axis === 'horizontal') rx = view.maxX / g.travel;
       if (view.challenge.axis === 'vertical') ry = view.maxY / g.travel;
     }
-    this.drag = { pointerId: e.pointerId, source, clientX: e.clientX, clientY: e.clientY, rx, ry, track: new Track(view.start, e.timeStamp) };
+    this.drag = { pointerId: e.pointerId, pointer: pointerDevice(e.pointerType), source, clientX: e.clientX, clientY: e.clientY, rx, ry, track: new Track(view.start, e.timeStamp) };
     this.delegate.answerStarted();
     view.setState('dragging');
   }
@@ -92,7 +100,7 @@ export class PuzzleInput {
     try { d.source.releasePointerCapture(e.pointerId); } catch (_) { /* already released */ }
     const view = this.view;
     if (Math.hypot(view.pos.x - view.start.x, view.pos.y - view.start.y) < 1) return this.putBack(); // a click, not a drag
-    this.delegate.answered({ ...view.release(round2), track: d.track.samples });
+    this.delegate.answered({ ...view.release(round2), track: d.track.samples, pointer: d.pointer });
   }
 
   pointerCancel(e) {

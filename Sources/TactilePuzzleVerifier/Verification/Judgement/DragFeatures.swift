@@ -124,6 +124,35 @@ struct DragFeatures: Hashable, Sendable {
         ]
     }
 
+    /// The frames a second a touchscreen's or a pen's track is read at (``steadyFrames(_:)``).
+    static let steadyRate = 60.0
+
+    /// A touchscreen's or a pen's track read at ``steadyRate`` frames a second from the first
+    /// sample, the last sample kept last, by linear interpolation.
+    ///
+    /// Such devices report in an even stream, one sample a frame (more with coalesced events),
+    /// at 60, 90 or 120 a second: the stream says nothing of who moved, so the model for them
+    /// reads only the motion, the same at any rate. `features.py`'s `steady_frames` mirrors it.
+    static func steadyFrames(_ track: [PuzzleTrackPoint]) -> [PuzzleTrackPoint] {
+        guard let first = track.first, let last = track.last else { return track }
+        let times = track.map(\.time)
+        let xs = track.map(\.x)
+        let ys = track.map(\.y)
+        let duration = last.time - first.time
+        var frames: [PuzzleTrackPoint] = []
+        var frame = 0
+        while Double(frame) / steadyRate < duration {
+            let time = first.time + Double(frame) / steadyRate
+            frames.append(
+                PuzzleTrackPoint(
+                    x: interpolate(times, xs, at: time), y: interpolate(times, ys, at: time),
+                    time: time))
+            frame += 1
+        }
+        frames.append(last)
+        return frames
+    }
+
     /// The easing curves scripts move along (progress against time, both 0…1).
     private static let easings: [@Sendable (Double) -> Double] = [
         { $0 },

@@ -1,4 +1,5 @@
 import Foundation
+import TactileCore
 import TactilePuzzle
 
 /// Gradient-boosted decision trees that score how likely a drag is a script's, trained on
@@ -29,21 +30,32 @@ struct DragModel: Sendable {
     /// The score from which a drag is refused.
     var threshold: Double
 
-    /// The model trained from the recorded drags (`DragModel.txt`, shipped with the module),
-    /// parsed once.
-    static let trained: DragModel = {
-        guard let url = Bundle.module.url(forResource: "DragModel", withExtension: "txt"),
+    /// The model for a mouse's drags, trained from the recorded mouse drags (`DragModel.txt`,
+    /// shipped with the module), parsed once. It reads a track as sent.
+    static let trained = load("DragModel")
+
+    /// The model for a finger's and a pen's drags (`TouchDragModel.txt`), parsed once. It reads
+    /// a track at a steady frame rate (``DragFeatures/steadyFrames(_:)``): only the motion.
+    static let touch = load("TouchDragModel")
+
+    /// The model that judges drags made with `device`.
+    static func judging(_ device: PointerDevice) -> DragModel {
+        device == .mouse ? trained : touch
+    }
+
+    private static func load(_ name: String) -> DragModel {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "txt"),
             let data = try? Data(contentsOf: url)
         else {
             preconditionFailure(
-                "the drag model (DragModel.txt in the verifier's resource bundle) is missing: install Tactile again"
+                "the drag model (\(name).txt in the verifier's resource bundle) is missing: install Tactile again"
             )
         }
         guard let model = DragModel(text: String(decoding: data, as: UTF8.self)) else {
-            preconditionFailure("DragModel.txt does not parse: train the model again")
+            preconditionFailure("\(name).txt does not parse: train the model again")
         }
         return model
-    }()
+    }
 
     /// Parses the text `train.py` writes; `nil` when any line is malformed or a tree refers to
     /// a node or feature that does not exist.
