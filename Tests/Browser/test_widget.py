@@ -32,6 +32,7 @@ import datetime
 import hashlib
 import io
 import json
+import math
 import os
 import random
 import re
@@ -1032,6 +1033,201 @@ class PhotoTests(unittest.TestCase):
         self.assertEqual(codes, [])
         self.assertIn("Verified", text)
         self.assertIn("signup", text, "the result names the token's action")
+
+
+# ----------------------------------------------------------------------------- recorded finger strokes
+
+# Real people's drags (see ../shared/captcha-drags/README.md): never committed to the project,
+# read from beside the repository when present (or from TACTILE_DRAGS).
+REPOSITORY = os.path.dirname(os.path.dirname(HERE))
+DRAGS = os.environ.get("TACTILE_DRAGS") or os.path.join(REPOSITORY, "..", "shared", "captcha-drags")
+# The finger sources, in order of preference: aimed strokes with the finger held down (CSS px),
+# then flicks between pictures (dp, taken as CSS px).
+FINGER_SOURCES = ("howweswipe-rowstrokes", "bioident-swipes")
+# How far a stroke is scaled at most (k within 1 ± this) to land on the hole.
+MOST_SCALING = 0.05
+
+
+def finger_strokes():
+    """{source: tracks} of the recorded finger strokes in DRAGS/dev/humans (the sources found)."""
+    strokes = {}
+    for source in FINGER_SOURCES:
+        path = os.path.join(DRAGS, "dev", "humans", f"{source}.json")
+        if os.path.exists(path):
+            with open(path) as file:
+                strokes[source] = json.load(file)["tracks"]
+    return strokes
+
+
+def stroke_for(strokes, needed):
+    """(source, track, k): the stroke whose travel along x is closest to `needed` CSS px (as a
+    ratio; ties by id), from the first source that has one within MOST_SCALING, with k =
+    needed / travel; None when no source has one that close."""
+    for source in FINGER_SOURCES:
+        candidates = [t for t in strokes.get(source, ()) if t["pts"][-1][1] > 0]
+        if not candidates:
+            continue
+        track = min(candidates, key=lambda t: (abs(math.log(needed / t["pts"][-1][1])), t["id"]))
+        k = needed / track["pts"][-1][1]
+        if abs(k - 1) <= MOST_SCALING:
+            return source, track, k
+    return None
+
+
+def replay_touch(element, pts, k):
+    """Presses a finger on the element's centre and moves it through the recorded points
+    [t_ms, dx, dy] (scaled by k) with Chrome's touch input, at the recorded times: each
+    dispatch waits for its time on a monotonic clock and carries it as its `timestamp` (which
+    Chrome gives the page as event.timeStamp, so the times the widget records are the
+    recorded ones however late a dispatch is). The last point is the release: the finger
+    moves there (if it moved since the point before) and lifts."""
+    r = rect(element)
+    x0, y0 = r["x"] + r["w"] / 2, r["y"] + r["h"] / 2
+    events = [("touchStart", pts[0])] + [("touchMove", p) for p in pts[1:-1]]
+    if pts[-1][1:] != pts[-2][1:]:
+        events.append(("touchMove", pts[-1]))
+    events.append(("touchEnd", pts[-1]))
+    dispatch(events, lambda kind, x, y: ("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [] if kind == "touchEnd" else [{"x": x, "y": y, "radiusX": 4, "radiusY": 4, "force": 1}]}),
+        x0, y0, k)
+
+
+def replay_mouse(element, pts, k, step_ms=16):
+    """The same points as a mouse: moves onto the element's centre, presses the left button,
+    moves through the points (scaled by k) one every step_ms exactly, and releases at the last."""
+    r = rect(element)
+    x0, y0 = r["x"] + r["w"] / 2, r["y"] + r["h"] / 2
+    DRIVER.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x0, "y": y0})
+    steady = [(index * step_ms, dx, dy) for index, (_, dx, dy) in enumerate(pts)]
+    events = [("mousePressed", steady[0])] + [("mouseMoved", p) for p in steady[1:]] + [("mouseReleased", steady[-1])]
+    dispatch(events, lambda kind, x, y: ("Input.dispatchMouseEvent", {
+        "type": kind, "x": x, "y": y, "button": "left", "buttons": 0 if kind == "mouseReleased" else 1,
+        "clickCount": 1}), x0, y0, k)
+
+
+def dispatch(events, command, x0, y0, k):
+    """Sends (kind, [t_ms, dx, dy]) events through CDP at their times from now."""
+    wall, start = time.time(), time.monotonic()
+    for kind, (t, dx, dy) in events:
+        delay = start + t / 1000 - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        name, parameters = command(kind, x0 + dx * k, y0 + dy * k)
+        DRIVER.execute_cdp_cmd(name, {**parameters, "timestamp": wall + t / 1000})
+
+
+# Records every data-state the widgets take, so that a state shown briefly is not missed.
+STATE_LOG = r"""
+    window.__states = [];
+    const note = (w) => window.__states.push([w.dataset.state, w.dataset.challenge || null]);
+    new MutationObserver((changes) => changes.forEach((c) => note(c.target)))
+      .observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-state']});
+"""
+
+
+class TouchReplayTests(unittest.TestCase):
+    """Recorded finger strokes (../shared/captcha-drags, when present) replayed on the widget
+    with Chrome's touch input, against a service that judges drags with its drag model (the
+    touch model for touch); the same path from a mouse at a machine's steady rate is refused.
+    The site asks no price, so a doubted drag cannot pass by paying one: a pass is the drag's."""
+
+    SITEKEY = "touch-replay-test-site"
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.environ.get("TACTILE"):
+            raise unittest.SkipTest("needs TACTILE, the tactile binary (run-against-service.sh sets it)")
+        # As start_test_serve, but with the drag model on.
+        cls.serve = start_serve(os.environ["TACTILE"], "--reveal-answers-for-tests", "yes", "--demo",
+                                sites=[site(cls.SITEKEY, proofOfWorkDifficulty=None)])
+        cls.strokes = finger_strokes()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.serve.stop()
+
+    def verdict_line(self, challenge_id):
+        """The service's log line of the check of `challenge_id` (why it refused, if it did)."""
+        tag = f"check puzzle={challenge_id[:8]} "
+        def line():
+            with open(self.serve.log, errors="replace") as file:
+                return next((l for l in reversed(file.read().splitlines()) if tag in l), None)
+        return wait(line, 10, f"no log line of the check of {challenge_id}")
+
+    def puzzle_with_a_stroke(self):
+        """Opens the widget and, while no recorded stroke reaches its hole within MOST_SCALING
+        (holes nearer the start than the shortest stroke), takes a fresh puzzle with the
+        widget's "New puzzle" button: (challenge, hole_x, needed CSS px, (source, track, k))."""
+        open_site(self.serve.url, self.SITEKEY)
+        for _ in range(20):
+            challenge = last_challenge()
+            hole_x, _ = answer_for(self.serve.url, challenge["id"])
+            needed = css_offset_for(hole_x, on="piece")
+            chosen = stroke_for(self.strokes, needed)
+            if chosen:
+                return challenge, hole_x, needed, chosen
+            widget().find_element(By.CSS_SELECTOR, ".tactile-refresh").click()
+            wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge["id"]) and state() == "ready",
+                 15, "no fresh puzzle")
+        self.fail(f"no recorded stroke within {MOST_SCALING:.0%} of 20 puzzles' holes")
+
+    def test_60_a_recorded_finger_stroke_passes(self):
+        if not self.strokes:
+            self.skipTest(f"needs the recorded finger strokes of {DRAGS}/dev/humans (TACTILE_DRAGS)")
+        challenge, hole_x, needed, (source, track, k) = self.puzzle_with_a_stroke()
+        pts = track["pts"]
+        print(f"\n  {source} {track['id']}: {len(pts)} points over {pts[-1][0]:.0f} ms, travel "
+              f"{pts[-1][1]:.1f} px, k {k:.4f} onto {needed:.1f} CSS px", flush=True)
+        piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
+        replay_touch(piece, pts, k)
+        wait_state("passed", timeout=30)
+        shot("60-touch-replay-passed", widget())
+        answer = sent("/answer")[-1]
+        self.assertIn(challenge["id"], answer["url"])
+        body = answer["body"]
+        self.assertEqual(body["pointer"], "touch")
+        self.assertLessEqual(abs(body["x"] - hole_x), 8)
+        samples = body["track"]
+        # One sample a recorded point: the press, the moves, the release (a release where the
+        # last move was replaces it); Chromium may drop a move that does not move.
+        self.assertLessEqual(abs(len(samples) - len(pts)), max(2, len(pts) // 10),
+                             f"{len(samples)} samples sent for {len(pts)} recorded points")
+        # The recorded times: the release's within a few ms (the timestamps are kept).
+        self.assertAlmostEqual(samples[-1]["t"], pts[-1][0], delta=2)
+        self.assertEqual(answer["response"].get("success"), True, answer["response"])
+
+    def test_61_the_same_path_from_a_steady_mouse_is_refused(self):
+        if self.strokes:
+            challenge, hole_x, needed, (source, track, k) = self.puzzle_with_a_stroke()
+            pts = track["pts"]
+        else:  # no recorded data here: a straight line onto the hole, 30 points
+            open_site(self.serve.url, self.SITEKEY)
+            challenge = last_challenge()
+            hole_x, _ = answer_for(self.serve.url, challenge["id"])
+            needed, k = css_offset_for(hole_x, on="piece"), 1.0
+            pts = [(index * 16, needed * index / 29, 0.0) for index in range(30)]
+        DRIVER.execute_script(STATE_LOG)
+        piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
+        replay_mouse(piece, pts, k)
+        # Refused: the piece shakes, "Not quite" shows, and a fresh puzzle follows, the reason kept.
+        wait(lambda: ["failed", challenge["id"]] in DRIVER.execute_script("return window.__states"), 30,
+             f"never failed; states {DRIVER.execute_script('return window.__states')}")
+        wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge["id"]) and state() == "ready",
+             30, "no fresh puzzle after the refusal")
+        shot("61-steady-mouse-refused", widget())
+        self.assertNotIn("passed", [s for s, _ in DRIVER.execute_script("return window.__states")])
+        self.assertEqual(status_text(), "Not quite — try again")
+        self.assertEqual(DRIVER.find_element(By.NAME, "tactile-captcha-response").get_attribute("value"), "")
+        answer = sent("/answer")[-1]
+        self.assertIn(challenge["id"], answer["url"])
+        self.assertEqual(answer["body"]["pointer"], "mouse")
+        self.assertLessEqual(abs(answer["body"]["x"] - hole_x), 8, "dropped in the hole: refused for the motion")
+        self.assertFalse(answer["response"].get("success"), answer["response"])
+        # Refused by the drag model, not as a repeat of test_60's accepted drag.
+        line = self.verdict_line(challenge["id"])
+        self.assertIn("automated", line)
+        self.assertNotIn("repeats one accepted before", line)
+        print(f"\n  refused: {line.split('automated: ', 1)[-1]}", flush=True)
 
 
 # ----------------------------------------------------------------------------- runner

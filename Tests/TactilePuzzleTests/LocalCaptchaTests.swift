@@ -41,6 +41,59 @@ import Testing
         #expect(captcha.redeem(receipt.token, now: 104) == .failure(.alreadyUsed))
     }
 
+    /// The control says which device made a drag, and the verifier judges the drag by it: a
+    /// finger's stroke of an eighth of a second onto the hole, fed to the control as touch
+    /// events, passes; the same events from a mouse are too quick for a mouse.
+    @Test(arguments: [PointerDevice.touch, .mouse])
+    func aQuickStrokeOnTheControlIsJudgedByItsDevice(device: PointerDevice) throws {
+        var captcha = LocalCaptcha(
+            options: PuzzleOptions(width: 640, height: 360), policy: plumbingPolicy)
+        var random = SeededRandom(seed: 4)
+        let puzzle = try captcha.newPuzzle(now: 100, using: &random).get()
+        let hole = try #require(captcha.testingAnswer())
+        let area = Size(
+            width: Double(puzzle.background.width), height: Double(puzzle.background.height))
+        let piece = Size(width: Double(puzzle.piece.width), height: Double(puzzle.piece.height))
+        let layout = PuzzleLayout(viewSize: area, areaSize: area, showsTrack: false)
+        var model = try PuzzleModel(
+            areaSize: area, pieceSize: piece, holePosition: hole,
+            startPosition: puzzle.startPosition, axis: puzzle.axis)
+        let grab = puzzle.startPosition + Vector(dx: piece.width / 2, dy: piece.height / 2)
+        let travel = hole.x - puzzle.startPosition.x
+        // A finger's flick: slow for the first half, then fast, one sample a frame.
+        var events: [PuzzleEvent] = []
+        for frame in 0...8 {
+            let u = Double(frame) / 8
+            let progress = u < 0.5 ? 0.4 * u : 0.2 + 1.6 * (u - 0.5)
+            let phase: PointerEvent.Phase = frame == 0 ? .began : frame == 8 ? .ended : .moved
+            let location = grab + Vector(dx: travel * progress, dy: frame % 3 == 1 ? 1 : 0)
+            events +=
+                model.handle(
+                    PointerEvent(
+                        phase, at: location, time: 10 + Double(frame) / 60, device: device),
+                    in: layout) ?? []
+        }
+        guard case .attemptMade(let result)? = events.last else {
+            Issue.record("no attempt in \(events)")
+            return
+        }
+        #expect(result.pointerDevice == device)
+        let outcome = captcha.check(result, now: 101)
+        switch device {
+        case .mouse:
+            guard case .failed(.machineLike(.tooQuick(let seconds, minimum: 0.2))) = outcome else {
+                Issue.record("a mouse's stroke of an eighth of a second: \(outcome)")
+                return
+            }
+            #expect(abs(seconds - 8 / 60.0) < 1e-9)
+        default:
+            guard case .passed = outcome else {
+                Issue.record("a finger's stroke onto the hole did not pass: \(outcome)")
+                return
+            }
+        }
+    }
+
     /// The whole picture comes only after a pass: before, it would give the hole away.
     @Test func theWholePictureComesOnlyWithAPass() throws {
         var captcha = LocalCaptcha(

@@ -2,9 +2,10 @@ import Foundation
 import TactileCore
 import TactilePuzzle
 import TactilePuzzleSolvers
-import TactilePuzzleVerifier
 import TestSupport
 import Testing
+
+@testable import TactilePuzzleVerifier
 
 /// The trajectory rules against every kind of scripted drag seen in attacks (none may pass)
 /// and against the project's own drag simulation (at most one in ten may pass). Whether
@@ -17,7 +18,7 @@ import Testing
     /// release where the drag ended (on the slider's axis) and the verdict of the rules.
     func judge(
         _ make: (Point, Point, inout SeededGenerator) -> [PuzzleTrackPoint], axis: PuzzleAxis,
-        seed: UInt64
+        seed: UInt64, device: PointerDevice = .mouse, retimed: Bool = false
     ) -> TrajectoryViolation? {
         var random = SeededGenerator(seed: seed)
         // Vertical sliders run down a tall picture (640 wide, 480 high); the others across.
@@ -38,7 +39,8 @@ import Testing
                     x: Double.random(in: 200...540, using: &random),
                     y: Double.random(in: 20...260, using: &random))
             }
-        let track = make(start, target, &random)
+        var track = make(start, target, &random)
+        if retimed { track = Self.atFrameCadence(track, seed: seed) }
         guard let last = track.last else { return .tooFewSamples(count: 0, minimum: 1) }
         let release =
             switch axis {
@@ -48,7 +50,28 @@ import Testing
             }
         return rules.violation(
             in: track, release: release, start: start, displayWidth: 640, axis: axis,
-            inputMethod: .pointer)
+            inputMethod: .pointer, device: device)
+    }
+
+    /// A script's path re-timed as a touchscreen reports: one sample a frame at 60 or 120 Hz,
+    /// each within a millisecond of its frame, no gaps, the last at the path's end.
+    static func atFrameCadence(_ track: [PuzzleTrackPoint], seed: UInt64) -> [PuzzleTrackPoint] {
+        var random = SeededGenerator(seed: seed ^ 0x7A11)
+        let period = seed % 2 == 0 ? 1 / 60.0 : 1 / 120.0
+        let times = track.map(\.time)
+        let duration = times.last! - times.first!
+        var frames = [track[0]]
+        var frame = 1.0
+        while frame * period < duration {
+            let time = times[0] + frame * period + Double.random(in: -0.001...0.001, using: &random)
+            frames.append(
+                PuzzleTrackPoint(
+                    x: DragFeatures.interpolate(times, track.map(\.x), at: time),
+                    y: DragFeatures.interpolate(times, track.map(\.y), at: time), time: time))
+            frame += 1
+        }
+        frames.append(track[track.count - 1])
+        return frames
     }
 
     /// The project's own simulated hand is a script too: the drag model was never shown it,
@@ -84,6 +107,35 @@ import Testing
         }
         #expect(passed == 0, "\(kind): \(passed) of 200 passed")
         print("scripted \(kind): \(rules)")
+    }
+
+    /// Claiming a finger opens no door: a script's path re-timed to a touchscreen's steady
+    /// cadence and sent as a finger's (or a pen's) is refused as its drag is as a mouse's; a
+    /// track malformed or out of place is refused whatever device it claims.
+    @Test(arguments: ScriptedDrag.allCases)
+    func everyScriptedDragIsTurnedAwayAsAFingers(kind: ScriptedDrag) {
+        let formula: Set<ScriptedDrag> = [
+            .easeOut, .alternating, .easeInOutWithJitter, .textbook, .constantSpeed,
+        ]
+        for device in [PointerDevice.touch, .pen] {
+            let passed = (0..<200 as Range<UInt64>).filter { seed in
+                judge(
+                    { kind.track(from: $0, to: $1, axis: .horizontal, using: &$2) },
+                    axis: .horizontal, seed: seed, device: device,
+                    retimed: formula.contains(kind)) == nil
+            }.count
+            #expect(passed == 0, "\(kind) as \(device): \(passed) of 200 passed")
+        }
+    }
+
+    @Test func theProjectsOwnSimulatedHandIsTurnedAwayAsAFingers() {
+        let count = 300
+        let passed = (0..<UInt64(count)).filter { seed in
+            judge(
+                { HumanDrag.track(from: $0, to: $1, axis: .horizontal, using: &$2) },
+                axis: .horizontal, seed: seed, device: .touch, retimed: true) == nil
+        }.count
+        #expect(Double(passed) / Double(count) <= 0.1, "\(passed) of \(count) passed")
     }
 }
 

@@ -128,7 +128,7 @@ import Testing
     }
 
     @Test func theModelReadsTheSameAtAnyDisplayScale() throws {
-        let fixtures = try DragModelFixtures.load()
+        let fixtures = try DragModelFixtures.load("drag-model-fixtures")
         for fixture in fixtures.tracks {
             let scaled = fixture.track.map {
                 PuzzleTrackPoint(x: $0.x / 2, y: $0.y / 2, time: $0.time)
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func swiftFeaturesAndScoresAreTheTrainingScripts() throws {
-        let fixtures = try DragModelFixtures.load()
+        let fixtures = try DragModelFixtures.load("drag-model-fixtures")
         #expect(fixtures.names == DragFeatures.names)
         #expect(fixtures.threshold == DragModel.trained.threshold)
         for fixture in fixtures.tracks {
@@ -153,6 +153,81 @@ import Testing
             }
             expectClose(DragModel.trained.score(features), fixture.score, within: 1e-9)
         }
+    }
+
+    @Test func theTouchModelsFeaturesAndScoresAreTheTrainingScripts() throws {
+        let fixtures = try DragModelFixtures.load("drag-model-touch-fixtures")
+        #expect(fixtures.names == DragFeatures.names)
+        #expect(fixtures.threshold == DragModel.touch.threshold)
+        for fixture in fixtures.tracks {
+            let frames = DragFeatures.steadyFrames(fixture.track)
+            let features = try #require(DragFeatures(frames, axis: .horizontal))
+            for (index, (swift, python)) in zip(features.values, fixture.features).enumerated() {
+                expectClose(swift, python, within: 1e-9, "\(fixture.name) \(fixtures.names[index])")
+            }
+            expectClose(DragModel.touch.score(features), fixture.score, within: 1e-9)
+        }
+    }
+
+    /// A touchscreen's track is read one frame in 60: by linear interpolation between the
+    /// samples either side of each frame, from the first sample, and the last sample kept.
+    @Test func aFingersTrackIsReadAtSixtyFramesASecond() {
+        let track = [
+            PuzzleTrackPoint(x: 0, y: 10, time: 2), PuzzleTrackPoint(x: 30, y: 13, time: 2.03),
+            PuzzleTrackPoint(x: 40, y: 13, time: 2.055),
+        ]
+        let frames = DragFeatures.steadyFrames(track)
+        // Frames at 0, 1/60, 2/60 and 3/60 s (all before 0.055 s), then the last sample.
+        #expect(frames.count == 5)
+        expectClose(frames[1].time, 2 + 1 / 60.0, within: 1e-12)
+        expectClose(frames[1].x, 30 * (1 / 60.0) / 0.03, within: 1e-9)
+        expectClose(frames[1].y, 10 + 3 * (1 / 60.0) / 0.03, within: 1e-9)
+        expectClose(frames[2].x, 30 + 10 * (2 / 60.0 - 0.03) / 0.025, within: 1e-9)
+        #expect(frames.first == track.first && frames.last == track.last)
+        // The same motion reported at 120 Hz reads the same.
+        let line = (0...24).map {
+            PuzzleTrackPoint(x: 8 * Double($0), y: 0, time: Double($0) / 120)
+        }
+        let halves = DragFeatures.steadyFrames(line)
+        #expect(halves.count == 13)
+        for (index, frame) in halves.enumerated() {
+            expectClose(frame.x, 16 * Double(index), within: 1e-9)
+        }
+    }
+
+    /// A finger flicks faster than a mouse is dragged: a tenth of a second is too quick for a
+    /// mouse and not for a finger or a pen; under 50 ms is too quick for any.
+    @Test func aFingersStrokeIsTooQuickOnlyUnderFiftyMilliseconds() {
+        let samples = track(count: 10) { $0 < 0.5 ? $0 * 0.4 : 0.2 + ($0 - 0.5) * 1.6 }
+        func judged(_ seconds: Double, _ device: PointerDevice) -> TrajectoryViolation? {
+            let scale = seconds / samples.last!.time
+            let timed = samples.map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time * scale) }
+            return structural.violation(
+                in: timed, release: Point(x: timed.last!.x, y: start.y), start: start,
+                displayWidth: 640, axis: .horizontal, inputMethod: .pointer, device: device)
+        }
+        #expect(judged(0.1, .mouse) == .tooQuick(seconds: 0.1, minimum: 0.2))
+        #expect(judged(0.1, .touch) == nil)
+        #expect(judged(0.1, .pen) == nil)
+        #expect(judged(0.04, .touch) == .tooQuick(seconds: 0.04, minimum: 0.05))
+    }
+
+    /// A touchscreen reports one sample a frame, as evenly as a timer: that is no sign of a
+    /// script for a finger, as it is for a mouse.
+    @Test func aTouchscreensEvenStreamIsNotATimers() {
+        let even = (0..<30).map {
+            let u = Double($0) / 29
+            return PuzzleTrackPoint(
+                x: 400 * (u < 0.4 ? u * 1.5 : u < 0.6 ? 0.6 : 0.6 + (u - 0.6)), y: 120,
+                time: Double($0) / 60)
+        }
+        func judged(_ device: PointerDevice) -> TrajectoryViolation? {
+            structural.violation(
+                in: even, release: Point(x: even.last!.x, y: 120), start: start,
+                displayWidth: 640, axis: .horizontal, inputMethod: .pointer, device: device)
+        }
+        #expect(judged(.mouse) == .evenlyTimed)
+        #expect(judged(.touch) == nil)
     }
 
     @Test func aDamagedModelTextDoesNotParse() {
@@ -231,12 +306,13 @@ struct DragModelFixtures: Decodable {
     var threshold: Double
     var tracks: [Fixture]
 
-    static func load() throws -> (
+    /// Reads `Fixtures/NAME.json`.
+    static func load(_ name: String) throws -> (
         names: [String], threshold: Double,
         tracks: [(name: String, track: [PuzzleTrackPoint], features: [Double], score: Double)]
     ) {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/drag-model-fixtures.json")
+            .appendingPathComponent("Fixtures/\(name).json")
         let decoded = try JSONDecoder().decode(Self.self, from: Data(contentsOf: url))
         return (
             decoded.names, decoded.threshold,

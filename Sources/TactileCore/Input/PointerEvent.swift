@@ -21,7 +21,9 @@ public struct PointerEvent: Hashable, Sendable {
     public var device: PointerDevice
 
     /// Creates a pointer event.
-    public init(_ phase: Phase, at location: Point, time: Double = 0, device: PointerDevice = .mouse) {
+    public init(
+        _ phase: Phase, at location: Point, time: Double = 0, device: PointerDevice = .mouse
+    ) {
         self.phase = phase
         self.location = location
         self.time = time

@@ -432,6 +432,7 @@ public struct PuzzleModel: Hashable, Sendable {
         PuzzleResult(
             position: piecePosition, areaSize: areaSize, offset: offset,
             elapsedTime: lastTime - dragStartTime, dragDistance: travelled, track: track,
-            inputMethod: inputMethod, pointerDevice: inputMethod == .pointer ? pointerDevice : .mouse)
+            inputMethod: inputMethod,
+            pointerDevice: inputMethod == .pointer ? pointerDevice : .mouse)
     }
 }
