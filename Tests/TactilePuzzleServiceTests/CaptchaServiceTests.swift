@@ -77,6 +77,76 @@ import Testing
         )
     }
 
+    /// An answer says which device made its drag, and the drag is judged by it: a stroke of a
+    /// tenth of a second is a finger's flick, too quick for a mouse. A device the contract does
+    /// not name is refused by name, before the puzzle is spent.
+    @Test func aDragIsJudgedByTheDeviceItNames() throws {
+        let service = service
+        func quick(_ answer: [String: Any]) -> [String: Any] {
+            var answer = answer
+            let samples = answer["track"] as! [[String: Double]]
+            let scale = 100 / samples.last!["t"]!
+            answer["track"] = samples.map { ["x": $0["x"]!, "y": $0["y"]!, "t": $0["t"]! * scale] }
+            return answer
+        }
+        let (id, answer) = try challengeAndDrag(service, seed: 5)
+        var stylus = quick(answer)
+        stylus["pointer"] = "stylus"
+        let refused = post(service, "/v1/challenges/\(id)/answer", stylus)
+        #expect(refused.status == 400)
+        let message = try #require(json(refused)["error"] as? String)
+        #expect(
+            message.contains("\"stylus\"") && message.contains("mouse, touch or pen"), "\(message)")
+        var finger = quick(answer)
+        finger["pointer"] = "touch"
+        let passed = json(post(service, "/v1/challenges/\(id)/answer", finger))
+        #expect(passed["success"] as? Bool == true, "the puzzle was not spent by the bad device")
+
+        let (id2, answer2) = try challengeAndDrag(service, seed: 6)
+        let mouse = json(post(service, "/v1/challenges/\(id2)/answer", quick(answer2)))
+        #expect(mouse["success"] as? Bool == false, "no device named is a mouse")
+        #expect(log.text.contains("too quick (0.100 s, at least 0.2 s expected)"), "\(log.text)")
+
+        // Quicker than any finger (40 ms): doubted, so priced rather than refused. Its answer
+        // passes when it pays the price of the proof of work alone, and counts as that.
+        for paysAlone in [false, true] {
+            let made = json(post(service, "/v1/challenges", ["sitekey": site.sitekey]))
+            let id = try #require(made["id"] as? String)
+            let price = try #require(made["proofOfWork"] as? [String: Any])
+            let work = ProofOfWorkChallenge(
+                salt: try #require(price["salt"] as? String),
+                difficulty: try #require(price["difficulty"] as? Int))
+            let hole = try #require(
+                try backend.withVerifier(.peeking(puzzle: id), now: Date().timeIntervalSince1970) {
+                    $0.testingAnswer(id: id)
+                })
+            let y = Double(made["pieceY"] as! Int)
+            let flick: [String: Any] = [
+                "x": hole.x, "y": y, "pointer": "touch",
+                "track": (0...4).map {
+                    ["x": hole.x * Double($0 * $0) / 16, "y": y, "t": 10.0 * Double($0)]
+                },
+                "proofOfWork": [
+                    "nonce": paysAlone
+                        ? work.solve(extraBits: ProofOfWorkChallenge.aloneSurcharge)
+                        : work.priceOnlyNonce()
+                ],
+            ]
+            let answered = json(post(service, "/v1/challenges/\(id)/answer", flick))
+            #expect(answered["success"] as? Bool == paysAlone, "\(answered)")
+            if paysAlone {
+                let verified = json(
+                    post(
+                        service, "/v1/siteverify",
+                        ["secret": site.secret, "response": answered["token"] as! String],
+                        origin: nil))
+                #expect(verified["mode"] as? String == "proof-of-work")
+            }
+        }
+        #expect(log.text.contains("pointer=touch not-passed: "), "\(log.text)")
+        #expect(log.text.contains("too quick (0.040 s, at least 0.05 s expected)"))
+    }
+
     @Test func aBusyNetworkPaysMoreForEachAnswer() {
         let service = service
         func price(from address: String) -> Int? {

@@ -73,6 +73,8 @@ extension CaptchaService {
         }
         let (result, digest, siteKey) = outcome
         let siteLabel = [("site", siteKey ?? "")]
+        // Which device made a drag, for the operator who reads refusals by device.
+        let made = isDrag ? " pointer=\(device.rawValue)" : ""
         switch result {
         case .passed(let receipt):
             metrics.count("tactile_passes_total", labels: siteLabel)
@@ -83,7 +85,7 @@ extension CaptchaService {
                     lifetime: configuration.acceptedDragLifetime, now: now)
             }
             log(
-                "\(UTCTimestamp.string(now)) check puzzle=\(id.prefix(8)) client=\(digest) passed (\(receipt.mode.rawValue))"
+                "\(UTCTimestamp.string(now)) check puzzle=\(id.prefix(8)) client=\(digest)\(made) passed (\(receipt.mode.rawValue))"
             )
             return Self.json(
                 200,
@@ -99,7 +101,7 @@ extension CaptchaService {
         case .failed(let failure):
             metrics.count("tactile_failures_total", labels: siteLabel + [("rule", failure.rule)])
             log(
-                "\(UTCTimestamp.string(now)) check puzzle=\(id.prefix(8)) client=\(digest) \(failure.verdict.code): \(failure)"
+                "\(UTCTimestamp.string(now)) check puzzle=\(id.prefix(8)) client=\(digest)\(made) \(failure.verdict.code): \(failure)"
             )
             return Self.json(
                 200, ["success": false, "error-codes": [JSONValue(failure.verdict.code)]])
