@@ -5,9 +5,9 @@ import TactilePuzzleVerifier
 import TestSupport
 import Testing
 
-/// A replayed drag keeps its fingerprint under what replay tools do to it (scaled travel and
-/// time, a pixel or two and a few milliseconds per sample, a sideways bend); another drag
-/// does not; and a match is always found in the buckets a lookup reads.
+/// A replayed drag keeps its fingerprint under what replay tools do to it (scaled travel,
+/// time stretched or squeezed ×0.7 to ×1.4, a pixel and a couple of milliseconds per sample, a
+/// sideways bend); another drag does not; and a match is always found in the buckets a lookup reads.
 @Suite struct DragFingerprintTests {
     /// A drag with a pause, an overshoot and a correction, 90 samples over 0.8–3 s.
     func drag(seed: UInt64) -> [PuzzleTrackPoint] {
@@ -35,7 +35,7 @@ import Testing
         let recorded = try fingerprint(original)
         var random = SeededRandom(seed: seed + 1000)
         let travel = Double.random(in: 0.5...1.8, using: &random)
-        let pace = Double.random(in: 0.9...1.1, using: &random)
+        let pace = Double.random(in: 0.7...1.4, using: &random)
         let bend = Double.random(in: -2...2, using: &random)
         let replay = original.enumerated().map { i, p in
             let jitter = i == 0 || i == original.count - 1 ? 0.0 : 1.0
@@ -56,9 +56,17 @@ import Testing
                 Issue.record("two different drags match: \(a.progress) \(b.progress)")
             }
         }
-        // The same path over twice the time is another drag.
+        // The same path over twice the time (or half) is another drag.
         let slow = drag(seed: 1).map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time * 2) }
         #expect(!(try fingerprint(slow)).matches(prints[0]))
+        let quick = drag(seed: 1).map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time / 2) }
+        #expect(!(try fingerprint(quick)).matches(prints[0]))
+        for pace in [0.7, 0.8, 1.25, 1.4] {
+            let retimed = drag(seed: 1).map {
+                PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time * pace)
+            }
+            #expect(try fingerprint(retimed).matches(prints[0]), "re-timed ×\(pace)")
+        }
     }
 
     @Test func bytesReadBackAndOtherLengthsDoNot() throws {
