@@ -121,6 +121,11 @@ public struct TrajectoryRules: Hashable, Sendable {
     /// the slider and the nearest textbook easing curve (no recorded person's drag came
     /// within 0.005; every naive script's does).
     public var minimumCurveResidual = 0.005
+    /// The same for a finger's or a pen's drag, read at a steady frame rate
+    /// (`DragFeatures.steadyFrames`): a formula's samples joined by straight lines between
+    /// frames stay within 0.01 of their curve, as 0.4 % of people's recorded finger flicks and
+    /// 0.1 % of their aimed finger strokes do (those pay the price instead).
+    public var minimumSteadyCurveResidual = 0.01
     /// The drag model's score from which a drag is refused; `nil` uses the trained
     /// threshold (the score that keeps 99.5 % of people's recorded drags), 1 or more refuses
     /// no drag for its shape.
@@ -233,7 +238,8 @@ public struct TrajectoryRules: Hashable, Sendable {
         {
             return .evenlyTimed
         }
-        if features.easingResidual < minimumCurveResidual {
+        let closest = device == .mouse ? minimumCurveResidual : minimumSteadyCurveResidual
+        if features.easingResidual < closest {
             return .textbookCurve(residual: features.easingResidual)
         }
         let model = DragModel.judging(device)
