@@ -33,13 +33,15 @@ import Testing
     ///
     /// - Parameter serviceDate: The `Date` header the service sends, if any.
     func client(
-        _ service: CaptchaService, log: Box<[String]>? = nil, serviceDate: String? = nil
+        _ service: CaptchaService, log: Box<[String]>? = nil, bodies: Box<[[UInt8]]>? = nil,
+        serviceDate: String? = nil
     ) throws -> RemoteCaptcha {
         try RemoteCaptcha(
             baseURL: "http://captcha.test:8080/", siteKey: site.sitekey,
             transport: { request, completion in
                 let path = String(request.url.dropFirst("http://captcha.test:8080".count))
                 log?.value.append("\(request.method) \(path)")
+                bodies?.value.append(request.body)
                 let response = service.handle(
                     HTTPRequest(
                         method: request.method, path: path, headers: request.headers,
@@ -119,6 +121,24 @@ import Testing
         // Answered once: the same challenge again is gone.
         let again = try answer { remote.submit(attempt, for: challenge, completion: $0) }.get()
         #expect(again == .expired)
+    }
+
+    /// The app says which device made a drag: the answer carries it, and a keyboard attempt
+    /// says it is one instead.
+    @Test(arguments: PointerDevice.allCases)
+    func theAnswerSaysWhichDeviceMadeTheDrag(device: PointerDevice) throws {
+        let service = service(site)
+        let bodies = Box<[[UInt8]]>([])
+        let remote = try client(service, bodies: bodies)
+        let challenge = try answer { remote.fetchChallenge(completion: $0) }.get()
+        var attempt = drag(
+            to: Point(x: 300, y: challenge.startPosition.y), from: challenge.startPosition,
+            seed: 5, areaSize: Size(width: 640, height: 360))
+        attempt.pointerDevice = device
+        _ = try answer { remote.submit(attempt, for: challenge, completion: $0) }
+        let sent = try #require(bodies.value.last.flatMap { try? JSONValue.parse($0) }?.object)
+        #expect(sent["pointer"]?.string == device.rawValue)
+        #expect(sent["input"] == nil)
     }
 
     @Test func aLifetimeIsCountedByTheServicesClock() throws {
