@@ -380,7 +380,7 @@ public final class ComponentView: Widget {
         return pointerDevice(for: gdk_device_get_source(device))
     }
 
-    /// What a GDK input source is, as ``PointerDevice`` names it: a touchscreen's finger, a
+    /// What a GDK input source is, as `PointerDevice` names it: a touchscreen's finger, a
     /// pen (a stylus or its eraser), or a mouse (a mouse, a touchpad, a trackpoint, and
     /// anything else).
     public static func pointerDevice(for source: GdkInputSource) -> PointerDevice {
