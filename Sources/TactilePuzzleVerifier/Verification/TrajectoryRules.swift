@@ -106,8 +106,8 @@ public struct TrajectoryRules: Hashable, Sendable {
     public var minimumSamples = 3
     /// Shortest drag, in seconds (a mouse's, and a key attempt's).
     public var minimumDuration = 0.2
-    /// Shortest drag of a finger or a pen, in seconds: people's finger flicks take 77 ms and
-    /// more (the fastest of a hundred), aimed finger strokes 100 ms and more.
+    /// Shortest drag of a finger or a pen, in seconds: 99 in 100 of people's recorded finger
+    /// flicks take 77 ms or more, and their aimed finger strokes 100 ms or more.
     public var minimumSteadyDuration = 0.05
     /// Longest drag, in seconds.
     public var maximumDuration = 120.0
