@@ -153,6 +153,11 @@ public final class WindowCounters: Sendable {
     ) {
         counts.withLock { $0.increment(name, window: window, now: now) }
     }
+
+    /// The count of `name` in the window of `window` seconds that holds `now`.
+    package func count(_ name: String, window: Double, now: Double) -> Int {
+        counts.withLock { $0.count(name, window: window, now: now) }
+    }
 }
 
 /// What ``WindowCounters`` keeps, as a value: at most ``limit`` names, those of past windows
@@ -166,6 +171,12 @@ package struct WindowCounts {
     private var entries: [String: Entry] = [:]
     /// The most names kept.
     let limit = 4096
+
+    package func count(_ name: String, window: Double, now: Double) -> Int {
+        let index = Int((now / window).rounded(.down))
+        guard let entry = entries[name], entry.window == index else { return 0 }
+        return entry.count
+    }
 
     package mutating func increment(_ name: String, window: Double, now: Double) -> (
         count: Int, windowEnds: Double

@@ -18,10 +18,7 @@ extension RedisBackend {
     public func increment(_ name: String, window: Double, now: Double) throws -> (
         count: Int, windowEnds: Double
     ) {
-        let index = Int((now / window).rounded(.down))
-        let ends = Double(index + 1) * window
-        let key = "tactile:count:\(name):\(index)"
-        let milliseconds = String(max(1, Int(((ends - now) * 1000).rounded(.up))))
+        let (key, milliseconds, ends) = Self.counterKey(name, window: window, now: now)
         // Counted and given its TTL in one step, so no counter outlives its window.
         let reply = try client.withConnection {
             try $0.evaluate(Self.count, keys: [key], arguments: [milliseconds])
@@ -30,6 +27,52 @@ extension RedisBackend {
             throw Failure(description: "Redis answered a count with something else")
         }
         return (count, ends)
+    }
+
+    /// The key of counter `name` in its window that holds `now`, the milliseconds until that
+    /// window ends, and when it ends.
+    static func counterKey(_ name: String, window: Double, now: Double) -> (
+        key: String, milliseconds: String, ends: Double
+    ) {
+        let index = Int((now / window).rounded(.down))
+        let ends = Double(index + 1) * window
+        return (
+            "tactile:count:\(name):\(index)",
+            String(max(1, Int(((ends - now) * 1000).rounded(.up)))), ends
+        )
+    }
+
+    public func count(_ counters: [(name: String, window: Double, at: Double)]) throws {
+        // Each counter's time to live set again to its window's end: the same end each time.
+        let commands = counters.flatMap { name, window, at in
+            let (key, milliseconds, _) = Self.counterKey(name, window: window, now: at)
+            return [
+                [Array("INCR".utf8), Array(key.utf8)],
+                [Array("PEXPIRE".utf8), Array(key.utf8), Array(milliseconds.utf8)],
+            ]
+        }
+        let replies = try client.withConnection { try $0.run(commands) }
+        if let error = replies.first(where: { if case .error = $0 { true } else { false } }) {
+            throw Failure(description: "Redis refused to count: \(error)")
+        }
+    }
+
+    public func counts(_ counters: [(name: String, window: Double, at: Double)]) throws -> [Int] {
+        let commands = counters.map { name, window, at in
+            [Array("GET".utf8), Array(Self.counterKey(name, window: window, now: at).key.utf8)]
+        }
+        let replies = try client.withConnection { try $0.run(commands) }
+        return try replies.map { reply in
+            switch reply {
+            case .none: return 0
+            case .string(let bytes):
+                guard let count = Int(String(decoding: bytes, as: UTF8.self)), count >= 0 else {
+                    throw Failure(description: "Redis holds a count that is not a count")
+                }
+                return count
+            default: throw Failure(description: "Redis answered a count with something else")
+            }
+        }
     }
 
     // MARK: - Accepted drags

@@ -58,6 +58,12 @@ public protocol VerifierBackend: Sendable {
     func increment(_ name: String, window: Double, now: Double) throws -> (
         count: Int, windowEnds: Double
     )
+    /// Counts one event against each counter, `name` in the fixed window of `window` seconds
+    /// that holds its `at`, as ``increment(_:window:now:)`` does, in one step (one round trip).
+    func count(_ counters: [(name: String, window: Double, at: Double)]) throws
+    /// The counts of counters, each `name` in the fixed window of `window` seconds that holds
+    /// its `at` (0 for a window nothing was counted in), read without counting, in one step.
+    func counts(_ counters: [(name: String, window: Double, at: Double)]) throws -> [Int]
     /// The fingerprints of accepted drags (`DragFingerprint.bytes`) kept in the named
     /// buckets, shared by every instance that shares the store.
     func acceptedDrags(in buckets: [String], now: Double) throws -> [[UInt8]]
@@ -99,6 +105,16 @@ extension LocalCaches {
         count: Int, windowEnds: Double
     ) {
         counters.increment(name, window: window, now: now)
+    }
+
+    public func count(_ counters: [(name: String, window: Double, at: Double)]) throws {
+        for (name, window, at) in counters {
+            _ = self.counters.increment(name, window: window, now: at)
+        }
+    }
+
+    public func counts(_ counters: [(name: String, window: Double, at: Double)]) throws -> [Int] {
+        counters.map { self.counters.count($0.name, window: $0.window, now: $0.at) }
     }
 
     /// Registers, then keeps the images in this process.

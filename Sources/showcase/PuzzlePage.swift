@@ -38,7 +38,7 @@ func makeRemoteCaptcha(server: String, siteKey: String) throws(RemoteCaptchaErro
         // The price of the proof of work alone (a fraction of a second here), which also pays
         // the answer's own price and lets a drag the verifier doubts pass when it is in the hole.
         solveWork: {
-            ProofOfWorkChallenge(salt: $0, difficulty: $1).solve(
+            ProofOfWorkChallenge(salt: $0, difficulty: $1, parts: $2).solveInParts(
                 extraBits: ProofOfWorkChallenge.aloneSurcharge)
         })
 }

@@ -341,15 +341,27 @@ def wait_result():
     return page.get_attribute("data-success"), codes, page.text
 
 
-def check_pow(salt, nonce, difficulty):
-    digest = hashlib.sha256(f"{salt}:{nonce}".encode()).digest()
-    bits = 0
-    for byte in digest:
-        if byte:
-            bits += 8 - byte.bit_length()
-            break
-        bits += 8
-    return bits >= difficulty
+def check_pow(work, answer, extra_bits=0):
+    """Whether `answer` pays the challenge `work` with `extra_bits` more (hashlib decides): one
+    decimal nonce whose SHA-256(salt:nonce) starts with difficulty + extra_bits zero bits, or its
+    `parts` different nonces joined by commas, each with log2(parts) bits less."""
+    nonces = answer.split(",")
+    parts = work.get("parts", 1)
+    if len(nonces) == 1:
+        bits = work["difficulty"] + extra_bits
+    elif len(nonces) == parts:
+        bits = work["difficulty"] - (parts.bit_length() - 1) + extra_bits
+    else:
+        return False
+    if len(set(nonces)) != len(nonces):
+        return False
+    for nonce in nonces:
+        if not re.fullmatch(r"[0-9]{1,20}", nonce):
+            return False
+        value = int.from_bytes(hashlib.sha256(f"{work['salt']}:{nonce}".encode()).digest(), "big")
+        if 256 - value.bit_length() < bits:
+            return False
+    return True
 
 
 # ----------------------------------------------------------------------------- tests
@@ -473,8 +485,10 @@ class DemoTests(unittest.TestCase):
         body = sent("/answer")[-1]["body"]
         self.assertEqual(set(body), {"proofOfWork"})
         nonce = body["proofOfWork"]["nonce"]
-        self.assertRegex(nonce, r"^\d+$")
-        self.assertTrue(check_pow(pow_["salt"], nonce, pow_["difficulty"]))
+        self.assertEqual(pow_["parts"], 16)
+        self.assertRegex(nonce, r"^\d+(,\d+){15}$")
+        # The proof of work alone: 2 more bits for each nonce.
+        self.assertTrue(check_pow(pow_, nonce, extra_bits=2))
         success, codes, text = submit_demo("Alan Turing", "alan@example.com")
         shot("11-proof-of-work-result")
         self.assertEqual(success, "true", text)
@@ -675,7 +689,7 @@ class DemoTests(unittest.TestCase):
         wait_state("passed", timeout=30)
         self.assertIn("worker-src", DRIVER.execute_script("return window.__refused"))
         nonce = sent("/answer")[-1]["body"]["proofOfWork"]["nonce"]
-        self.assertTrue(check_pow(challenge["proofOfWork"]["salt"], nonce, challenge["proofOfWork"]["difficulty"]))
+        self.assertTrue(check_pow(challenge["proofOfWork"], nonce))
 
 
 class AxisTests(unittest.TestCase):

@@ -108,14 +108,17 @@ import Testing
         #expect(log.text.contains("too quick (0.100 s, at least 0.2 s expected)"), "\(log.text)")
 
         // Quicker than any finger (40 ms): doubted, so priced rather than refused. Its answer
-        // passes when it pays the price of the proof of work alone, and counts as that.
+        // passes when it pays the price of the proof of work alone, and counts as that; here
+        // in the 16 parts the widget pays it in.
         for paysAlone in [false, true] {
             let made = json(post(service, "/v1/challenges", ["sitekey": site.sitekey]))
             let id = try #require(made["id"] as? String)
             let price = try #require(made["proofOfWork"] as? [String: Any])
             let work = ProofOfWorkChallenge(
                 salt: try #require(price["salt"] as? String),
-                difficulty: try #require(price["difficulty"] as? Int))
+                difficulty: try #require(price["difficulty"] as? Int),
+                parts: try #require(price["parts"] as? Int))
+            #expect(work.parts == 16)
             let hole = try #require(
                 try backend.withVerifier(.peeking(puzzle: id), now: Date().timeIntervalSince1970) {
                     $0.testingAnswer(id: id)
@@ -128,7 +131,7 @@ import Testing
                 },
                 "proofOfWork": [
                     "nonce": paysAlone
-                        ? work.solve(extraBits: ProofOfWorkChallenge.aloneSurcharge)
+                        ? work.solveInParts(extraBits: ProofOfWorkChallenge.aloneSurcharge)
                         : work.priceOnlyNonce()
                 ],
             ]

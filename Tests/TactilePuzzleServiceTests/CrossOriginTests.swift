@@ -11,7 +11,8 @@ import Testing
 /// nothing else (a refused request, siteverify).
 @Suite struct CrossOriginTests {
     let site = ServiceSite(
-        sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"])
+        sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"],
+        proofOfWorkDifficulty: 16)
 
     func service(puzzlesPerMinute: Int? = nil) -> CaptchaService {
         var site = site

@@ -15,7 +15,8 @@ import Testing
 /// speaks the HTTP contract, shows what it is sent, and learns only the verdict.
 @Suite struct RemoteCaptchaTests {
     let site = ServiceSite(
-        sitekey: "site-remote-key", secret: "secret-remote-0123456789", hostnames: ["localhost"])
+        sitekey: "site-remote-key", secret: "secret-remote-0123456789", hostnames: ["localhost"],
+        proofOfWorkDifficulty: 16)
     let backend = MemoryBackend(policy: plumbingPolicy)
     /// The service's clock and this machine's: they stand still unless a test moves them.
     let serviceClock = ManualClock(1_800_000_000)
@@ -57,7 +58,7 @@ import Testing
                             body: response.body)))
             },
             decode: { try ImageLoader.decode($0, name: "test image") },
-            solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1).solve() },
+            solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1, parts: $2).solveInParts() },
             clock: { [localClock] in localClock.now })
     }
 

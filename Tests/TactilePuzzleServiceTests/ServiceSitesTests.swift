@@ -63,7 +63,7 @@ import Testing
             #"[{"sitekey": "abcdefgh", "secret": "0123456789abcdef", "hostnames": ["a.com"]}]"#,
             to: "good.json")
         let sites = try ServiceSite.load(path: good)
-        #expect(sites.first?.proofOfWorkDifficulty == 16)
+        #expect(sites.first?.proofOfWorkDifficulty == 22)
         for (name, text) in [
             ("empty", "[]"),
             ("short", #"[{"sitekey": "abcdefgh", "secret": "short", "hostnames": ["a"]}]"#),

@@ -22,7 +22,8 @@ protocol ServiceTesting {
 extension ServiceTesting {
     var site: ServiceSite {
         ServiceSite(
-            sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"])
+            sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"],
+            proofOfWorkDifficulty: 16)
     }
 
     var other: ServiceSite {

@@ -13,7 +13,8 @@ import Testing
 
 /// The site the shared-store tests serve.
 let storeSite = ServiceSite(
-    sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"])
+    sitekey: "site-one-key", secret: "secret-one-0123456789", hostnames: ["example.com"],
+    proofOfWorkDifficulty: 16)
 
 /// A person's drag onto the hole of `challenge` (looked up on `backend` at `now`), as the
 /// body of its answer, its price paid.

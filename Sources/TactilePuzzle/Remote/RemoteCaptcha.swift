@@ -58,13 +58,14 @@ public final class RemoteCaptcha {
         /// For how many seconds the service accepts an answer, by its own clock (`nil` if it
         /// did not say).
         public var lifetime: Double?
-        /// The price of an answer, when the service asks one: a proof of work's salt and
-        /// difficulty in bits.
-        public var price: (salt: String, difficulty: Int)?
+        /// The price of an answer, when the service asks one: a proof of work's salt,
+        /// difficulty in bits, and the parts it may be paid in (1: one nonce).
+        public var price: (salt: String, difficulty: Int, parts: Int)?
     }
 
-    /// Finds a nonce such that SHA-256(salt ":" nonce) starts with `difficulty` zero bits.
-    public typealias WorkSolver = (_ salt: String, _ difficulty: Int) -> String
+    /// Pays a price: a nonce such that SHA-256(salt ":" nonce) starts with `difficulty` zero
+    /// bits, or `parts` different nonces joined by commas, each with log2(`parts`) bits less.
+    public typealias WorkSolver = (_ salt: String, _ difficulty: Int, _ parts: Int) -> String
 
     /// The service's base URL, without a trailing slash.
     public let baseURL: String
@@ -146,7 +147,10 @@ public final class RemoteCaptcha {
                 let work = object["proofOfWork"]
                 let price = work?["salt"]?.string.flatMap { salt in
                     Self.number(work?["difficulty"]).flatMap(Int.init(exactly:)).map {
-                        (salt: salt, difficulty: $0)
+                        (
+                            salt: salt, difficulty: $0,
+                            parts: Self.number(work?["parts"]).flatMap(Int.init(exactly:)) ?? 1
+                        )
                     }
                 }
                 fetchImage(backgroundPath) { background in
@@ -225,7 +229,9 @@ public final class RemoteCaptcha {
             fields["pointer"] = .string(result.pointerDevice.rawValue)
         }
         if let price = challenge.price, let solveWork {
-            fields["proofOfWork"] = ["nonce": .string(solveWork(price.salt, price.difficulty))]
+            fields["proofOfWork"] = [
+                "nonce": .string(solveWork(price.salt, price.difficulty, price.parts))
+            ]
         }
         post("/v1/challenges/\(challenge.id)/answer", fields) { [clock] outcome in
             switch outcome {

@@ -72,6 +72,10 @@ extension CaptchaService {
             return storeUnavailable(error)
         }
         let (result, digest, siteKey) = outcome
+        if let siteKey {
+            // A store that cannot count now only leaves the site's price where it is.
+            try? countAnswer(site: siteKey, now: now)
+        }
         let siteLabel = [("site", siteKey ?? "")]
         // Which device made a drag, for the operator who reads refusals by device.
         let made = isDrag ? " pointer=\(device.rawValue)" : ""

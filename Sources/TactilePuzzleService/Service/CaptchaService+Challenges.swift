@@ -62,7 +62,9 @@ extension CaptchaService {
                 metrics.count("tactile_rate_limited_total", label: ("scope", "site"))
                 return rateLimited(until: sitewide.windowEnds, now: early)
             }
-            surcharge = try priceSurcharge(network: networkName, now: early)
+            surcharge =
+                try priceSurcharge(network: networkName, now: early)
+                + surgeBits(site: key, now: early)
         } catch {
             return storeUnavailable(error)
         }

@@ -41,6 +41,8 @@ public final class CaptchaService: Sendable {
         /// How long an accepted drag is remembered, in seconds: a drag that matches it is
         /// refused as a replay until then.
         public var acceptedDragLifetime = 86_400.0
+        /// How a site's price follows a surge of its answers.
+        public var surge = SurgePricing()
 
         /// Creates a configuration.
         public init(
@@ -64,6 +66,8 @@ public final class CaptchaService: Sendable {
     let metrics = ServiceMetrics()
     let serverMessages = MessageBudget(perSecond: 10)
     let log: @Sendable (String) -> Void
+    /// The surge bits this instance last priced each site's puzzles with, by site key.
+    let surgeLevels = Mutex<[String: Int]>([:])
     let clock: @Sendable () -> Double
     /// The sites served now (the demo site among them): replaced whole by
     /// ``replaceSites(_:)``.

@@ -8,6 +8,8 @@ final class ServiceMetrics: Sendable {
     /// Everything counted so far.
     private struct State {
         var counters: [String: Double] = [:]
+        /// Values that go up and down, by series.
+        var gauges: [String: Double] = [:]
         /// Time in the service, by endpoint.
         var durations: [String: Histogram] = [:]
         /// Time waiting for a worker, over every endpoint.
@@ -54,6 +56,14 @@ final class ServiceMetrics: Sendable {
         ),
     ]
 
+    /// Every gauge family: its name and what it shows.
+    static let gaugeFamilies: [(name: String, help: String)] = [
+        (
+            "tactile_price_surge_bits",
+            "Bits this instance last added to a site's price for its answers per minute against its own normal, by site key."
+        )
+    ]
+
     /// Latency bucket bounds in seconds.
     static let bounds = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
@@ -98,6 +108,12 @@ final class ServiceMetrics: Sendable {
         state.withLock { $0.counters[key, default: 0] += 1 }
     }
 
+    /// Sets a gauge with labels (in the order given, which must not vary).
+    func set(_ name: String, labels: [(String, String)], to value: Double) {
+        let key = Self.series(name, labels)
+        state.withLock { $0.gauges[key] = value }
+    }
+
     /// Shows each site's counters from now on, at zero until their first event.
     func declare(sites: [String]) {
         state.withLock { state in
@@ -106,6 +122,8 @@ final class ServiceMetrics: Sendable {
                     let key = Self.series(name, [("site", site)])
                     if state.counters[key] == nil { state.counters[key] = 0 }
                 }
+                let surge = Self.series("tactile_price_surge_bits", [("site", site)])
+                if state.gauges[surge] == nil { state.gauges[surge] = 0 }
             }
         }
     }
@@ -148,6 +166,13 @@ final class ServiceMetrics: Sendable {
             lines.append("# TYPE \(name) counter")
             for key in (families[name] ?? []).sorted() {
                 lines.append("\(key) \(Int(series[key]!))")
+            }
+        }
+        for (name, help) in gaugeFamilies {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) gauge")
+            for key in state.gauges.keys.sorted() where key.hasPrefix(name + "{") {
+                lines.append("\(key) \(Int(state.gauges[key]!))")
             }
         }
         let duration = "tactile_http_request_duration_seconds"

@@ -19,10 +19,11 @@ public struct ServiceSite: Codable, Hashable, Sendable {
     public var previousSecretUntil: Double?
     /// The host names of pages allowed to show its puzzles (from `Origin` or `Referer`).
     public var hostnames: [String]
-    /// The price of an answer: the proof-of-work difficulty in bits every answer carries (the
-    /// widget searches while the person drags; about a second on a mid-range phone at the
-    /// default 16), rising with failures and with the volume of the client's network. `nil`:
-    /// no price, and no proof-of-work alternative for people who cannot drag.
+    /// The price of an answer, in bits of expected work: every answer carries 16 nonces of
+    /// this many bits less 4 (the widget searches while the person drags; about a second on a
+    /// phone at the default ``defaultPrice``), rising with failures, with the volume of the
+    /// client's network and with a surge of the site's answers. `nil`: no price, and no
+    /// proof-of-work alternative for people who cannot drag.
     public var proofOfWorkDifficulty: Int?
     /// Whether a proof of work alone (4 times the price, no drag) may pass; `nil` or `true`
     /// allows it, for people who cannot drag; `false` refuses such passes.
@@ -45,6 +46,10 @@ public struct ServiceSite: Codable, Hashable, Sendable {
 
     /// The site-wide limit when a site sets none: 30,000 puzzles a minute (500 a second).
     public static let defaultSitePuzzlesPerMinute = 30_000
+    /// The price of an answer where a site does not set one, in bits of expected work
+    /// (16 nonces of 18 bits): about a second at the median on a phone, measured with the
+    /// widget's own hashing (`benchmarks/price`).
+    public static let defaultPrice = 22
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case sitekey, secret, hostnames, proofOfWorkDifficulty, puzzlesPerMinute, answersPerMinute
@@ -70,7 +75,8 @@ public struct ServiceSite: Codable, Hashable, Sendable {
 
     /// Creates a site.
     public init(
-        sitekey: String, secret: String, hostnames: [String], proofOfWorkDifficulty: Int? = 16
+        sitekey: String, secret: String, hostnames: [String],
+        proofOfWorkDifficulty: Int? = ServiceSite.defaultPrice
     ) {
         self.sitekey = sitekey
         self.secret = secret
@@ -95,7 +101,8 @@ public struct ServiceSite: Codable, Hashable, Sendable {
         hostnames = try container.decode([String].self, forKey: .hostnames)
         proofOfWorkDifficulty =
             container.contains(.proofOfWorkDifficulty)
-            ? try container.decodeIfPresent(Int.self, forKey: .proofOfWorkDifficulty) : 16
+            ? try container.decodeIfPresent(Int.self, forKey: .proofOfWorkDifficulty)
+            : Self.defaultPrice
         puzzlesPerMinute = try container.decodeIfPresent(Int.self, forKey: .puzzlesPerMinute)
         answersPerMinute = try container.decodeIfPresent(Int.self, forKey: .answersPerMinute)
         sitePuzzlesPerMinute = try container.decodeIfPresent(

@@ -67,6 +67,7 @@ extension PuzzleChallenge {
             fields["proofOfWork"] = [
                 "salt": JSONValue(proofOfWork.salt),
                 "difficulty": JSONValue(proofOfWork.difficulty),
+                "parts": JSONValue(proofOfWork.parts),
             ]
         }
         return fields

@@ -146,7 +146,7 @@ public struct PuzzleVerifier: Sendable {
         // The price of its answer: a client that keeps failing, or whose network asks for
         // many puzzles, pays more, rather than meet a lock a person cannot leave.
         let work = policy.proofOfWorkDifficulty.map { base in
-            ProofOfWorkChallenge(
+            ProofOfWorkChallenge.priced(
                 salt: randomHex(bytes: 16),
                 difficulty: min(
                     ProofOfWorkChallenge.difficulties.upperBound

@@ -8,7 +8,7 @@ import { PuzzleSession } from './session.js';
 import { PuzzleView, loadStyles, reducedMotion } from './dom.js';
 import { PuzzleInput } from './input.js';
 import { post, readChallenge, readVerdict, pictureURLs } from './network.js';
-import { Price, solveProofOfWork, validProofOfWork, canWork, ALONE_SURCHARGE, DEEPER_GRACE_MS } from './work.js';
+import { Price, validProofOfWork, DEEPER_GRACE_MS } from './work.js';
 import { TEXTS, language } from './texts.js';
 
 /** The longest a browser timer waits, ms; a later wake-up is reached in several waits. */
@@ -38,7 +38,6 @@ export class Widget {
     this.hole = null; // where the service says the hole is, for the pass's snap
     this.refusedForSetup = false; // whether the last refusal blames the site's set-up
     this.price = null;
-    this.stopWork = null; // stops a proof of work alone under way
     this.timer = null;
     this.removed = false;
     this.view = new PuzzleView(host, id, this.text, lang, options.theme ?? data.theme ?? 'auto');
@@ -216,7 +215,7 @@ export class Widget {
 
   showPuzzle(challenge) {
     this.pending = null;
-    const offersWork = validProofOfWork(challenge.proofOfWork) && canWork();
+    const offersWork = validProofOfWork(challenge.proofOfWork);
     this.view.install(challenge, offersWork);
     this.input.reset();
     if (offersWork) {
@@ -259,30 +258,24 @@ export class Widget {
     this.report({ type: 'answerStarted' });
     view.setState('working');
     view.say(text.workingStart);
-    const difficulty = c.proofOfWork.difficulty + ALONE_SURCHARGE;
-    const expected = 2 ** difficulty;
-    const progress = (tried) => {
+    const progress = (tried, expected) => {
       if (!this.isCurrent(request)) return;
-      const share = 1 - Math.exp(-tried / expected); // the chance a search this long has finished
-      const percent = Math.min(99, Math.floor(share * 100));
+      const percent = Math.min(99, Math.floor((tried / expected) * 100));
       view.say(text.working(percent), { announce: false });
       view.showProgress(percent);
     };
-    let nonce;
-    try {
+    // The price's search goes on to the deeper nonces; a stopped one starts again.
+    if (!this.price || this.price.search.stopped) {
       if (this.price) this.price.stop();
-      nonce = await solveProofOfWork(c.proofOfWork.salt, difficulty, progress, this);
-    } catch (_) {
-      if (this.isCurrent(request)) this.answer({ error: 'proof-of-work-failed' });
-      return;
+      this.price = new Price(c.proofOfWork, () => {});
     }
+    const nonce = await this.price.alone(progress);
     if (nonce === null || !this.isCurrent(request)) return;
     view.say(text.working(100), { announce: false });
     this.answer({ body: { proofOfWork: { nonce } } });
   }
 
   stopWorking() {
-    if (this.stopWork) this.stopWork();
     if (this.price) this.price.stop();
     this.price = null;
   }

@@ -58,13 +58,23 @@ extension SiteBinding {
 }
 
 extension ProofOfWorkChallenge {
-    var json: JSONValue { ["salt": JSONValue(salt), "difficulty": JSONValue(difficulty)] }
+    /// Parts of 1 are left out, as records written before there were parts have it.
+    var json: JSONValue {
+        var members: [String: JSONValue] = [
+            "salt": JSONValue(salt), "difficulty": JSONValue(difficulty),
+        ]
+        if parts != 1 { members["parts"] = JSONValue(parts) }
+        return JSONValue.object(members)
+    }
 
     init?(json: JSONValue) {
         guard let salt = json["salt"]?.string, let difficulty = json.int("difficulty") else {
             return nil
         }
-        self.init(salt: salt, difficulty: difficulty)
+        let parts = json["parts"] == nil ? 1 : json.int("parts")
+        guard let parts else { return nil }
+        self.init(salt: salt, difficulty: difficulty, parts: parts)
+        guard hasValidParts || parts == 1 else { return nil }
     }
 }
 

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import TactileCore
+@testable import TactilePuzzleVerifier
+
+/// The verifier's reading of a proof-of-work answer against the table the widget's hashing is
+/// tested with too (`Tests/Shared/proof-of-work-cases.json`), whose verdicts Python's hashlib
+/// decided; and the price's split into several smaller puzzles.
+@Suite struct ProofOfWorkAnswerTests {
+    static let tablePath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Shared/proof-of-work-cases.json").path
+
+    @Test func everyCaseOfTheTable() throws {
+        let bytes = try #require(FileManager.default.contents(atPath: Self.tablePath))
+        let cases = try #require(try JSONValue.parse(Array(bytes))["cases"]?.array)
+        #expect(cases.count >= 20)
+        var verdicts: Set<Bool> = []
+        for entry in cases {
+            let challenge = ProofOfWorkChallenge(
+                salt: try #require(entry["salt"]?.string),
+                difficulty: try #require(entry["difficulty"]?.number.flatMap(Int.init(exactly:))),
+                parts: try #require(entry["parts"]?.number.flatMap(Int.init(exactly:))))
+            let solved = try #require(entry["solved"]?.bool)
+            verdicts.insert(solved)
+            #expect(
+                challenge.isSolved(
+                    by: try #require(entry["answer"]?.string),
+                    extraBits: try #require(entry["extraBits"]?.number.flatMap(Int.init(exactly:))))
+                    == solved,
+                "\(entry["note"]?.string ?? "")")
+        }
+        #expect(verdicts == [true, false])
+    }
+
+    @Test(arguments: [(22, 16, 18), (16, 16, 12), (5, 16, 1), (4, 1, 4), (1, 1, 1)])
+    func aPriceIsOfferedInSixteenParts(difficulty: Int, parts: Int, partDifficulty: Int) {
+        let work = ProofOfWorkChallenge.priced(salt: "s", difficulty: difficulty)
+        #expect(work.difficulty == difficulty)
+        #expect(work.parts == parts)
+        #expect(work.partDifficulty == partDifficulty)
+        #expect(work.hasValidParts || parts == 1)
+    }
+
+    @Test func eitherFormPaysAndNeitherPaysLess() {
+        let work = ProofOfWorkChallenge(salt: "c2FsdA", difficulty: 9, parts: 16)
+        let inParts = work.solveInParts()
+        #expect(work.isSolved(by: inParts))
+        #expect(work.isSolved(by: work.solve()))
+        let nonces = inParts.split(separator: ",").map(String.init)
+        #expect(nonces.count == 16)
+        #expect(!work.isSolved(by: nonces.dropLast().joined(separator: ",")))
+        // A part alone is not the whole price, unless it happens to carry all its bits.
+        #expect(
+            nonces.contains { work.isSolved(by: $0) }
+                == nonces.contains { work.zeroBits(of: $0) >= 9 })
+        let deeper = work.solveInParts(extraBits: ProofOfWorkChallenge.aloneSurcharge)
+        #expect(work.isSolved(by: deeper, extraBits: ProofOfWorkChallenge.aloneSurcharge))
+        #expect(work.isSolved(by: deeper))
+    }
+}
