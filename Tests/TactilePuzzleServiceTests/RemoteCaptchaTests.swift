@@ -58,7 +58,9 @@ import Testing
                             body: response.body)))
             },
             decode: { try ImageLoader.decode($0, name: "test image") },
-            solveWork: { ProofOfWorkChallenge(salt: $0, difficulty: $1, parts: $2).solveInParts() },
+            solveWork: {
+                $3(ProofOfWorkChallenge(salt: $0, difficulty: $1, parts: $2).solveInParts())
+            },
             clock: { [localClock] in localClock.now })
     }
 

@@ -59,4 +59,21 @@ import Testing
         #expect(work.isSolved(by: deeper, extraBits: ProofOfWorkChallenge.aloneSurcharge))
         #expect(work.isSolved(by: deeper))
     }
+
+    /// The app's search: the price, then the deeper price when it comes within the grace.
+    @Test func payingInPartsGoesOnToTheDeeperPriceWithinItsGrace() {
+        let work = ProofOfWorkChallenge(salt: "c2FsdA", difficulty: 12, parts: 16)
+        let alone = ProofOfWorkChallenge.aloneSurcharge
+        let patient = work.payInParts(grace: .infinity) { 0 }
+        #expect(work.isSolved(by: patient, extraBits: alone))
+        // A clock that leaps an hour each time it is read: no grace left once the price is paid.
+        var hours = 0.0
+        let hurried = work.payInParts(grace: 1) {
+            hours += 3600
+            return hours
+        }
+        #expect(work.isSolved(by: hurried))
+        #expect(hurried == work.solveInParts())
+        #expect(!work.isSolved(by: hurried, extraBits: alone))
+    }
 }

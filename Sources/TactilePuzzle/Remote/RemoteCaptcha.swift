@@ -63,9 +63,13 @@ public final class RemoteCaptcha {
         public var price: (salt: String, difficulty: Int, parts: Int)?
     }
 
-    /// Pays a price: a nonce such that SHA-256(salt ":" nonce) starts with `difficulty` zero
-    /// bits, or `parts` different nonces joined by commas, each with log2(`parts`) bits less.
-    public typealias WorkSolver = (_ salt: String, _ difficulty: Int, _ parts: Int) -> String
+    /// Pays a price, then calls `paid` with the answer: a nonce such that SHA-256(salt ":"
+    /// nonce) starts with `difficulty` zero bits, or `parts` different nonces joined by commas,
+    /// each with log2(`parts`) bits less. It may take seconds: a host searches on a thread of
+    /// its own and calls `paid` where it runs ``submit(_:for:completion:)``.
+    public typealias WorkSolver = (
+        _ salt: String, _ difficulty: Int, _ parts: Int, _ paid: @escaping (String) -> Void
+    ) -> Void
 
     /// The service's base URL, without a trailing slash.
     public let baseURL: String
@@ -228,11 +232,21 @@ public final class RemoteCaptcha {
         } else {
             fields["pointer"] = .string(result.pointerDevice.rawValue)
         }
-        if let price = challenge.price, let solveWork {
-            fields["proofOfWork"] = [
-                "nonce": .string(solveWork(price.salt, price.difficulty, price.parts))
-            ]
+        guard let price = challenge.price, let solveWork else {
+            return send(fields, for: challenge, completion: completion)
         }
+        solveWork(price.salt, price.difficulty, price.parts) { [self] nonce in
+            var fields = fields
+            fields["proofOfWork"] = ["nonce": .string(nonce)]
+            send(fields, for: challenge, completion: completion)
+        }
+    }
+
+    /// Posts an answer's fields and reads the verdict.
+    private func send(
+        _ fields: [String: JSONValue], for challenge: Challenge,
+        completion: @escaping (Result<PuzzleVerdict, RemoteCaptchaError>) -> Void
+    ) {
         post("/v1/challenges/\(challenge.id)/answer", fields) { [clock] outcome in
             switch outcome {
             case .failure(let error): completion(.failure(error))

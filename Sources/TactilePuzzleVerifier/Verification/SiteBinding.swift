@@ -100,6 +100,31 @@ public struct ProofOfWorkChallenge: Hashable, Sendable, Codable {
         return found.joined(separator: ",")
     }
 
+    /// Pays the price in parts as the widget does, then goes on for at most `grace` seconds
+    /// more to pay the price of the proof of work alone (``aloneSurcharge`` bits more on each
+    /// part), continuing the same search: that answer when found in time, else the price's.
+    /// A client's search, for a thread that may wait; `now` reads a clock in seconds.
+    public func payInParts(grace: Double, now: () -> Double) -> String {
+        var paid: [String] = []
+        var deeper: [String] = []
+        var paidAt: Double?
+        var candidate: UInt64 = 0
+        while deeper.count < parts {
+            let nonce = String(candidate)
+            candidate += 1
+            let zeros = zeroBits(of: nonce)
+            if zeros >= partDifficulty + Self.aloneSurcharge { deeper.append(nonce) }
+            if zeros >= partDifficulty, paid.count < parts {
+                paid.append(nonce)
+                if paid.count == parts { paidAt = now() }
+            }
+            if let paidAt, candidate % 4096 == 0, now() - paidAt > grace {
+                return paid.joined(separator: ",")
+            }
+        }
+        return deeper.joined(separator: ",")
+    }
+
     /// Whether `answer` solves the challenge with `extraBits` more zero bits: one nonce of 1 to
     /// 20 decimal digits with `difficulty` + `extraBits` bits, or (when the challenge is
     /// split) exactly `parts` different such nonces joined by commas, each with

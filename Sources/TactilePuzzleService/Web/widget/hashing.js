@@ -44,10 +44,12 @@ export function initialState() {
   ]);
 }
 
-/** One SHA-256 compression of the 16 words `block` into `state` (8 words), in place. */
-export function sha256Compress(state, block, k) {
-  const w = new Uint32Array(64);
-  w.set(block);
+/**
+ * One SHA-256 compression of the 16 words `block` into `state` (8 words), in place; `w` is
+ * room for the 64-word schedule (given, so that a search allocates nothing per hash).
+ */
+export function sha256Compress(state, block, k, w = new Uint32Array(64)) {
+  for (let t = 0; t < 16; t++) w[t] = block[t];
   for (let t = 16; t < 64; t++) {
     const a = w[t - 15], b = w[t - 2];
     const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
@@ -185,7 +187,11 @@ export function makeSearcher(prefix, simdBytes) {
   }
   const words = new Uint32Array(16);
   const state = new Uint32Array(8);
-  const innerAt = prefix.length + 9;
+  const schedule = new Uint32Array(64);
+  // Where each of the 3 inner digits sits: its word, and its shift in that word.
+  const innerAt = [0, 1, 2].map((i) => prefix.length + 9 + i);
+  const [w0, w1, w2] = innerAt.map((at) => at >>> 2);
+  const [s0, s1, s2] = innerAt.map((at) => 8 * (3 - (at & 3)));
   return {
     kind: 'scalar',
     search(block, bits) {
@@ -194,13 +200,11 @@ export function makeSearcher(prefix, simdBytes) {
       for (let lane = 0; lane < 4; lane++) {
         for (let inner = 0; inner < 1000; inner++) {
           for (let t = 0; t < 16; t++) words[t] = lanes[4 * t + lane];
-          const digits = [Math.floor(inner / 100), Math.floor(inner / 10) % 10, inner % 10];
-          for (let i = 0; i < 3; i++) {
-            const at = innerAt + i;
-            words[at >>> 2] += digits[i] << (8 * (3 - (at & 3)));
-          }
+          words[w0] += ((inner / 100) | 0) << s0;
+          words[w1] += (((inner / 10) | 0) % 10) << s1;
+          words[w2] += (inner % 10) << s2;
           state.set(iv);
-          sha256Compress(state, words, k);
+          sha256Compress(state, words, k, schedule);
           const zeros = zeroBits(state[0], state[1]);
           if (zeros >= bits) hits.push([blockNonce(block, lane * 1000 + inner), zeros]);
         }
