@@ -116,10 +116,10 @@ extension CaptchaService {
     static let puzzlesPerExtraBit = 8
     /// The most bits a network's volume adds: 16 times the work. A carrier or an office
     /// shares its addresses among many people, whose puzzles alone can fill a network's hour;
-    /// each of them must still be able to pay. At the default 16 bits, 20 take the widget about
-    /// 10 s at the median and 28 s at the 95th percentile with the CPU throttled 4×
-    /// (`benchmarks/price/widget_price.py`), most of it while the person drags; 30 bits took
-    /// hours, longer than a puzzle lives.
+    /// each of them must still be able to pay. At the default 22 bits, 26 take a phone about
+    /// 22 s at the median and 32 s at the 95th percentile (`benchmarks/price/widget_price.py`),
+    /// much of it while the person drags; without a bound the price climbed to 30 bits, longer
+    /// than a puzzle lives.
     static let mostExtraBits = 4
 
     /// The bits added to the price of an answer for the volume of the client's network
