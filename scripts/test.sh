@@ -43,7 +43,7 @@ timeout 600 "$tactile" bench puzzle --puzzles 10 | grep -E "check|shadow"
 echo "== fuzz (every target briefly, from its seed corpus)"
 scripts/fuzz.sh all "${FUZZ_SECONDS:-30}"
 
-echo "== widget (node --check every module, as the ES modules browsers load; node --test its flow, track and replies)"
+echo "== widget (node --check every module, as the ES modules browsers load; node --test its flow, track, replies and proof of work)"
 # Web/package.json says "type": "module", so node reads the .js files as the browsers do.
 for module in Sources/TactilePuzzleService/Web/widget.js Sources/TactilePuzzleService/Web/widget/*.js; do
   node --check "$module"

@@ -691,6 +691,50 @@ class DemoTests(unittest.TestCase):
         nonce = sent("/answer")[-1]["body"]["proofOfWork"]["nonce"]
         self.assertTrue(check_pow(challenge["proofOfWork"], nonce))
 
+    def search_for(self, seconds=1.0):
+        """The widget's own search (widget/work.js from the service) run on this page for a
+        while, on a price it cannot finish: how it hashed, its workers, and what it tried."""
+        return DRIVER.execute_async_script("""
+            const [url, seconds, done] = arguments;
+            import(url + '/widget/work.js').then(async ({ Search }) => {
+              const search = new Search({ salt: '0123456789abcdef0123456789abcdef', difficulty: 32 });
+              await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+              const found = { kind: search.kind, workers: search.workers.length, tried: search.tried };
+              search.stop();
+              done(found);
+            }).catch((error) => done({ error: String(error) }));""", BASE, seconds)
+
+    def test_13_the_price_is_hashed_with_webassembly_simd_in_workers(self):
+        open_demo()
+        found = self.search_for()
+        cores = DRIVER.execute_script("return navigator.hardwareConcurrency")
+        self.assertEqual(found.get("kind"), "simd", found)
+        self.assertEqual(found["workers"], max(1, min(4, cores)), found)
+        self.assertGreater(found["tried"], 0, found)
+
+    def test_14_a_page_that_refuses_webassembly_pays_in_javascript(self):
+        open_demo()
+        if not last_challenge().get("proofOfWork"):
+            self.skipTest("the service asks no price")
+        # A Content-Security-Policy without 'wasm-unsafe-eval': the workers hash in JavaScript.
+        DRIVER.execute_script("""
+            const policy = document.createElement('meta');
+            policy.httpEquiv = 'Content-Security-Policy';
+            policy.content = "script-src 'self' 'unsafe-inline' blob:; worker-src blob:";
+            document.head.appendChild(policy);
+            window.tactileCaptcha.reset();""")
+        wait_state("ready")
+        found = self.search_for()
+        self.assertEqual(found.get("kind"), "scalar", found)
+        self.assertGreater(found["tried"], 0, found)
+        challenge = last_challenge()
+        hole_x, _ = answer_for(BASE, challenge["id"])
+        drag(slider(), css_offset_for(hole_x), seed=48)
+        # However high the price has climbed here: time for it at a million hashes a second.
+        wait_state("passed", timeout=30 + 2 ** challenge["proofOfWork"]["difficulty"] / 1e6)
+        nonce = sent("/answer")[-1]["body"]["proofOfWork"]["nonce"]
+        self.assertTrue(check_pow(challenge["proofOfWork"], nonce))
+
 
 class AxisTests(unittest.TestCase):
     """Vertical and free puzzles: against services that issue only them (--axis-for-tests)."""

@@ -47,21 +47,21 @@ import Testing
         }
         func gauge() -> String? {
             metricLines(service).first {
-                $0.hasPrefix(#"tactile_price_surge_bits{site="site-one-key"}"#)
+                $0.hasPrefix(#"tactile_price_surge_doublings{site="site-one-key"}"#)
             }
         }
         #expect(try price() == 16)
-        #expect(gauge() == #"tactile_price_surge_bits{site="site-one-key"} 0"#)
+        #expect(gauge() == #"tactile_price_surge_doublings{site="site-one-key"} 0"#)
         // 8 answers in the minute: 4 times the floor, not more.
         for _ in 0..<8 { try answer() }
         #expect(try price() == 16)
         // The 9th: past 4 times; past 8 times, 2 bits, and no more however many follow.
         try answer()
         #expect(try price() == 17)
-        #expect(gauge() == #"tactile_price_surge_bits{site="site-one-key"} 1"#)
+        #expect(gauge() == #"tactile_price_surge_doublings{site="site-one-key"} 1"#)
         for _ in 0..<30 { try answer() }
         #expect(try price() == 18)
-        #expect(gauge() == #"tactile_price_surge_bits{site="site-one-key"} 2"#)
+        #expect(gauge() == #"tactile_price_surge_doublings{site="site-one-key"} 2"#)
         #expect(
             log.text.contains("surge site=site-one-key bits=2 answers-per-minute="), "\(log.text)")
         // Half a minute later the last minute still counts; two quiet minutes later it does not.
@@ -69,7 +69,7 @@ import Testing
         #expect(try price() == 18)
         clock.now += 120
         #expect(try price() == 16)
-        #expect(gauge() == #"tactile_price_surge_bits{site="site-one-key"} 0"#)
+        #expect(gauge() == #"tactile_price_surge_doublings{site="site-one-key"} 0"#)
         #expect(log.text.contains("surge site=site-one-key bits=0"))
     }
 }

@@ -143,3 +143,16 @@ test('a challenge without parts is paid with one nonce of all its bits', async (
   assert.match(answer, /^\d{12}$/);
   assert.ok(nodeZeros(`${salt}:${answer}`) >= 12);
 });
+
+test('a search on the page leaves the page its timers', async () => {
+  // A price no search finishes in the time: the page must still run a 10 ms timer many times
+  // a second (a search that never yields runs it 0 times).
+  const search = new Search({ salt: 'b', difficulty: 32 }, { workers: 0 });
+  let fired = 0;
+  const timer = setInterval(() => { fired += 1; }, 10);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  clearInterval(timer);
+  search.stop();
+  assert.ok(search.tried > 0, 'the search ran');
+  assert.ok(fired >= 10, `a 10 ms timer fired ${fired} times in a second of searching`);
+});

@@ -30,7 +30,7 @@ extension CaptchaService {
             return levels[site, default: 0] != bits
         }
         if changed {
-            metrics.set("tactile_price_surge_bits", labels: [("site", site)], to: Double(bits))
+            metrics.set("tactile_price_surge_doublings", labels: [("site", site)], to: Double(bits))
             log(
                 "\(UTCTimestamp.string(now)) surge site=\(site) bits=\(bits) answers-per-minute=\(Int(rate.rounded())) normal=\(Int(normal.rounded()))"
             )

@@ -59,8 +59,8 @@ final class ServiceMetrics: Sendable {
     /// Every gauge family: its name and what it shows.
     static let gaugeFamilies: [(name: String, help: String)] = [
         (
-            "tactile_price_surge_bits",
-            "Bits this instance last added to a site's price for its answers per minute against its own normal, by site key."
+            "tactile_price_surge_doublings",
+            "How many times this instance last doubled the work of a site's puzzles for its answers per minute against its own normal, by site key."
         )
     ]
 
@@ -122,7 +122,7 @@ final class ServiceMetrics: Sendable {
                     let key = Self.series(name, [("site", site)])
                     if state.counters[key] == nil { state.counters[key] = 0 }
                 }
-                let surge = Self.series("tactile_price_surge_bits", [("site", site)])
+                let surge = Self.series("tactile_price_surge_doublings", [("site", site)])
                 if state.gauges[surge] == nil { state.gauges[surge] = 0 }
             }
         }

@@ -33,7 +33,8 @@
  *
  * The rest are modules in /widget/ beside this one: the flow as a state machine (session.js),
  * one widget on the page (host.js performing the flow's effects, dom.js, input.js, track.js),
- * the service (network.js), proof of work (work.js), texts.js and widget.css.
+ * the service (network.js), proof of work (work.js, its hashing in hashing.js), texts.js and
+ * widget.css.
  */
 
 import { Widget } from './widget/host.js';
