@@ -45,8 +45,10 @@ public struct SurgePricing: Hashable, Sendable {
     /// A site's normal answers per minute, from the fuller of two day-long windows half a day
     /// apart: its count over the minutes it has covered so far (at least 12 hours' worth).
     ///
-    /// - Parameter counts: The two windows' counts, the first starting on whole days (UTC),
-    ///   the second half a day later.
+    /// - Parameters:
+    ///   - counts: The two windows' counts, the first starting on whole days (UTC), the second
+    ///     half a day later.
+    ///   - now: The time, seconds since 1970.
     public static func normal(counts: (Int, Int), now: Double) -> Double {
         let day = 86_400.0
         let covered = [0.0, day / 2].map { shift in
