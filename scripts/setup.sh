@@ -7,7 +7,8 @@
 #   --with-browser  also installs Chromium, its driver, Selenium, a Chinese font, and Pillow
 #                   and NumPy (the photo test reads pixels) for the browser tests of the
 #                   captcha widget.
-#   --with-peers    also installs Chipmunk2D, Box2D and a C++ compiler for `scripts/bench.sh`.
+#   --with-peers    also installs Chipmunk2D, Box2D 2.4, a C++ compiler and CMake (which
+#                   builds a Box2D v3 checkout) for `scripts/bench.sh`.
 #   --with-photos   also installs scikit-image's sample photos (python3-skimage), which the
 #                   puzzle solver tests and `tactile bench puzzle` cut puzzles from.
 #   --with-bench    also installs wrk, for `scripts/bench-serve.sh` and `scripts/soak-serve.sh`.
@@ -41,7 +42,7 @@ for option in "$@"; do
   case "$option" in
     --with-display) packages+=(xvfb xauth xdotool imagemagick) ;;
     --with-browser) packages+=(chromium chromium-driver python3-selenium fonts-wqy-microhei python3-pil python3-numpy) ;;
-    --with-peers) packages+=(libchipmunk-dev libbox2d-dev g++) ;;
+    --with-peers) packages+=(libchipmunk-dev libbox2d-dev g++ cmake) ;;
     --with-photos) packages+=(python3-skimage) ;;
     --with-bench) packages+=(wrk) ;;
     --with-accessibility) packages+=(at-spi2-core python3-pyatspi dbus xvfb xdotool) ;;

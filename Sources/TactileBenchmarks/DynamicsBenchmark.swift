@@ -68,7 +68,7 @@ enum DynamicsBenchmark {
                 () throws(CommandFailure) in try pyramid()
             },
         ]
-        let peerNames = ["chipmunk", "box2d"]
+        let peerNames = ["chipmunk", "box2d", "box2d-v3"]
         // Rounds of every engine in turn, keeping each one's best time: a busy moment on the
         // machine slows one round, not one engine.
         var results: [String: [String: Double]] = [:]
@@ -86,7 +86,7 @@ enum DynamicsBenchmark {
             }
         }
         output.line(
-            "Scene                                  tactile     Chipmunk 7   Box2D 2.4.1   tactile/Chipmunk  tactile/Box2D"
+            "Scene                                  tactile     Chipmunk 7   Box2D 2.4.1  Box2D v3     tactile/Chipmunk  tactile/Box2D     tactile/Box2D v3"
         )
         for scene in scenes {
             let ours = (seconds: best[scene.peerName]!, note: notes[scene.peerName]!)
@@ -120,10 +120,10 @@ enum DynamicsBenchmark {
         }
         if !results.isEmpty {
             output.line(
-                "Peers: one step per 1/60 s (the cradle: 1/600 s); Chipmunk with 10 iterations (its spatial hash for the pits); Box2D with 8 velocity and 3 position iterations, 10 points to the metre, sleeping off. Debian's libchipmunk is built with its runtime assertions on."
+                "Peers: one step per 1/60 s (the cradle: 1/600 s); Chipmunk with 10 iterations (its spatial hash for the pits); Box2D 2.4 with 8 velocity and 3 position iterations, Box2D v3 with 4 substeps on one thread, both 10 points to the metre, sleeping off. Debian's libchipmunk is built with its runtime assertions on."
             )
             // The same checks on the peers' scenes, so that speed is compared at known quality.
-            for (peer, title) in zip(peerNames, ["Chipmunk", "Box2D"]) {
+            for (peer, title) in zip(peerNames, ["Chipmunk", "Box2D 2.4", "Box2D v3"]) {
                 guard let table = results[peer] else { continue }
                 func points(_ key: String) -> String {
                     table[key].map { String(format: "%.2f", $0) } ?? "—"
@@ -384,7 +384,10 @@ struct PeerRunner {
         for name in names {
             let path = directory + "/" + name + "-bench"
             guard FileManager.default.isExecutableFile(atPath: path) else {
-                note("Missing peer \(path).")
+                note(
+                    name == "box2d-v3"
+                        ? "No Box2D v3: run scripts/bench.sh with BOX2D_V3_SRC set to a checkout of https://github.com/erincatto/box2d (built in a scratch folder, never kept in the tree)."
+                        : "Missing peer \(path).")
                 continue
             }
             let process = Process()
