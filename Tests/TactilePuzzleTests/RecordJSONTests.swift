@@ -22,6 +22,29 @@ import Testing
         pending.proofOfWork = ProofOfWorkChallenge(salt: "c2FsdA", difficulty: 18)
         pending.axis = .free
         try agree(pending)
+        pending.proofOfWork = ProofOfWorkChallenge(salt: "c2FsdA", difficulty: 22, parts: 16)
+        try agree(pending)
+    }
+
+    /// A price whose parts are not a split it can state (damaged, or written by hand) is no
+    /// price: the record fails closed rather than ask for less work.
+    @Test func aPriceWithImpossiblePartsIsNoRecord() throws {
+        let good = try JSONValue.parse(Array(#"{"salt":"s","difficulty":22,"parts":16}"#.utf8))
+        #expect(ProofOfWorkChallenge(json: good)?.parts == 16)
+        #expect(
+            ProofOfWorkChallenge(
+                json: try JSONValue.parse(Array(#"{"salt":"s","difficulty":22}"#.utf8)))?.parts == 1
+        )
+        for parts in ["12", "0", "-16", "128", "16.5", "\"16\"", "null"] {
+            let json = try JSONValue.parse(
+                Array(#"{"salt":"s","difficulty":22,"parts":"#.utf8) + Array(parts.utf8) + [
+                    UInt8(ascii: "}")
+                ])
+            #expect(ProofOfWorkChallenge(json: json) == nil, "parts \(parts)")
+        }
+        // 16 parts of a 4-bit price would leave each part no bit.
+        let starved = try JSONValue.parse(Array(#"{"salt":"s","difficulty":4,"parts":16}"#.utf8))
+        #expect(ProofOfWorkChallenge(json: starved) == nil)
     }
 
     @Test func clients() throws {

@@ -130,6 +130,8 @@ public struct ProofOfWorkChallenge: Hashable, Sendable, Codable {
     /// split) exactly `parts` different such nonces joined by commas, each with
     /// ``partDifficulty`` + `extraBits` bits. At most `parts` hashes.
     public func isSolved(by answer: String, extraBits: Int = 0) -> Bool {
+        // Longer than the longest answer: refused before it is split.
+        guard answer.utf8.count <= max(1, parts) * 21 else { return false }
         let nonces = answer.utf8.split(
             separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
         let bits: Int
