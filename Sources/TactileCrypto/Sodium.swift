@@ -40,6 +40,22 @@ public enum Sodium {
         return digest
     }
 
+    /// Writes the SHA-256 digest of the bytes in `message` into the first 32 bytes of
+    /// `digest`, allocating nothing: for a loop that hashes many messages.
+    ///
+    /// - Parameters:
+    ///   - message: The bytes to hash.
+    ///   - digest: Where the digest goes; at least 32 bytes.
+    public static func sha256(
+        _ message: UnsafeRawBufferPointer, into digest: UnsafeMutableRawBufferPointer
+    ) {
+        ready()
+        precondition(digest.count >= Int(crypto_hash_sha256_BYTES), "a digest needs 32 bytes")
+        _ = crypto_hash_sha256(
+            digest.baseAddress!.assumingMemoryBound(to: UInt8.self),
+            message.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(message.count))
+    }
+
     /// HMAC-SHA-256 of `message` under a 32-byte key (32 bytes).
     public static func hmacSHA256(_ message: [UInt8], key: [UInt8]) -> [UInt8] {
         ready()

@@ -76,4 +76,33 @@ import Testing
         #expect(hurried == work.solveInParts())
         #expect(!work.isSolved(by: hurried, extraBits: alone))
     }
+
+    /// The search counts its nonces' digits in place: across every carry, including into one
+    /// more digit, each nonce's count of zero bits is that of its decimal text hashed whole.
+    @Test(arguments: [0, 9_990, 999_990, 9_999_999_999_999_999_990] as [UInt64])
+    func theSearchHashesEveryNonceAsItsText(from first: UInt64) {
+        let work = ProofOfWorkChallenge(salt: "c2FsdA", difficulty: 12)
+        let hits = ProofOfWorkChallenge.scan(
+            Array("c2FsdA:".utf8), from: first, count: 20, atLeast: 0)
+        #expect(hits.map(\.nonce) == Array(first..<first + 20))
+        for hit in hits { #expect(hit.zeros == work.zeroBits(of: String(hit.nonce))) }
+    }
+
+    /// On one thread or several, the search finds the same nonces in the same order.
+    @Test func theSearchFindsTheSameOnAnyNumberOfThreads() throws {
+        let work = ProofOfWorkChallenge(salt: "c2FsdA", difficulty: 12)
+        func first(_ count: Int, threads: Int) -> [UInt64] {
+            var found: [UInt64] = []
+            work.search(atLeast: 10, threads: threads) { hits in
+                found += hits.map(\.nonce)
+                return found.count >= count
+            }
+            return Array(found.prefix(count))
+        }
+        let alone = first(40, threads: 1)
+        #expect(alone == first(40, threads: 3))
+        // None skipped: every nonce up to the last one found, hashed one at a time.
+        let last = try #require(alone.last)
+        #expect(alone == (0...last).filter { work.zeroBits(of: String($0)) >= 10 })
+    }
 }

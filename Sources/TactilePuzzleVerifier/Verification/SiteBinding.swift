@@ -82,47 +82,59 @@ public struct ProofOfWorkChallenge: Hashable, Sendable, Codable {
     /// The first nonce, counting from 0, that solves the challenge with `extraBits` more zero
     /// bits; a client's (or a test's) search, about 2^difficulty hashes.
     public func solve(extraBits: Int = 0) -> String {
-        var candidate: UInt64 = 0
-        while zeroBits(of: String(candidate)) < difficulty + extraBits { candidate += 1 }
-        return String(candidate)
+        var answer: UInt64 = 0
+        search(atLeast: difficulty + extraBits) { hits in
+            guard let first = hits.first else { return false }
+            answer = first.nonce
+            return true
+        }
+        return String(answer)
     }
 
     /// The first `parts` nonces, counting from 0, that solve the split challenge with
     /// `extraBits` more zero bits each, joined by commas.
     public func solveInParts(extraBits: Int = 0) -> String {
-        var found: [String] = []
-        var candidate: UInt64 = 0
-        while found.count < parts {
-            let nonce = String(candidate)
-            if zeroBits(of: nonce) >= partDifficulty + extraBits { found.append(nonce) }
-            candidate += 1
+        var found: [UInt64] = []
+        search(atLeast: partDifficulty + extraBits) { hits in
+            found += hits.prefix(parts - found.count).map(\.nonce)
+            return found.count == parts
         }
-        return found.joined(separator: ",")
+        return found.map(String.init).joined(separator: ",")
     }
 
     /// Pays the price in parts as the widget does, then goes on for at most `grace` seconds
     /// more to pay the price of the proof of work alone (``aloneSurcharge`` bits more on each
     /// part), continuing the same search: that answer when found in time, else the price's.
-    /// A client's search, for a thread that may wait; `now` reads a clock in seconds.
+    /// A client's search on every core, for a thread that may wait; `now` reads a clock in
+    /// seconds.
     public func payInParts(grace: Double, now: () -> Double) -> String {
-        var paid: [String] = []
-        var deeper: [String] = []
+        var paid: [UInt64] = []
+        var deeper: [UInt64] = []
         var paidAt: Double?
-        var candidate: UInt64 = 0
-        while deeper.count < parts {
-            let nonce = String(candidate)
-            candidate += 1
-            let zeros = zeroBits(of: nonce)
-            if zeros >= partDifficulty + Self.aloneSurcharge { deeper.append(nonce) }
-            if zeros >= partDifficulty, paid.count < parts {
-                paid.append(nonce)
-                if paid.count == parts { paidAt = now() }
+        var answer: [UInt64] = []
+        search(atLeast: partDifficulty) { hits in
+            for hit in hits {
+                if let paidAt, now() - paidAt > grace {
+                    answer = paid
+                    return true
+                }
+                if hit.zeros >= partDifficulty + Self.aloneSurcharge { deeper.append(hit.nonce) }
+                if paid.count < parts {
+                    paid.append(hit.nonce)
+                    if paid.count == parts { paidAt = now() }
+                }
+                if deeper.count == parts {
+                    answer = deeper
+                    return true
+                }
             }
-            if let paidAt, candidate % 4096 == 0, now() - paidAt > grace {
-                return paid.joined(separator: ",")
+            if let paidAt, now() - paidAt > grace {
+                answer = paid
+                return true
             }
+            return false
         }
-        return deeper.joined(separator: ",")
+        return answer.map(String.init).joined(separator: ",")
     }
 
     /// Whether `answer` solves the challenge with `extraBits` more zero bits: one nonce of 1 to
