@@ -3,6 +3,8 @@
 # from benchmarks/peers/) and runs `tactile bench dynamics` with them in the same invocation.
 # With BOX2D_V3_SRC set to a checkout of https://github.com/erincatto/box2d, Box2D v3 too: built
 # with CMake in .build/peers (one thread, its SIMD default), never kept in the tree.
+# The large scenes (a 10,000-ball pit, a 100-row pyramid, 20 pyramids) run too, on every engine;
+# TACTILE_BENCH_LARGE=0 leaves them out.
 # Usage: scripts/bench.sh   or   BOX2D_V3_SRC=DIR scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,4 +33,4 @@ fi
 
 swift build -c release --product tactile >/dev/null
 swift build -c release --product tactile-bench >/dev/null
-TACTILE_BENCH_PEERS="$PWD/$peers" "$(swift build -c release --show-bin-path)/tactile" bench dynamics
+TACTILE_BENCH_LARGE="${TACTILE_BENCH_LARGE:-1}" TACTILE_BENCH_PEERS="$PWD/$peers" "$(swift build -c release --show-bin-path)/tactile" bench dynamics

@@ -25,6 +25,13 @@ enum DynamicsBenchmark {
         static let pitSpacing = 17.0
         static let pyramidRows = 20
         static let boxSize = 20.0
+        /// The large scenes: a pit of 10,000 balls, a pyramid of 100 rows (5,050 boxes) and
+        /// 20 pyramids of 10 rows side by side, with 20 points between their bases.
+        static let largePit = 10000
+        static let largePyramidRows = 100
+        static let manyPyramids = 20
+        static let manyPyramidRows = 10
+        static let pyramidGap = 20.0
         static let frames = 120
         static let frame = 1.0 / 60
 
@@ -44,6 +51,39 @@ enum DynamicsBenchmark {
                 x: 17 + Double(i % columns) * pitSpacing,
                 y: pitFloor - 10 - Double(i / columns) * pitSpacing)
         }
+
+        /// The height of a pit's box: 3,000 points, or the peers' 4,000 when the balls reach
+        /// higher.
+        static func pitHeight(_ count: Int) -> Double {
+            pitCenter(count - 1).y < pitFloor - 2990 ? 4000 : 3000
+        }
+
+        /// Centres (y down) of `count` pyramids of `rows` rows standing on `floor`, side by
+        /// side around x = 400: row by row from the bottom, pyramid by pyramid.
+        static func pyramidCenters(count: Int, rows: Int, floor: Double) -> [Point] {
+            let pitch = Double(rows) * (boxSize + 1) + pyramidGap
+            var centers: [Point] = []
+            for pyramid in 0..<count {
+                let middle = 400 + (Double(pyramid) - Double(count - 1) / 2) * pitch
+                for row in 0..<rows {
+                    for column in 0..<(rows - row) {
+                        centers.append(
+                            Point(
+                                x: middle + (Double(column) - Double(rows - row - 1) / 2)
+                                    * (boxSize + 1),
+                                y: floor - boxSize / 2 - Double(row) * boxSize))
+                    }
+                }
+            }
+            return centers
+        }
+    }
+
+    /// Whether the large scenes run too: `TACTILE_BENCH_LARGE` set, and not to 0
+    /// (`scripts/bench.sh` sets it; the test run's pass over every suite does not).
+    static var runsLargeScenes: Bool {
+        let value = ProcessInfo.processInfo.environment["TACTILE_BENCH_LARGE"] ?? ""
+        return !value.isEmpty && value != "0"
     }
 
     /// How many times every scene runs on every engine.
@@ -52,7 +92,7 @@ enum DynamicsBenchmark {
     static func run(output: CommandOutput) throws(CommandFailure) {
         var peers = PeerRunner(
             directory: ProcessInfo.processInfo.environment["TACTILE_BENCH_PEERS"])
-        let scenes = [
+        var scenes = [
             Scene(name: "cradle, 5 balls (per 1/600 s step)", peerName: "cradle", unit: "step") {
                 () throws(CommandFailure) in try cradle()
             },
@@ -65,9 +105,31 @@ enum DynamicsBenchmark {
                 () throws(CommandFailure) in try pit(4000)
             },
             Scene(name: "pyramid, 20 rows (per 1/60 s)", peerName: "pyramid", unit: "frame") {
-                () throws(CommandFailure) in try pyramid()
+                () throws(CommandFailure) in try pyramids(count: 1, rows: Layout.pyramidRows)
             },
         ]
+        if runsLargeScenes {
+            scenes += [
+                Scene(
+                    name: "ball pit, 10,000 circles (per 1/60 s)", peerName: "pit10000",
+                    unit: "frame"
+                ) {
+                    () throws(CommandFailure) in try pit(Layout.largePit)
+                },
+                Scene(
+                    name: "pyramid, 100 rows (per 1/60 s)", peerName: "pyramid100", unit: "frame"
+                ) {
+                    () throws(CommandFailure) in
+                    try pyramids(count: 1, rows: Layout.largePyramidRows)
+                },
+                Scene(
+                    name: "20 pyramids, 10 rows (per 1/60 s)", peerName: "pyramids", unit: "frame"
+                ) {
+                    () throws(CommandFailure) in
+                    try pyramids(count: Layout.manyPyramids, rows: Layout.manyPyramidRows)
+                },
+            ]
+        }
         let peerNames = ["chipmunk", "box2d", "box2d-v3"]
         // Rounds of every engine in turn, keeping each one's best time: a busy moment on the
         // machine slows one round, not one engine.
@@ -131,6 +193,11 @@ enum DynamicsBenchmark {
                 output.line(
                     "  \(title) after 2 s: deepest overlap \(points("pit1000.overlap")) points (1,000 balls), \(points("pit4000.overlap")) points (4,000 balls); the most any pyramid box moved \(points("pyramid.moved")) points"
                 )
+                if runsLargeScenes {
+                    output.line(
+                        "    large scenes: deepest overlap \(points("pit10000.overlap")) points (10,000 balls); the most any box moved \(points("pyramid100.moved")) points (100 rows), \(points("pyramids.moved")) points (20 pyramids)"
+                    )
+                }
             }
         }
         // A scene dragged by its anchor every frame: parameters changed in place, against
@@ -239,9 +306,10 @@ enum DynamicsBenchmark {
 
     static func pit(_ count: Int) throws(CommandFailure) -> (seconds: Double, note: String) {
         do {
+            let height = Layout.pitHeight(count)
             let animator = try DynamicAnimator(
                 referenceBounds: Rect(
-                    x: 0, y: Layout.pitFloor - 3000, width: Layout.pitWidth, height: 3000),
+                    x: 0, y: Layout.pitFloor - height, width: Layout.pitWidth, height: height),
                 timeStep: sceneStep, positionIterations: sceneIterations)
             let radii = Layout.radii(count)
             let balls = try (0..<count).map { i throws(DynamicsError) in
@@ -264,24 +332,25 @@ enum DynamicsBenchmark {
         } catch { throw .usage(error.message) }
     }
 
-    static func pyramid() throws(CommandFailure) -> (seconds: Double, note: String) {
+    /// `count` pyramids of `rows` rows on a floor between walls (at x = −200 and 1,000, or
+    /// further out where the pyramids need it).
+    static func pyramids(count: Int, rows: Int) throws(CommandFailure) -> (
+        seconds: Double, note: String
+    ) {
         do {
             let floor = 1000.0
+            let half = Double(count) * (Double(rows) * (Layout.boxSize + 1) + Layout.pyramidGap) / 2
+            let left = min(-200, 400 - half - 100)
+            let right = max(1000, 400 + half + 100)
+            let height = max(1000, Double(rows) * Layout.boxSize + 200)
             let animator = try DynamicAnimator(
-                referenceBounds: Rect(x: -200, y: floor - 1000, width: 1200, height: 1000),
+                referenceBounds: Rect(
+                    x: left, y: floor - height, width: right - left, height: height),
                 timeStep: sceneStep, positionIterations: sceneIterations)
-            var boxes: [DynamicItem] = []
             let size = Layout.boxSize
-            for row in 0..<Layout.pyramidRows {
-                for column in 0..<(Layout.pyramidRows - row) {
-                    let x =
-                        400 + (Double(column) - Double(Layout.pyramidRows - row - 1) / 2)
-                        * (size + 1)
-                    let y = floor - size / 2 - Double(row) * size
-                    boxes.append(
-                        try DynamicItem(
-                            center: Point(x: x, y: y), size: Size(width: size, height: size)))
-                }
+            let boxes = try Layout.pyramidCenters(count: count, rows: rows, floor: floor).map {
+                center throws(DynamicsError) in
+                try DynamicItem(center: center, size: Size(width: size, height: size))
             }
             try dropInBox(boxes, friction: 0.6, animator)
             let starts = boxes.map(\.center)
@@ -291,9 +360,10 @@ enum DynamicsBenchmark {
             let tilt = boxes.map { abs(remainder($0.rotation, .pi / 2)) }.max()! * 180 / .pi
             // Standing: no box moved more than 2 points or tilted more than 2°.
             let verdict = largest <= 2 && tilt <= 2 ? "stands" : "does NOT stand"
+            let what = count == 1 ? "the pyramid" : "the pyramids"
             return (
                 seconds,
-                "\(boxes.count) boxes: \(settings), \(timing); in 2 s the top box moved \(String(format: "%.2f", drift)) points, the most any box moved \(String(format: "%.2f", largest)) points, largest tilt \(String(format: "%.2f", tilt))°: the pyramid \(verdict)"
+                "\(boxes.count) boxes: \(settings), \(timing); in 2 s the top box moved \(String(format: "%.2f", drift)) points, the most any box moved \(String(format: "%.2f", largest)) points, largest tilt \(String(format: "%.2f", tilt))°: \(what) \(verdict)"
             )
         } catch { throw .usage(error.message) }
     }

@@ -107,44 +107,45 @@ double pit(int count) {
     return seconds;
 }
 
-double pyramid() {
+// `count` pyramids of `rows` rows; prints how far any box moved under `name`.moved.
+double pyramids(const char *name, int count, int rows) {
     b2World world(metres(0, -GRAVITY));
     world.SetAllowSleeping(false);  /* every engine simulates every frame */
     b2BodyDef groundDef;
     b2Body *ground = world.CreateBody(&groundDef);
+    double left, right;
+    pyramid_floor(count, rows, &left, &right);
     b2EdgeShape floor;
-    floor.SetTwoSided(metres(-200, 0), metres(1000, 0));
+    floor.SetTwoSided(metres(left, 0), metres(right, 0));
     b2FixtureDef floorFixture;
     floorFixture.shape = &floor;
     floorFixture.friction = 0.6f;
     ground->CreateFixture(&floorFixture);
     std::vector<b2Body *> boxes;
     std::vector<b2Vec2> starts;
-    for (int row = 0; row < PYRAMID_ROWS; row++) {
-        for (int column = 0; column < PYRAMID_ROWS - row; column++) {
-            b2BodyDef def;
-            def.type = b2_dynamicBody;
-            def.position = metres(
-                400 + (column - (PYRAMID_ROWS - row - 1) / 2.0) * (BOX_SIZE + 1),
-                BOX_SIZE / 2 + row * BOX_SIZE);
-            b2Body *box = world.CreateBody(&def);
-            b2PolygonShape shape;
-            shape.SetAsBox(float(BOX_SIZE / 2 * kScale), float(BOX_SIZE / 2 * kScale));
-            b2FixtureDef fixture;
-            fixture.shape = &shape;
-            fixture.density = density();
-            fixture.friction = 0.6f;
-            box->CreateFixture(&fixture);
-            boxes.push_back(box);
-            starts.push_back(box->GetPosition());
-        }
+    for (int k = 0; k < pyramid_boxes(count, rows); k++) {
+        double x, y;
+        pyramid_box(count, rows, k, &x, &y);
+        b2BodyDef def;
+        def.type = b2_dynamicBody;
+        def.position = metres(x, y);
+        b2Body *box = world.CreateBody(&def);
+        b2PolygonShape shape;
+        shape.SetAsBox(float(BOX_SIZE / 2 * kScale), float(BOX_SIZE / 2 * kScale));
+        b2FixtureDef fixture;
+        fixture.shape = &shape;
+        fixture.density = density();
+        fixture.friction = 0.6f;
+        box->CreateFixture(&fixture);
+        boxes.push_back(box);
+        starts.push_back(box->GetPosition());
     }
     const double seconds = timeFrames(world);
     double moved = 0;
     for (size_t i = 0; i < boxes.size(); i++) {
         moved = std::max(moved, double((boxes[i]->GetPosition() - starts[i]).Length()) / kScale);
     }
-    std::printf("pyramid.moved %.9g\n", moved);
+    std::printf("%s.moved %.9g\n", name, moved);
     return seconds;
 }
 
@@ -154,6 +155,11 @@ int main() {
     std::printf("cradle %.9g\n", cradle());
     std::printf("pit1000 %.9g\n", pit(1000));
     std::printf("pit4000 %.9g\n", pit(4000));
-    std::printf("pyramid %.9g\n", pyramid());
+    std::printf("pyramid %.9g\n", pyramids("pyramid", 1, PYRAMID_ROWS));
+    if (large_scenes()) {
+        std::printf("pit10000 %.9g\n", pit(PIT_LARGE));
+        std::printf("pyramid100 %.9g\n", pyramids("pyramid100", 1, PYRAMID_LARGE_ROWS));
+        std::printf("pyramids %.9g\n", pyramids("pyramids", MANY_PYRAMIDS, MANY_PYRAMID_ROWS));
+    }
     return 0;
 }

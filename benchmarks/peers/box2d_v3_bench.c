@@ -119,40 +119,42 @@ static double pit(int count) {
     return seconds;
 }
 
-/* The 20-row pyramid; returns seconds per frame and prints the furthest any box moved. */
-static double pyramid(void) {
+/* `count` pyramids of `rows` rows; returns seconds per frame and prints the furthest any box
+ * moved under `name`.moved. */
+static double pyramids(const char *name, int count, int rows) {
     b2WorldId world = make_world();
     b2BodyDef groundDef = b2DefaultBodyDef();
     b2BodyId ground = b2CreateBody(world, &groundDef);
-    add_segment(ground, -200, 0, 1000, 0, 0.6f);
-    enum { total = PYRAMID_ROWS * (PYRAMID_ROWS + 1) / 2 };
-    b2BodyId boxes[total];
-    b2Vec2 starts[total];
+    double left, right;
+    pyramid_floor(count, rows, &left, &right);
+    add_segment(ground, left, 0, right, 0, 0.6f);
+    const int total = pyramid_boxes(count, rows);
+    b2BodyId *boxes = malloc(sizeof(b2BodyId) * total);
+    b2Vec2 *starts = malloc(sizeof(b2Vec2) * total);
     b2Polygon square = b2MakeBox((float)(BOX_SIZE / 2 * SCALE), (float)(BOX_SIZE / 2 * SCALE));
-    int n = 0;
-    for (int row = 0; row < PYRAMID_ROWS; row++) {
-        for (int column = 0; column < PYRAMID_ROWS - row; column++) {
-            b2BodyDef def = b2DefaultBodyDef();
-            def.type = b2_dynamicBody;
-            def.position = metres(400 + (column - (PYRAMID_ROWS - row - 1) / 2.0) * (BOX_SIZE + 1),
-                                  BOX_SIZE / 2 + row * BOX_SIZE);
-            boxes[n] = b2CreateBody(world, &def);
-            b2ShapeDef shape = b2DefaultShapeDef();
-            shape.density = density();
-            shape.material.friction = 0.6f;
-            b2CreatePolygonShape(boxes[n], &shape, &square);
-            starts[n] = b2Body_GetPosition(boxes[n]);
-            n++;
-        }
+    for (int k = 0; k < total; k++) {
+        double x, y;
+        pyramid_box(count, rows, k, &x, &y);
+        b2BodyDef def = b2DefaultBodyDef();
+        def.type = b2_dynamicBody;
+        def.position = metres(x, y);
+        boxes[k] = b2CreateBody(world, &def);
+        b2ShapeDef shape = b2DefaultShapeDef();
+        shape.density = density();
+        shape.material.friction = 0.6f;
+        b2CreatePolygonShape(boxes[k], &shape, &square);
+        starts[k] = b2Body_GetPosition(boxes[k]);
     }
     const double seconds = time_frames(world);
     double moved = 0;
-    for (int i = 0; i < total; i++) {
-        b2Vec2 p = b2Body_GetPosition(boxes[i]);
-        double d = hypot(p.x - starts[i].x, p.y - starts[i].y) / SCALE;
+    for (int k = 0; k < total; k++) {
+        b2Vec2 p = b2Body_GetPosition(boxes[k]);
+        double d = hypot(p.x - starts[k].x, p.y - starts[k].y) / SCALE;
         if (d > moved) moved = d;
     }
-    printf("pyramid.moved %.9g\n", moved);
+    printf("%s.moved %.9g\n", name, moved);
+    free(boxes);
+    free(starts);
     b2DestroyWorld(world);
     return seconds;
 }
@@ -161,6 +163,11 @@ int main(void) {
     printf("cradle %.9g\n", cradle());
     printf("pit1000 %.9g\n", pit(1000));
     printf("pit4000 %.9g\n", pit(4000));
-    printf("pyramid %.9g\n", pyramid());
+    printf("pyramid %.9g\n", pyramids("pyramid", 1, PYRAMID_ROWS));
+    if (large_scenes()) {
+        printf("pit10000 %.9g\n", pit(PIT_LARGE));
+        printf("pyramid100 %.9g\n", pyramids("pyramid100", 1, PYRAMID_LARGE_ROWS));
+        printf("pyramids %.9g\n", pyramids("pyramids", MANY_PYRAMIDS, MANY_PYRAMID_ROWS));
+    }
     return 0;
 }

@@ -86,36 +86,40 @@ static double pit(int count) {
     return seconds;
 }
 
-static double pyramid(void) {
+/* `count` pyramids of `rows` rows; prints how far any box moved under `name`.moved. */
+static double pyramids(const char *name, int count, int rows) {
     cpSpace *space = cpSpaceNew();
     cpSpaceSetGravity(space, cpv(0, -GRAVITY));
     cpSpaceSetIterations(space, 10);
+    const int total = pyramid_boxes(count, rows);
+    if (total > 1000) cpSpaceUseSpatialHash(space, 2 * BOX_SIZE, 2 * total);
     cpBody *ground = cpSpaceGetStaticBody(space);
-    cpShape *floor = cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(-200, 0), cpv(1000, 0), 0));
+    double left, right;
+    pyramid_floor(count, rows, &left, &right);
+    cpShape *floor = cpSpaceAddShape(space, cpSegmentShapeNew(ground, cpv(left, 0), cpv(right, 0), 0));
     cpShapeSetFriction(floor, 0.6);
     double mass = BOX_SIZE * BOX_SIZE / 10000;
-    cpBody *boxes[PYRAMID_ROWS * (PYRAMID_ROWS + 1) / 2];
-    cpVect starts[PYRAMID_ROWS * (PYRAMID_ROWS + 1) / 2];
-    int count = 0;
-    for (int row = 0; row < PYRAMID_ROWS; row++) {
-        for (int column = 0; column < PYRAMID_ROWS - row; column++) {
-            double x = 400 + (column - (PYRAMID_ROWS - row - 1) / 2.0) * (BOX_SIZE + 1);
-            double y = BOX_SIZE / 2 + row * BOX_SIZE;
-            cpBody *box = cpSpaceAddBody(space, cpBodyNew(mass, cpMomentForBox(mass, BOX_SIZE, BOX_SIZE)));
-            cpBodySetPosition(box, cpv(x, y));
-            cpShape *shape = cpSpaceAddShape(space, cpBoxShapeNew(box, BOX_SIZE, BOX_SIZE, 0));
-            cpShapeSetFriction(shape, 0.6);
-            boxes[count] = box;
-            starts[count++] = cpv(x, y);
-        }
+    cpBody **boxes = malloc(sizeof(cpBody *) * total);
+    cpVect *starts = malloc(sizeof(cpVect) * total);
+    for (int k = 0; k < total; k++) {
+        double x, y;
+        pyramid_box(count, rows, k, &x, &y);
+        cpBody *box = cpSpaceAddBody(space, cpBodyNew(mass, cpMomentForBox(mass, BOX_SIZE, BOX_SIZE)));
+        cpBodySetPosition(box, cpv(x, y));
+        cpShape *shape = cpSpaceAddShape(space, cpBoxShapeNew(box, BOX_SIZE, BOX_SIZE, 0));
+        cpShapeSetFriction(shape, 0.6);
+        boxes[k] = box;
+        starts[k] = cpv(x, y);
     }
     double seconds = time_frames(space);
     double moved = 0;
-    for (int i = 0; i < count; i++) {
-        double d = cpvdist(cpBodyGetPosition(boxes[i]), starts[i]);
+    for (int k = 0; k < total; k++) {
+        double d = cpvdist(cpBodyGetPosition(boxes[k]), starts[k]);
         if (d > moved) moved = d;
     }
-    printf("pyramid.moved %.9g\n", moved);
+    printf("%s.moved %.9g\n", name, moved);
+    free(boxes);
+    free(starts);
     cpSpaceFree(space);
     return seconds;
 }
@@ -124,6 +128,11 @@ int main(void) {
     printf("cradle %.9g\n", cradle());
     printf("pit1000 %.9g\n", pit(1000));
     printf("pit4000 %.9g\n", pit(4000));
-    printf("pyramid %.9g\n", pyramid());
+    printf("pyramid %.9g\n", pyramids("pyramid", 1, PYRAMID_ROWS));
+    if (large_scenes()) {
+        printf("pit10000 %.9g\n", pit(PIT_LARGE));
+        printf("pyramid100 %.9g\n", pyramids("pyramid100", 1, PYRAMID_LARGE_ROWS));
+        printf("pyramids %.9g\n", pyramids("pyramids", MANY_PYRAMIDS, MANY_PYRAMID_ROWS));
+    }
     return 0;
 }

@@ -8,6 +8,8 @@
 #include <time.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define GRAVITY 1000.0            /* points/s², UIKit's gravity magnitude 1 */
 #define CRADLE_BALLS 5
@@ -23,6 +25,41 @@
 #define FRAME (1.0 / 60)
 #define FRAMES 120
 #define BOX2D_POINTS_PER_METRE 10.0
+/* The large scenes, run when TACTILE_BENCH_LARGE is set (scripts/bench.sh sets it). */
+#define PIT_LARGE 10000
+#define PYRAMID_LARGE_ROWS 100
+#define MANY_PYRAMIDS 20
+#define MANY_PYRAMID_ROWS 10
+#define PYRAMID_GAP 20.0 /* between the bases of pyramids side by side */
+
+static inline int large_scenes(void) {
+    const char *value = getenv("TACTILE_BENCH_LARGE");
+    return value != NULL && *value != '\0' && strcmp(value, "0") != 0;
+}
+
+/* Boxes in `count` pyramids of `rows` rows. */
+static inline int pyramid_boxes(int count, int rows) { return count * rows * (rows + 1) / 2; }
+
+/* Centre of box k of `count` pyramids of `rows` rows standing on y = 0, side by side around
+ * x = 400 with PYRAMID_GAP between their bases: row by row from the bottom, pyramid by pyramid;
+ * in a row the boxes are 1 point apart. */
+static inline void pyramid_box(int count, int rows, int k, double *x, double *y) {
+    const int per = rows * (rows + 1) / 2;
+    const int p = k / per;
+    int i = k % per, row = 0;
+    while (i >= rows - row) i -= rows - row++;
+    const double pitch = rows * (BOX_SIZE + 1) + PYRAMID_GAP;
+    const double middle = 400 + (p - (count - 1) / 2.0) * pitch;
+    *x = middle + (i - (rows - row - 1) / 2.0) * (BOX_SIZE + 1);
+    *y = BOX_SIZE / 2 + row * BOX_SIZE;
+}
+
+/* The floor under the pyramids: from -200 to 1000, or wider where they need it. */
+static inline void pyramid_floor(int count, int rows, double *left, double *right) {
+    const double half = count * (rows * (BOX_SIZE + 1) + PYRAMID_GAP) / 2 + 100;
+    *left = fmin(-200, 400 - half);
+    *right = fmax(1000, 400 + half);
+}
 
 /* Radii 4…8 points from the same generator `tactile` uses. */
 static inline void pit_radii(int count, double *radii) {
