@@ -359,11 +359,14 @@ enum DynamicsBenchmark {
             let largest = zip(boxes, starts).map { $0.center.distance(to: $1) }.max()!
             let tilt = boxes.map { abs(remainder($0.rotation, .pi / 2)) }.max()! * 180 / .pi
             // Standing: no box moved more than 2 points or tilted more than 2°.
-            let verdict = largest <= 2 && tilt <= 2 ? "stands" : "does NOT stand"
-            let what = count == 1 ? "the pyramid" : "the pyramids"
+            let stands = largest <= 2 && tilt <= 2
+            let verdict =
+                count == 1
+                ? "the pyramid \(stands ? "stands" : "does NOT stand")"
+                : "the pyramids \(stands ? "stand" : "do NOT stand")"
             return (
                 seconds,
-                "\(boxes.count) boxes: \(settings), \(timing); in 2 s the top box moved \(String(format: "%.2f", drift)) points, the most any box moved \(String(format: "%.2f", largest)) points, largest tilt \(String(format: "%.2f", tilt))°: \(what) \(verdict)"
+                "\(boxes.count) boxes: \(settings), \(timing); in 2 s the top box moved \(String(format: "%.2f", drift)) points, the most any box moved \(String(format: "%.2f", largest)) points, largest tilt \(String(format: "%.2f", tilt))°: \(verdict)"
             )
         } catch { throw .usage(error.message) }
     }

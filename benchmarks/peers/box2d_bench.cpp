@@ -152,14 +152,5 @@ double pyramids(const char *name, int count, int rows) {
 }  // namespace
 
 int main() {
-    std::printf("cradle %.9g\n", cradle());
-    std::printf("pit1000 %.9g\n", pit(1000));
-    std::printf("pit4000 %.9g\n", pit(4000));
-    std::printf("pyramid %.9g\n", pyramids("pyramid", 1, PYRAMID_ROWS));
-    if (large_scenes()) {
-        std::printf("pit10000 %.9g\n", pit(PIT_LARGE));
-        std::printf("pyramid100 %.9g\n", pyramids("pyramid100", 1, PYRAMID_LARGE_ROWS));
-        std::printf("pyramids %.9g\n", pyramids("pyramids", MANY_PYRAMIDS, MANY_PYRAMID_ROWS));
-    }
-    return 0;
+    return run_scenes(cradle, pit, pyramids);
 }

@@ -125,14 +125,5 @@ static double pyramids(const char *name, int count, int rows) {
 }
 
 int main(void) {
-    printf("cradle %.9g\n", cradle());
-    printf("pit1000 %.9g\n", pit(1000));
-    printf("pit4000 %.9g\n", pit(4000));
-    printf("pyramid %.9g\n", pyramids("pyramid", 1, PYRAMID_ROWS));
-    if (large_scenes()) {
-        printf("pit10000 %.9g\n", pit(PIT_LARGE));
-        printf("pyramid100 %.9g\n", pyramids("pyramid100", 1, PYRAMID_LARGE_ROWS));
-        printf("pyramids %.9g\n", pyramids("pyramids", MANY_PYRAMIDS, MANY_PYRAMID_ROWS));
-    }
-    return 0;
+    return run_scenes(cradle, pit, pyramids);
 }

@@ -94,6 +94,22 @@ static inline double deepest_overlap(int count, const double *x, const double *y
     return deepest;
 }
 
+/* Runs every scene with one engine's functions and prints "name seconds" for each (the scene
+ * functions print their checks): what each peer's main does. */
+static inline int run_scenes(double (*cradle)(void), double (*pit)(int),
+                             double (*pyramids)(const char *, int, int)) {
+    printf("cradle %.9g\n", cradle());
+    printf("pit1000 %.9g\n", pit(1000));
+    printf("pit4000 %.9g\n", pit(4000));
+    printf("pyramid %.9g\n", pyramids("pyramid", 1, PYRAMID_ROWS));
+    if (large_scenes()) {
+        printf("pit10000 %.9g\n", pit(PIT_LARGE));
+        printf("pyramid100 %.9g\n", pyramids("pyramid100", 1, PYRAMID_LARGE_ROWS));
+        printf("pyramids %.9g\n", pyramids("pyramids", MANY_PYRAMIDS, MANY_PYRAMID_ROWS));
+    }
+    return 0;
+}
+
 static inline double now_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
