@@ -1,19 +1,16 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// MARK: - Core (pure Swift, Foundation only)
+// MARK: - core
 
+// Pure Swift and Foundation: what every other module builds on.
 let coreTargets: [Target] = [
-    .target(name: "TactileCore"),
-    .target(name: "TactileHanoi", dependencies: ["TactileCore"]),
-    .target(name: "TactileDynamics", dependencies: ["TactileCore"]),
-    .target(name: "TactileCradle", dependencies: ["TactileCore", "TactileDynamics"]),
-    .target(name: "TactilePatternLock", dependencies: ["TactileCore"]),
-    .target(name: "TactilePuzzle", dependencies: ["TactileCore"]),
+    .target(name: "TactileCore")
 ]
 
-// MARK: - Adapters (C libraries through pkg-config)
+// MARK: - C libraries
 
+// The Debian packages the platform modules wrap, through pkg-config.
 let systemLibraries: [Target] = [
     .systemLibrary(
         name: "CCairo", pkgConfig: "pangocairo",
@@ -44,12 +41,33 @@ let systemLibraries: [Target] = [
         providers: [.apt(["libsoup-3.0-dev"])]),
 ]
 
-let adapterTargets: [Target] = [
+// MARK: - platform
+
+// Swift over the C libraries: cryptography, drawing, the GTK host, an HTTP server and client.
+let platformTargets: [Target] = [
+    .target(name: "TactileCrypto", dependencies: ["CSodium"]),
     .target(name: "TactileCairo", dependencies: ["TactileCore", "CCairo", "CPixbuf", "CGif"]),
     .target(name: "TactileGTK", dependencies: ["TactileCore", "TactileCairo", "CGtk"]),
-    .target(name: "TactileCrypto", dependencies: ["CSodium"]),
     .target(name: "TactileHTTP", dependencies: ["CMicroHTTPD"]),
     .target(name: "TactileSoup", dependencies: ["CSoup"]),
+]
+
+// MARK: - components
+
+// The four components: models, animation, rendering and views, pure Swift.
+let componentTargets: [Target] = [
+    .target(name: "TactileHanoi", dependencies: ["TactileCore"]),
+    .target(name: "TactileDynamics", dependencies: ["TactileCore"]),
+    .target(name: "TactileCradle", dependencies: ["TactileCore", "TactileDynamics"]),
+    .target(name: "TactilePatternLock", dependencies: ["TactileCore"]),
+    .target(name: "TactilePuzzle", dependencies: ["TactileCore"]),
+]
+
+// MARK: - back ends
+
+// What stands behind the components: the pattern store, and the captcha's verifier, imaging,
+// stores, service and the attacks it is measured against.
+let backEndTargets: [Target] = [
     .target(
         name: "TactilePatternVault",
         dependencies: ["TactileCore", "TactilePatternLock", "TactileCrypto"]),
@@ -73,8 +91,7 @@ let adapterTargets: [Target] = [
     .target(
         name: "TactilePuzzleStores",
         dependencies: [
-            "TactileCore", "TactileCrypto", "TactilePuzzle", "TactilePuzzleVerifier",
-            "TactilePuzzleImaging", "CHiredis",
+            "TactileCrypto", "TactilePuzzleVerifier", "CHiredis",
         ]),
     .target(
         name: "TactilePuzzleService",
@@ -92,15 +109,15 @@ let adapterTargets: [Target] = [
         ]),
 ]
 
-// MARK: - Programs
+// MARK: - programs
 
+// The tool, the benchmarks' program and the desktop app.
 let programTargets: [Target] = [
     .target(
         name: "TactileCommands",
         dependencies: [
-            "TactileCore", "TactileHanoi", "TactileCairo", "TactileDynamics", "TactileCradle",
-            "TactilePatternLock", "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier",
-            "TactilePuzzleImaging",
+            "TactileCore", "TactileHanoi", "TactileCairo", "TactileCradle", "TactilePatternLock",
+            "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
             "TactileCrypto", "TactilePuzzleService", "TactilePuzzleStores", "TactileHTTP",
         ]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
@@ -114,12 +131,13 @@ let programTargets: [Target] = [
             "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactileCrypto",
             "TactilePuzzleSolvers",
         ]),
-    .executableTarget(name: "tactile-bench", dependencies: ["TactileBenchmarks"]),
+    .executableTarget(
+        name: "tactile-bench", dependencies: ["TactileBenchmarks", "TactileCommands"]),
     .executableTarget(
         name: "showcase",
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileGTK", "TactileCradle",
-            "TactileDynamics", "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
+            "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
             "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactileCrypto", "TactileSoup", "CGtk",
         ]),
 ]
@@ -195,7 +213,8 @@ let package = Package(
         .executable(name: "tactile-bench", targets: ["tactile-bench"]),
         .executable(name: "showcase", targets: ["showcase"]),
     ],
-    targets: coreTargets + systemLibraries + adapterTargets + programTargets + testTargets,
+    targets: coreTargets + systemLibraries + platformTargets + componentTargets + backEndTargets
+        + programTargets + testTargets,
     swiftLanguageModes: [.v6]
 )
 

@@ -14,6 +14,9 @@ scripts/setup.sh --with-display --with-browser --with-photos --with-desktop --wi
 echo "== format"
 swift format lint --strict --recursive Package.swift Sources Tests Fuzz/Package.swift Fuzz/Sources
 
+echo "== layers (the modules and their imports against README's Layout table)"
+scripts/check-layers.py
+
 echo "== tests"
 swift build --build-tests
 # Each test's time, in the xUnit file swift-testing writes beside the one named

@@ -2,7 +2,6 @@ internal import CHiredis
 import Foundation
 import Synchronization
 import TactileCrypto
-import TactilePuzzleImaging
 import TactilePuzzleVerifier
 
 /// The verifier in Redis, shared by every `serve` process that points at the same server:

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TactilePuzzleImaging
 import TactilePuzzleVerifier
 
 /// A challenge's two image files, as served.
