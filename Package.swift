@@ -91,7 +91,7 @@ let backEndTargets: [Target] = [
     .target(
         name: "TactilePuzzleStores",
         dependencies: [
-            "TactileCrypto", "TactilePuzzleVerifier", "CHiredis",
+            "TactileCore", "TactileCrypto", "TactilePuzzleVerifier", "CHiredis",
         ]),
     .target(
         name: "TactilePuzzleService",
@@ -155,7 +155,8 @@ let testTargets: [Target] = [
         name: "TactileCommandsTests",
         dependencies: [
             "TactileCommands", "TactileCairo", "TactileCore", "TactileCrypto", "TactilePuzzle",
-            "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactilePuzzleSolvers", "TestSupport",
+            "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactilePuzzleSolvers",
+            "TactilePuzzleStores", "TestSupport",
         ],
         // Golden help texts and snapshots, read from the source tree by path.
         exclude: ["Golden"]),
@@ -170,8 +171,8 @@ let testTargets: [Target] = [
         name: "TactilePuzzleTests",
         dependencies: [
             "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
-            "TactilePuzzleSolvers", "TactileCairo",
-            "TactileCrypto", "TestSupport",
+            "TactilePuzzleStores", "TactilePuzzleSolvers", "TactileCairo", "TactileCrypto",
+            "TestSupport",
         ],
         exclude: ["Fixtures"]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),

@@ -1,5 +1,6 @@
 import Foundation
 import TactileCommands
+import TactilePuzzleStores
 import Testing
 
 @testable import TactilePuzzleVerifier

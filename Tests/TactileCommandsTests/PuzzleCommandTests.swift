@@ -3,6 +3,7 @@ import TactileCairo
 import TactileCommands
 import TactileCore
 import TactilePuzzleSolvers
+import TactilePuzzleStores
 import TestSupport
 import Testing
 

@@ -4,6 +4,7 @@ import TactileCore
 import TactileCrypto
 import TactilePuzzle
 import TactilePuzzleSolvers
+import TactilePuzzleStores
 import Testing
 
 @testable import TactilePuzzleImaging

@@ -4,6 +4,7 @@ import TactileCore
 import TactileCrypto
 import TactilePuzzle
 import TactilePuzzleImaging
+import TactilePuzzleStores
 import TactilePuzzleVerifier
 
 /// `tactile puzzle new|check|redeem`: the verifying side of the puzzle captcha, with its state in a

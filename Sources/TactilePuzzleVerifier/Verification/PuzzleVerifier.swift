@@ -29,6 +29,12 @@ public struct PuzzleVerifier: Sendable {
     private var sweptRedeemedAt = -Double.infinity
     private var sweptVerificationsAt = -Double.infinity
 
+    /// Whether this verifier remembers exactly what `other` does: a store writes the state
+    /// back only when it changed.
+    ///
+    /// - Parameter other: The verifier to compare with, typically this one as it was loaded.
+    public func hasSameState(as other: PuzzleVerifier) -> Bool { state == other.state }
+
     /// Creates a verifier.
     ///
     /// - Parameters:

@@ -1,23 +1,7 @@
 import Foundation
 import TactileCore
 import TactileCrypto
-
-/// Why the store in a state directory cannot be used.
-public struct VerifierStoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What is wrong, naming the file.
-    public var message: String
-    /// Whether the path given cannot be a state directory at all (it is a file, a symbolic
-    /// link, or in a folder that does not exist), rather than a store that is damaged.
-    public var isBadPath: Bool
-
-    /// Creates an error.
-    public init(_ message: String, isBadPath: Bool = false) {
-        self.message = message
-        self.isBadPath = isBadPath
-    }
-
-    public var description: String { message }
-}
+import TactilePuzzleVerifier
 
 /// A verifier kept in a directory between runs, authenticated and failing closed.
 ///
@@ -97,17 +81,18 @@ public struct VerifierStore: Sendable {
             lockPath, failure: refusal
         ) { () throws(VerifierStoreError) in
             try checkPrivate(directory, kind: "directory", mode: 0o700)
-            let (secret, state) = try load()
-            guard
-                var verifier = PuzzleVerifier(
-                    key: secret, policy: policy, state: state, random: random)
-            else { throw VerifierStoreError("\(keyPath) does not hold a 32-byte key") }
-            let loaded = verifier.state
+            let (key, state) = try load()
+            var verifier = try VerifierSeal.open(
+                key: key, state: state, policy: policy, random: random,
+                names: (key: keyPath, state: statePath))
+            let loaded = verifier
             do {
                 let result = try body(&verifier)
                 // Only a change is written: a read (a health check, a look at a puzzle)
                 // costs no write, and leaves the file as it was.
-                if verifier.state != loaded { try save(verifier.state, secret: secret) }
+                if !verifier.hasSameState(as: loaded) {
+                    try write(try VerifierSeal.seal(verifier, key: key), to: statePath)
+                }
                 return .success(result)
             } catch {
                 return .failure(error)
@@ -123,9 +108,10 @@ public struct VerifierStore: Sendable {
         }
     }
 
-    // MARK: - Loading
+    // MARK: - Loading and saving
 
-    private func load() throws(VerifierStoreError) -> ([UInt8], VerifierState) {
+    /// The sealed key and state, made together when the directory is new.
+    private func load() throws(VerifierStoreError) -> (key: [UInt8], state: [UInt8]) {
         let keyBytes = try readIfPresent(keyPath, limit: Self.keyFileLength)
         let stateBytes = try readIfPresent(statePath, limit: Self.stateLimit)
         switch (keyBytes, stateBytes) {
@@ -139,10 +125,10 @@ public struct VerifierStore: Sendable {
                 )
             }
             let key = VerifierSeal.makeKey()
-            let secret = try decodeKey(key)
+            let state = try VerifierSeal.emptyState(key: key)
             try write(key, to: keyPath)
-            try save(VerifierState(), secret: secret)
-            return (secret, VerifierState())
+            try write(state, to: statePath)
+            return (key, state)
         case (nil, .some):
             throw damaged(
                 "\(keyPath) is missing but \(statePath) exists; refusing to start afresh (that would lift every limit)"
@@ -152,25 +138,8 @@ public struct VerifierStore: Sendable {
                 "\(statePath) is missing but \(keyPath) exists; refusing to start afresh (that would lift every limit). If the directory was only just created (a first run was interrupted), remove it and try again"
             )
         case (.some(let key), .some(let state)):
-            let secret = try decodeKey(key)
-            return (secret, try decodeState(state, secret: secret))
+            return (key, state)
         }
-    }
-
-    private func decodeKey(_ bytes: [UInt8]) throws(VerifierStoreError) -> [UInt8] {
-        try VerifierSeal.secret(of: bytes, name: keyPath)
-    }
-
-    private func decodeState(_ bytes: [UInt8], secret: [UInt8]) throws(VerifierStoreError)
-        -> VerifierState
-    {
-        try VerifierSeal.decodeState(bytes, secret: secret, name: statePath)
-    }
-
-    // MARK: - Saving
-
-    private func save(_ state: VerifierState, secret: [UInt8]) throws(VerifierStoreError) {
-        try write(try VerifierSeal.seal(state, secret: secret), to: statePath)
     }
 
     private func write(_ bytes: [UInt8], to path: String) throws(VerifierStoreError) {
