@@ -168,13 +168,48 @@ let testTargets: [Target] = [
         name: "TactilePatternLockTests",
         dependencies: ["TactilePatternLock", "TactilePatternVault", "TestSupport"]),
     .testTarget(
+        name: "TactilePatternVaultTests",
+        dependencies: ["TactilePatternLock", "TactilePatternVault", "TestSupport"]),
+    // The captcha's helpers, shared by its test targets.
+    .target(
+        name: "PuzzleTestSupport",
+        dependencies: [
+            "TactileCore", "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
+            "TactilePuzzleSolvers", "TestSupport",
+        ],
+        path: "Tests/PuzzleTestSupport"),
+    .testTarget(
         name: "TactilePuzzleTests",
+        dependencies: ["TactilePuzzle", "TactileCore", "TestSupport"]),
+    .testTarget(
+        name: "TactilePuzzleVerifierTests",
         dependencies: [
             "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
-            "TactilePuzzleStores", "TactilePuzzleSolvers", "TactileCairo", "TactileCrypto",
-            "TestSupport",
+            "TactilePuzzleSolvers", "TactileCairo", "TactileCrypto", "TactileCore", "TestSupport",
+            "PuzzleTestSupport",
         ],
         exclude: ["Fixtures"]),
+    .testTarget(
+        name: "TactilePuzzleImagingTests",
+        dependencies: [
+            "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
+            "TactilePuzzleSolvers", "TactileCairo", "TactileCrypto", "TactileCore", "TestSupport",
+            "PuzzleTestSupport",
+        ]),
+    .testTarget(
+        name: "TactilePuzzleSolversTests",
+        dependencies: [
+            "TactilePuzzle", "TactilePuzzleImaging", "TactilePuzzleSolvers", "TactileCore",
+            "PuzzleTestSupport",
+        ]),
+    .testTarget(
+        name: "TactilePuzzleStoresTests",
+        dependencies: [
+            "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
+            "TactilePuzzleSolvers", "TactileCairo", "TactileCrypto", "TactileCore", "TestSupport",
+            "PuzzleTestSupport",
+            "TactilePuzzleStores",
+        ]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
     .testTarget(name: "TactileGTKTests", dependencies: ["TactileGTK", "TactileCore", "CGtk"]),
     .testTarget(name: "TactileHTTPTests", dependencies: ["TactileHTTP"]),
@@ -185,7 +220,7 @@ let testTargets: [Target] = [
             "TactilePuzzleService", "TactilePuzzleStores", "TactilePuzzleVerifier",
             "TactilePuzzleImaging",
             "TactilePuzzleSolvers", "TactileHTTP",
-            "TactilePuzzle", "TactileCore", "TactileCairo", "TestSupport",
+            "TactilePuzzle", "TactileCore", "TactileCairo", "TestSupport", "PuzzleTestSupport",
         ]),
 ]
 

@@ -7,6 +7,9 @@
 - A module reaches a C library (a `C…` module) only when its row names it.
 - What a module's sources import is what Package.swift says it depends on: no import of a
   module it does not declare, and no declared module that none of its files imports.
+- The tests mirror the modules: every library module has one test target, named after it
+  (`<Module>Tests`), and every test target is named after a module. The benchmarks are the
+  exception: scripts/test.sh runs every suite of them once instead.
 
 Prints each breach and exits 1 when there is one; run from anywhere. Needs `swift` (for
 `swift package dump-package`, which reads the manifest without building).
@@ -18,6 +21,8 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Library modules tested otherwise than by a test target of their own.
+UNTESTED_BY_TARGET = {"TactileBenchmarks"}
 
 
 def stated_layers():
@@ -126,12 +131,19 @@ def main():
         for name in sorted(set(dependencies) - imported):
             problems.append(f"{module} declares {name} in Package.swift, and no file of it "
                             "imports it")
+    tests = {name for name, (kind, _, _) in targets.items() if kind == "test"}
+    libraries = {name for name in ours if targets[name][0] == "regular"}
+    for module in sorted(libraries - UNTESTED_BY_TARGET - {name[:-len("Tests")] for name in tests}):
+        problems.append(f"{module} has no test target of its own ({module}Tests)")
+    for name in sorted(tests):
+        if not name.endswith("Tests") or name[:-len("Tests")] not in ours:
+            problems.append(f"the test target {name} is not named after a module")
     for problem in problems:
         print(f"check-layers: {problem}")
     if problems:
         return 1
     print(f"check-layers: {len(ours)} modules in {len(layer_order)} layers "
-          f"({', '.join(layer_order)}) as README states")
+          f"({', '.join(layer_order)}) as README states; {len(tests)} test targets, one a module")
     return 0
 
 

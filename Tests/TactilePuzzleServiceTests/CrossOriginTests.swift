@@ -1,4 +1,5 @@
 import Foundation
+import PuzzleTestSupport
 import TactileHTTP
 import TactilePuzzleVerifier
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PuzzleTestSupport
 import Synchronization
 import TactileHTTP
 import TactilePuzzleVerifier

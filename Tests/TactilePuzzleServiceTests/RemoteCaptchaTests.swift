@@ -1,4 +1,5 @@
 import Foundation
+import PuzzleTestSupport
 import TactileCairo
 import TactileCore
 import TactileHTTP

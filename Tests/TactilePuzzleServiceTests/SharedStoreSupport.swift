@@ -1,4 +1,5 @@
 import Foundation
+import PuzzleTestSupport
 import TactileCore
 import TactileHTTP
 import TactilePuzzle

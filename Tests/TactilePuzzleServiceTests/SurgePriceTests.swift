@@ -1,4 +1,5 @@
 import Foundation
+import PuzzleTestSupport
 import TactileCore
 import TactilePuzzleService
 import TactilePuzzleStores

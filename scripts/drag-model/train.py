@@ -18,7 +18,7 @@ Thresholds come from five-fold cross-validation, folds by recorded drag (finger 
 person, so the figure is for people the model has not seen). Writes, in the verifier's module:
 - Verification/Judgement/DragModel.txt and TouchDragModel.txt: the trees and thresholds, as text
   the verifier parses once;
-- Tests/TactilePuzzleTests/Fixtures/drag-model-fixtures.json and
+- Tests/TactilePuzzleVerifierTests/Fixtures/drag-model-fixtures.json and
   drag-model-touch-fixtures.json: synthetic tracks (made here, no recorded data) with this
   script's features and scores, which the Swift tests compare against.
 Synthetic scripted drags of several families (synthetic.py) join the bots, so the models
@@ -216,7 +216,7 @@ def train(spec, rows, check):
         v = features(spec.reads(item["track"]))
         score = float(model.predict_proba(np.array([v]))[0, 1])
         fixtures.append({"name": item["name"], "track": item["track"], "features": v, "score": score})
-    path = os.path.join(ROOT, "Tests", "TactilePuzzleTests", "Fixtures", spec.fixtures)
+    path = os.path.join(ROOT, "Tests", "TactilePuzzleVerifierTests", "Fixtures", spec.fixtures)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     json.dump({"names": NAMES, "threshold": threshold, "tracks": fixtures}, open(path, "w"), indent=1)
     print("wrote", os.path.relpath(model_path, ROOT), "and", os.path.relpath(path, ROOT))

@@ -1,0 +1,112 @@
+import Foundation
+import PuzzleTestSupport
+import TactileCore
+import TactilePuzzle
+import TactilePuzzleVerifier
+import TestSupport
+import Testing
+
+/// A replayed drag keeps its fingerprint under what replay tools do to it (scaled travel,
+/// time stretched or squeezed ×0.7 to ×1.4, a pixel and a couple of milliseconds per sample, a
+/// sideways bend); another drag does not; and a match is always found in the buckets a lookup reads.
+@Suite struct DragFingerprintTests {
+    /// A drag with a pause, an overshoot and a correction, 90 samples over 0.8–3 s.
+    func drag(seed: UInt64) -> [PuzzleTrackPoint] {
+        var random = SeededRandom(seed: seed)
+        let pause = Double.random(in: 0.25...0.65, using: &random)
+        let overshoot = Double.random(in: 0.02...0.15, using: &random)
+        let duration = Double.random(in: 0.8...3, using: &random)
+        return (0..<90).map { i in
+            let u = Double(i) / 89
+            let reach = u < pause ? Easing.minimumJerk(u / pause) * (1 + overshoot) : 1 + overshoot
+            let settle = u < pause + 0.2 ? 0 : Easing.minimumJerk(min(1, (u - pause - 0.2) / 0.2))
+            return PuzzleTrackPoint(
+                x: 300 * (reach - overshoot * settle), y: 100 + 3 * sin(7 * u),
+                time: duration * u)
+        }
+    }
+
+    func fingerprint(_ track: [PuzzleTrackPoint]) throws -> DragFingerprint {
+        try #require(DragFingerprint(track, axis: .horizontal))
+    }
+
+    @Test(arguments: 1...20 as ClosedRange<UInt64>)
+    func replaysAsToolsAlterThemStillMatch(seed: UInt64) throws {
+        let original = drag(seed: seed)
+        let recorded = try fingerprint(original)
+        var random = SeededRandom(seed: seed + 1000)
+        let travel = Double.random(in: 0.5...1.8, using: &random)
+        let pace = Double.random(in: 0.7...1.4, using: &random)
+        let bend = Double.random(in: -2...2, using: &random)
+        let replay = original.enumerated().map { i, p in
+            let jitter = i == 0 || i == original.count - 1 ? 0.0 : 1.0
+            return PuzzleTrackPoint(
+                x: p.x * travel + jitter * Double.random(in: -1...1, using: &random),
+                y: p.y + bend * sin(Double.pi * p.time / original[original.count - 1].time),
+                time: p.time * pace + jitter * Double.random(in: -0.002...0.002, using: &random))
+        }
+        let replayed = try fingerprint(replay)
+        #expect(replayed.matches(recorded))
+        #expect(replayed.nearbyBuckets.contains(recorded.bucket))
+    }
+
+    @Test func anotherDragDoesNotMatch() throws {
+        let prints = try (1...20 as ClosedRange<UInt64>).map { try fingerprint(drag(seed: $0)) }
+        for (i, a) in prints.enumerated() {
+            for b in prints[(i + 1)...] where a.matches(b) {
+                Issue.record("two different drags match: \(a.progress) \(b.progress)")
+            }
+        }
+        // The same path over twice the time (or half) is another drag.
+        let slow = drag(seed: 1).map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time * 2) }
+        #expect(!(try fingerprint(slow)).matches(prints[0]))
+        let quick = drag(seed: 1).map { PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time / 2) }
+        #expect(!(try fingerprint(quick)).matches(prints[0]))
+        for pace in [0.7, 0.8, 1.25, 1.4] {
+            let retimed = drag(seed: 1).map {
+                PuzzleTrackPoint(x: $0.x, y: $0.y, time: $0.time * pace)
+            }
+            #expect(try fingerprint(retimed).matches(prints[0]), "re-timed ×\(pace)")
+        }
+    }
+
+    @Test func bytesReadBackAndOtherLengthsDoNot() throws {
+        let print = try fingerprint(drag(seed: 3))
+        #expect(print.bytes.count == DragFingerprint.byteCount)
+        #expect(DragFingerprint(bytes: print.bytes) == print)
+        #expect(DragFingerprint(bytes: Array(print.bytes.dropLast())) == nil)
+        #expect(DragFingerprint(bytes: []) == nil)
+    }
+
+    @Test func tracksWithoutTravelOrTimeOrFiniteValuesHaveNone() {
+        let still = (0..<10).map { PuzzleTrackPoint(x: 5, y: 5, time: Double($0) / 60) }
+        #expect(DragFingerprint(still, axis: .horizontal) == nil)
+        var bad = drag(seed: 1)
+        bad[4].x = .infinity
+        #expect(DragFingerprint(bad, axis: .horizontal) == nil)
+        bad = drag(seed: 1)
+        bad[4].time = bad[3].time
+        #expect(DragFingerprint(bad, axis: .horizontal) == nil)
+        #expect(DragFingerprint(Array(drag(seed: 1).prefix(2)), axis: .horizontal) == nil)
+    }
+
+    @Test func aMatchNearABucketEdgeIsInTheBucketsALookupReads() throws {
+        // Walk one drag's progress across bucket edges in small steps: the moved copy always
+        // matches, and the lookup of either finds the other's bucket.
+        let base = drag(seed: 5)
+        for step in 0..<40 {
+            let shift = Double(step) * 0.0011
+            let moved = base.map {
+                PuzzleTrackPoint(
+                    x: $0.x + 300 * shift * sin(Double.pi * $0.time / base[base.count - 1].time),
+                    y: $0.y, time: $0.time)
+            }
+            let a = try fingerprint(base)
+            let b = try fingerprint(moved)
+            if a.matches(b) {
+                #expect(a.nearbyBuckets.contains(b.bucket), "shift \(shift)")
+                #expect(b.nearbyBuckets.contains(a.bucket), "shift \(shift)")
+            }
+        }
+    }
+}
