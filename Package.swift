@@ -146,7 +146,10 @@ let programTargets: [Target] = [
 
 let testTargets: [Target] = [
     .target(name: "TestSupport", dependencies: ["TactileCore"], path: "Tests/TestSupport"),
-    .testTarget(name: "TactileCoreTests", dependencies: ["TactileCore", "TestSupport"]),
+    // Independent readings of JSON, for TactileCore's tests and its fuzz target.
+    .target(name: "JSONOracle", dependencies: ["TactileCore"], path: "Tests/JSONOracle"),
+    .testTarget(
+        name: "TactileCoreTests", dependencies: ["TactileCore", "TestSupport", "JSONOracle"]),
     .testTarget(name: "TactileHanoiTests", dependencies: ["TactileHanoi", "TestSupport"]),
     .testTarget(
         name: "TactileCairoTests",
@@ -245,6 +248,8 @@ let package = Package(
         .library(name: "TactilePuzzleService", targets: ["TactilePuzzleService"]),
         // The command-line tool as a library, so other packages (the fuzz targets) can run it.
         .library(name: "TactileCommands", targets: ["TactileCommands"]),
+        // The JSON oracle the fuzz package shares with the unit tests; not for other uses.
+        .library(name: "TactileJSONOracle", targets: ["JSONOracle"]),
         .executable(name: "tactile", targets: ["tactile"]),
         .executable(name: "tactile-bench", targets: ["tactile-bench"]),
         .executable(name: "showcase", targets: ["showcase"]),

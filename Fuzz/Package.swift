@@ -38,7 +38,9 @@ let fuzzTargets: [Target] = [
                 "TactileCore", "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging")),
     .executableTarget(
         name: "FuzzCommandLine", dependencies: ["FuzzDriver"] + tactile("TactileCommands")),
-    .executableTarget(name: "FuzzJSON", dependencies: ["FuzzDriver"] + tactile("TactileCore")),
+    .executableTarget(
+        name: "FuzzJSON", dependencies: ["FuzzDriver"] + tactile("TactileCore", "TactileJSONOracle")
+    ),
 ]
 
 let package = Package(

@@ -70,7 +70,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Support"))
 from hand import hand_path  # noqa: E402
-from harness import free_port, site, start_serve  # noqa: E402
+from harness import PATIENCE, free_port, site, start_serve  # noqa: E402
 from testrun import run_module  # noqa: E402
 
 SHOTS = os.path.join(HERE, "screenshots")
@@ -120,7 +120,7 @@ def http_json(url, data=None, form=False):
             body = json.dumps(data).encode()
             headers["Content-Type"] = "application/json"
     request = urllib.request.Request(url, data=body, headers=headers, method="POST" if data is not None else "GET")
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=PATIENCE) as response:
         return json.load(response)
 
 
@@ -131,7 +131,7 @@ def answer_for(base, challenge_id):
     command = os.environ.get("TACTILE_ANSWER_CMD")
     if command:
         out = subprocess.run([*command.split(), base, challenge_id], check=True, capture_output=True,
-                             text=True, timeout=30).stdout.strip()
+                             text=True, timeout=PATIENCE).stdout.strip()
         answer = json.loads(out) if out.startswith("{") else dict(zip("xy", map(float, out.split())))
     else:
         template = os.environ.get("TACTILE_ANSWER_URL", "{base}/test/answer/{id}")
@@ -179,7 +179,8 @@ def make_driver():
         options.add_argument(argument)
     driver = webdriver.Chrome(service=ChromeService(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")),
                               options=options)
-    driver.set_page_load_timeout(20)
+    driver.set_page_load_timeout(PATIENCE)
+    driver.set_script_timeout(PATIENCE)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SPY})
     return driver
 
@@ -190,8 +191,13 @@ def shot(name, element=None):
     return path
 
 
-def wait(condition, timeout=10, message=""):
-    return WebDriverWait(DRIVER, timeout, poll_frequency=0.05).until(lambda _: condition(), message)
+def wait(condition, timeout=PATIENCE, message=""):
+    """Polls `condition` until it is true and returns its value; fails the test when `timeout`
+    seconds pass first, saying `message` (a text, or a function giving it then)."""
+    try:
+        return WebDriverWait(DRIVER, timeout, poll_frequency=0.05).until(lambda _: condition())
+    except TimeoutException:
+        raise AssertionError(f"after {timeout:.0f} s: {message() if callable(message) else message}") from None
 
 
 def widget(index=0):
@@ -202,12 +208,16 @@ def state(index=0):
     return widget(index).get_attribute("data-state")
 
 
-def wait_state(*states, index=0, timeout=10):
-    try:
-        wait(lambda: state(index) in states, timeout)
-    except TimeoutException:
-        raise AssertionError(f"widget state {state(index)!r}, expected {states}; status "
-                             f"{status_text(index)!r}") from None
+def wait_state(*states, index=0, timeout=PATIENCE):
+    wait(lambda: state(index) in states, timeout,
+         lambda: f"widget state {state(index)!r}, expected {states}; status {status_text(index)!r}")
+
+
+def settled(element=None):
+    """Waits until the widget's transitions and animations (the fade-in, the snap, the check
+    mark, the shake) have run, for a screenshot of where they end."""
+    wait(lambda: DRIVER.execute_script("return arguments[0].getAnimations({subtree: true}).length === 0",
+                                       element or widget()), message="the widget's animations never ended")
 
 
 def status_text(index=0):
@@ -236,7 +246,7 @@ def open_site(base, sitekey):
         old.replaceWith(div);
         window.tactileCaptcha.render(div);""", sitekey)
     wait(lambda: any(e["body"].get("sitekey") == sitekey and "status" in e for e in sent("/v1/challenges")
-                     if e["url"].endswith("/v1/challenges")), 10, f"no challenge of {sitekey}")
+                     if e["url"].endswith("/v1/challenges")), message=f"no challenge of {sitekey}")
     wait_state("ready")
 
 
@@ -335,7 +345,7 @@ def submit_demo(name="Ada Lovelace", email="ada@example.com"):
 
 
 def wait_result():
-    wait(lambda: DRIVER.find_elements(By.ID, "tactile-demo-result"), 10, "no result page")
+    wait(lambda: DRIVER.find_elements(By.ID, "tactile-demo-result"), message="no result page")
     page = DRIVER.find_element(By.ID, "tactile-demo-result")
     codes = [e.text.split(" ")[0] for e in page.find_elements(By.CSS_SELECTOR, ".error-codes code")]
     return page.get_attribute("data-success"), codes, page.text

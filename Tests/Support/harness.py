@@ -4,8 +4,8 @@
 port, in a scratch folder of their own that holds their output and log. A start returns once
 the process answers: serve has printed "listening on …" (its URL, the URL of its /metrics and,
 without --sites, the development site's key and secret are read from what it printed), Redis
-answers PING. A process that exits first, or takes longer than `timeout` seconds, fails the
-start with the end of its log.
+answers PING. A process that exits first, or takes longer than `timeout` seconds (PATIENCE
+unless told), fails the start with the end of its log.
 
 Everything started is stopped (SIGTERM, then SIGKILL) by stop(), at the end of a `with`
 block, or when this Python process ends, SIGTERM included; a started process also gets
@@ -33,7 +33,12 @@ import subprocess
 import tempfile
 import time
 
-__all__ = ["free_port", "site", "start_serve", "start_redis", "Serve", "Redis", "StartFailure"]
+__all__ = ["PATIENCE", "free_port", "site", "start_serve", "start_redis", "Serve", "Redis", "StartFailure"]
+
+# Seconds a wait for something to happen gives it before the test fails: a start, a reply, a
+# state. Generous, so that a machine busy with other work (a build beside the tests) is slow,
+# not failing; a wait returns as soon as its state comes, so a normal run never waits this long.
+PATIENCE = 120
 
 _started = []  # everything started and not yet stopped, stopped at exit
 
@@ -187,7 +192,7 @@ class Serve(_Started):
             time.sleep(0.05)
 
 
-def start_serve(binary, *flags, sites=None, listen="127.0.0.1:0", name="serve", timeout=20):
+def start_serve(binary, *flags, sites=None, listen="127.0.0.1:0", name="serve", timeout=PATIENCE):
     """Starts `binary puzzle serve --listen LISTEN FLAGS…` and returns it (a Serve) once it
     listens. `sites`, a list of site() entries, is written to a file of its own and passed as
     --sites."""
@@ -217,7 +222,7 @@ class Redis(_Started):
                  kill() it, empty this folder and restart()
     """
 
-    def command(self, *arguments, timeout=1.0):
+    def command(self, *arguments, timeout=PATIENCE):
         """Sends one command; its reply (a str, an int, a list, None, or for an error reply a
         RuntimeError, returned rather than raised)."""
         with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
@@ -244,7 +249,7 @@ class Redis(_Started):
         while self.answers(0.2) and time.monotonic() < deadline:
             time.sleep(0.05)
 
-    def restart(self, timeout=10):
+    def restart(self, timeout=PATIENCE):
         """Starts it again with the same command line: the same port and folder."""
         if self.running():
             self.kill()
@@ -284,7 +289,7 @@ def _read_reply(stream):
     raise ValueError(f"not a Redis reply: {line!r}")
 
 
-def start_redis(*arguments, persistent=False, config=None, sentinel=False, name=None, timeout=10):
+def start_redis(*arguments, persistent=False, config=None, sentinel=False, name=None, timeout=PATIENCE):
     """Starts a redis-server of our own on a free 127.0.0.1 port and returns it (a Redis) once
     it answers PING.
 

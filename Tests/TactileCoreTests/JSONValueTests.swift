@@ -1,48 +1,7 @@
 import Foundation
+import JSONOracle
 import TactileCore
 import Testing
-
-/// Foundation's JSONDecoder as an independent reader to compare with.
-private enum OracleValue: Decodable, Equatable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([OracleValue])
-    case object([String: OracleValue])
-
-    init(from decoder: any Decoder) throws {
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() {
-            self = .null
-        } else if let value = try? single.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? single.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? single.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? single.decode([OracleValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try single.decode([String: OracleValue].self))
-        }
-    }
-
-    static func read(_ bytes: [UInt8]) -> OracleValue? {
-        try? JSONDecoder().decode(OracleValue.self, from: Data(bytes))
-    }
-}
-
-private func oracle(_ value: JSONValue) -> OracleValue {
-    switch value {
-    case .null: .null
-    case .bool(let b): .bool(b)
-    case .number(let n): .number(n)
-    case .string(let s): .string(s)
-    case .array(let a): .array(a.map(oracle))
-    case .object(let o): .object(o.mapValues(oracle))
-    }
-}
 
 private func parse(_ text: String) throws(JSONError) -> JSONValue {
     try JSONValue.parse(Array(text.utf8))
@@ -195,10 +154,11 @@ struct JSONValueTests {
             let text = value.serialized()
             #expect(try JSONValue.parse(text) == value)
             #expect(
-                OracleValue.read(text) == oracle(value), "\(String(decoding: text, as: UTF8.self))")
+                FoundationJSON.read(text) == FoundationJSON(value),
+                "\(String(decoding: text, as: UTF8.self))")
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let theirs = try encoder.encode(oracle(value))
+            let theirs = try encoder.encode(FoundationJSON(value))
             #expect(try JSONValue.parse(Array(theirs)) == value)
         }
     }
@@ -222,50 +182,10 @@ struct JSONValueTests {
             accepted += 1
             // Foundation refuses some numbers RFC 8259 allows ("0e3", "-0.0e+2"); then the
             // same value written plainly must be accepted.
-            let theirs = OracleValue.read(text) ?? OracleValue.read(ours.serialized())
-            #expect(theirs == oracle(ours), "\(String(decoding: text, as: UTF8.self))")
+            let theirs = FoundationJSON.read(text) ?? FoundationJSON.read(ours.serialized())
+            #expect(theirs == FoundationJSON(ours), "\(String(decoding: text, as: UTF8.self))")
         }
         #expect(accepted > 200)  // the mutations leave plenty of valid texts to compare
-    }
-}
-
-extension OracleValue: Encodable {
-    func encode(to encoder: any Encoder) throws {
-        var single = encoder.singleValueContainer()
-        switch self {
-        case .null: try single.encodeNil()
-        case .bool(let b): try single.encode(b)
-        case .number(let n): try single.encode(n)
-        case .string(let s): try single.encode(s)
-        case .array(let a): try single.encode(a)
-        case .object(let o): try single.encode(o)
-        }
-    }
-}
-
-/// Reads any value through the scanner's calls alone, as a caller that follows the text
-/// would.
-private func rebuild(_ scanner: inout JSONScanner) throws(JSONError) -> JSONValue {
-    switch scanner.next {
-    case .null:
-        _ = try scanner.null()
-        return .null
-    case .bool: return .bool(try scanner.bool())
-    case .number: return .number(try scanner.number())
-    case .string: return .string(try scanner.string())
-    case .array:
-        var elements: [JSONValue] = []
-        try scanner.elements { scanner throws(JSONError) in
-            elements.append(try rebuild(&scanner))
-        }
-        return .array(elements)
-    case .object:
-        var members: [String: JSONValue] = [:]
-        try scanner.members { scanner, key throws(JSONError) in
-            members[key] = try rebuild(&scanner)
-        }
-        return .object(members)
-    case nil: return try scanner.value()  // fails as the reader does
     }
 }
 
