@@ -167,12 +167,23 @@ let testTargets: [Target] = [
     .testTarget(
         name: "TactileCradleTests",
         dependencies: ["TactileCradle", "TactileDynamics", "TestSupport"]),
+    // The pattern lock's helpers, shared by its test targets.
+    .target(
+        name: "PatternTestSupport",
+        dependencies: [
+            "TactileCrypto", "TactilePatternLock", "TactilePatternVault", "TestSupport",
+        ],
+        path: "Tests/PatternTestSupport"),
     .testTarget(
         name: "TactilePatternLockTests",
-        dependencies: ["TactilePatternLock", "TactilePatternVault", "TestSupport"]),
+        dependencies: [
+            "TactilePatternLock", "TactilePatternVault", "TestSupport", "PatternTestSupport",
+        ]),
     .testTarget(
         name: "TactilePatternVaultTests",
-        dependencies: ["TactilePatternLock", "TactilePatternVault", "TestSupport"]),
+        dependencies: [
+            "TactilePatternLock", "TactilePatternVault", "TestSupport", "PatternTestSupport",
+        ]),
     // The captcha's helpers, shared by its test targets.
     .target(
         name: "PuzzleTestSupport",

@@ -213,6 +213,39 @@ def wait_state(*states, index=0, timeout=PATIENCE):
          lambda: f"widget state {state(index)!r}, expected {states}; status {status_text(index)!r}")
 
 
+# Records every data-state the widgets take, so that a state shown briefly is not missed.
+STATE_LOG = r"""
+    window.__states = [];
+    const note = (w) => window.__states.push([w.dataset.state, w.dataset.challenge || null]);
+    new MutationObserver((changes) => changes.forEach((c) => note(c.target)))
+      .observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-state']});
+"""
+
+
+def log_states():
+    """From now on, records every data-state the page's widgets take (window.__states)."""
+    DRIVER.execute_script(STATE_LOG)
+
+
+def seen_states():
+    """The [state, challenge id] pairs recorded since log_states()."""
+    return DRIVER.execute_script("return window.__states")
+
+
+def wait_seen(wanted, challenge_id):
+    """Waits until a widget has taken the state `wanted` on the puzzle `challenge_id`, as
+    log_states() recorded it: a miss shows for under a second, which a slow poll can miss."""
+    wait(lambda: [wanted, challenge_id] in seen_states(), message=lambda: f"never {wanted}; states {seen_states()}")
+
+
+def wait_fresh_puzzle(old_id, index=0):
+    """Waits until the widget is ready with a puzzle other than `old_id`; its id."""
+    wait(lambda: widget(index).get_attribute("data-challenge") not in (None, old_id) and state(index) == "ready",
+         message=lambda: f"no fresh puzzle after {old_id}: widget state {state(index)!r}, status "
+                         f"{status_text(index)!r}")
+    return widget(index).get_attribute("data-challenge")
+
+
 def settled(element=None):
     """Waits until the widget's transitions and animations (the fade-in, the snap, the check
     mark, the shake) have run, for a screenshot of where they end."""
@@ -382,13 +415,13 @@ class DemoTests(unittest.TestCase):
 
     def test_01_drag_onto_the_hole_passes_and_the_demo_verifies(self):
         open_demo()
-        time.sleep(0.3)  # the picture fades in
+        settled()  # the picture fades in
         shot("01-demo-ready")
         challenge = last_challenge()
         hole_x, _ = answer_for(BASE, challenge["id"])
         drag(slider(), css_offset_for(hole_x), seed=11)
-        wait_state("passed", timeout=10)
-        time.sleep(0.4)  # let the snap and the check mark finish for the picture
+        wait_state("passed")
+        settled()  # the snap and the check mark, for the picture
         shot("02-drag-passed", widget())
         answer = sent("/answer")[-1]["body"]
         track = answer["track"]
@@ -424,7 +457,8 @@ class DemoTests(unittest.TestCase):
             }
             document.body.appendChild(form); form.submit();""",
                               {"name": "Ada Lovelace", "email": "ada@example.com", "tactile-captcha-response": token})
-        wait(lambda: DRIVER.find_elements(By.CSS_SELECTOR, "#tactile-demo-result[data-success=false]"), 10)
+        wait(lambda: DRIVER.find_elements(By.CSS_SELECTOR, "#tactile-demo-result[data-success=false]"),
+             message="no result page refusing the token")
         success, codes, text = wait_result()
         shot("04-demo-result-duplicate")
         self.assertEqual(success, "false")
@@ -437,13 +471,13 @@ class DemoTests(unittest.TestCase):
         max_x = challenge["imageWidth"] - challenge["pieceWidth"]
         wrong = hole_x - 110 if hole_x - 110 >= 40 else min(max_x, hole_x + 110)
         piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
+        log_states()
         drag(piece, css_offset_for(wrong, on="piece"), seed=23)
-        wait_state("failed", timeout=10)
+        wait_seen("failed", challenge["id"])
         shot("05-drag-wrong-place", widget())
         self.assertEqual(status_text(), "Not quite — try again")
         self.assertEqual(DRIVER.find_element(By.NAME, "tactile-captcha-response").get_attribute("value"), "")
-        wait_state("ready", timeout=10)
-        self.assertNotEqual(widget().get_attribute("data-challenge"), challenge["id"], "a fresh puzzle")
+        wait_fresh_puzzle(challenge["id"])
         self.assertEqual(status_text(), "Not quite — try again", "the reason stays until the next try")
         shot("06-fresh-puzzle-after-miss", widget())
 
@@ -463,7 +497,7 @@ class DemoTests(unittest.TestCase):
         self.assertEqual(int(slider().get_attribute("aria-valuenow")), round(hole_x))
         ActionChains(DRIVER).send_keys(Keys.ENTER).perform()
         wait_state("passed")
-        time.sleep(0.4)
+        settled()
         shot("08-keyboard-passed", widget())
         answer = sent("/answer")[-1]["body"]
         self.assertEqual(answer["input"], "keyboard")
@@ -488,9 +522,9 @@ class DemoTests(unittest.TestCase):
         self.assertTrue(button.is_displayed())
         self.assertEqual(button.text, "I can\u2019t do the puzzle — verify another way")
         button.send_keys(Keys.ENTER)  # as a keyboard would: the button goes, the focus stays in the widget
-        wait_state("passed", timeout=30)
+        wait_state("passed")
         self.assertEqual(DRIVER.switch_to.active_element, slider(), "the focus went from the widget")
-        time.sleep(0.4)
+        settled()
         shot("10-proof-of-work-passed", widget())
         body = sent("/answer")[-1]["body"]
         self.assertEqual(set(body), {"proofOfWork"})
@@ -610,7 +644,7 @@ class DemoTests(unittest.TestCase):
             div.className = 'tactile-captcha'; div.dataset.sitekey = old.dataset.sitekey;
             old.replaceWith(div);
             import(arguments[0] + '/widget.js?cross-origin');""", BASE)
-        wait(lambda: sent(BASE + "/v1/challenges"), 10, "no request to the service's origin")
+        wait(lambda: sent(BASE + "/v1/challenges"), message="no request to the service's origin")
         wait_state("ready")
         self.assertTrue(sent(BASE + "/v1/challenges")[-1]["url"].startswith(BASE))
         challenge = last_challenge()
@@ -620,7 +654,7 @@ class DemoTests(unittest.TestCase):
         else:
             hole_x, _ = answer_for(BASE, challenge["id"])
             drag(slider(), css_offset_for(hole_x), seed=31)
-        wait_state("passed", timeout=30)
+        wait_state("passed")
         shot("16-cross-origin-passed", widget())
         token = DRIVER.execute_script("return window.tactileCaptcha.getResponse()")
         if not SECRET:
@@ -639,9 +673,9 @@ class DemoTests(unittest.TestCase):
         hole_x, _ = answer_for(BASE, challenge["id"])
         piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
         drag(piece, css_offset_for(hole_x, on="piece"), seed=41, kind=interaction.POINTER_TOUCH)
-        wait_state("passed", timeout=10)
+        wait_state("passed")
         self.assertGreaterEqual(len(sent("/answer")[-1]["body"]["track"]), 12)
-        time.sleep(0.4)
+        settled()
         shot("17-touch-passed", widget())
 
     def test_11_callbacks_and_a_narrow_widget(self):
@@ -671,7 +705,7 @@ class DemoTests(unittest.TestCase):
         else:
             hole_x, _ = answer_for(BASE, widget(0).get_attribute("data-challenge"))
             drag(slider(0), css_offset_for(hole_x), seed=43)
-        wait_state("passed", index=0, timeout=30)
+        wait_state("passed", index=0)
         calls = DRIVER.execute_script("return window.__calls")
         token = DRIVER.execute_script("return window.tactileCaptcha.getResponse(window.__good)")
         self.assertIn(["pass", token], calls)
@@ -696,7 +730,7 @@ class DemoTests(unittest.TestCase):
         challenge = last_challenge()
         hole_x, _ = answer_for(BASE, challenge["id"])
         drag(slider(), css_offset_for(hole_x), seed=47)
-        wait_state("passed", timeout=30)
+        wait_state("passed")
         self.assertIn("worker-src", DRIVER.execute_script("return window.__refused"))
         nonce = sent("/answer")[-1]["body"]["proofOfWork"]["nonce"]
         self.assertTrue(check_pow(challenge["proofOfWork"], nonce))
@@ -741,7 +775,7 @@ class DemoTests(unittest.TestCase):
         hole_x, _ = answer_for(BASE, challenge["id"])
         drag(slider(), css_offset_for(hole_x), seed=48)
         # However high the price has climbed here: time for it at a million hashes a second.
-        wait_state("passed", timeout=30 + 2 ** challenge["proofOfWork"]["difficulty"] / 1e6)
+        wait_state("passed", timeout=PATIENCE + 2 ** challenge["proofOfWork"]["difficulty"] / 1e6)
         nonce = sent("/answer")[-1]["body"]["proofOfWork"]["nonce"]
         self.assertTrue(check_pow(challenge["proofOfWork"], nonce))
 
@@ -757,7 +791,7 @@ class AxisTests(unittest.TestCase):
             open_site(serve.url, sitekey)
             challenge = last_challenge()
             self.assertEqual(challenge["axis"], axis)
-            time.sleep(0.3)  # the picture fades in
+            settled()  # the picture fades in
             shot(f"{name}-ready", widget())
             hole_x, hole_y = answer_for(serve.url, challenge["id"])
             alt = widget().find_element(By.CSS_SELECTOR, ".tactile-alt")
@@ -771,14 +805,14 @@ class AxisTests(unittest.TestCase):
                 self.assertEqual(piece.get_attribute("role"), "slider")
                 scale = css_offset_for(1, on="piece")
                 drag(piece, hole_x * scale, hole_y * scale, seed=53)
-            wait_state("passed", timeout=10)
+            wait_state("passed")
             body = sent("/answer")[-1]["body"]
             if axis == "vertical":
                 self.assertEqual(body["x"], challenge["pieceX"])
                 self.assertEqual(body["track"][0], {"x": challenge["pieceX"], "y": 0, "t": 0})
             else:
                 self.assertEqual(body["track"][0], {"x": 0, "y": 0, "t": 0})
-            time.sleep(0.4)
+            settled()
             shot(f"{name}-passed", widget())
 
     def test_20_vertical_puzzle(self):
@@ -808,26 +842,26 @@ class RateLimitTests(unittest.TestCase):
     def test_30_rate_limited_counts_down_then_a_fresh_puzzle(self):
         open_site(self.serve.url, self.SITEKEY)
         widget().find_element(By.CSS_SELECTOR, ".tactile-alt").click()
-        try:  # the price takes well under a second here: the progress may come and go unseen
-            wait(lambda: re.search(r"\d+%", status_text()), 3)
+        # The price takes well under a second here: the progress may come and go unseen.
+        wait(lambda: re.search(r"\d+%", status_text()) or state() not in ("ready", "working"),
+             message=lambda: f"no progress shown and the price not paid; status {status_text()!r}")
+        if re.search(r"\d+%", status_text()):
             shot("30-proof-of-work-progress", widget())
-        except TimeoutException:
-            pass
-        wait_state("passed", timeout=30)
+        wait_state("passed")
         DRIVER.execute_script("window.tactileCaptcha.reset()")
         wait_state("ready")
         DRIVER.find_element(By.CSS_SELECTOR, ".tactile-alt").click()  # a second check in the window
-        wait_state("limited", timeout=30)
+        wait_state("limited")
         self.assertEqual(sent("/answer")[-1]["status"], 429)
         first = status_text()
         self.assertRegex(first, r"^Too many tries — wait \d+ s$")
         shot("31-rate-limited", widget())
         seconds = int(re.search(r"\d+", first).group())
         if seconds > 1:
-            wait(lambda: status_text() != first, 3)
+            wait(lambda: status_text() != first, message=f"the count stays at {first!r}")
             self.assertRegex(status_text(), r"^Too many tries — wait \d+ s$")
             self.assertLess(int(re.search(r"\d+", status_text()).group()), seconds)
-        wait_state("ready", timeout=seconds + 5)
+        wait_state("ready", timeout=seconds + PATIENCE)
         self.assertEqual(status_text(), "")
 
 
@@ -851,7 +885,7 @@ class ExpiryTests(unittest.TestCase):
         challenge = last_challenge()
         expires = datetime.datetime.fromisoformat(challenge["expiresAt"].replace("Z", "+00:00")).timestamp()
         drag(slider(), css_offset_for(challenge["imageWidth"] / 3), seed=37, hold=expires + 0.5 - time.time())
-        wait(lambda: widget().get_attribute("data-challenge") != challenge["id"] and state() == "ready", 10)
+        wait_fresh_puzzle(challenge["id"])
         answer = sent("/answer")[-1]
         self.assertIn(challenge["id"], answer["url"])
         self.assertEqual(answer["response"], {"success": False, "error-codes": ["expired"]})
@@ -864,7 +898,7 @@ class ExpiryTests(unittest.TestCase):
         expires = last_challenge()["expiresAt"]
         self.assertRegex(expires, r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
         # A 9 s lifetime: the widget asks for a new puzzle about 2 s before the end, by itself.
-        wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge_id) and state() == "ready", 12)
+        wait_fresh_puzzle(challenge_id)
         self.assertEqual(status_text(), "")
 
 
@@ -884,16 +918,16 @@ class OutageTests(unittest.TestCase):
             serve.stop()
             # The answer cannot be sent: the person is told, and nothing is asked of them.
             drag(slider(), css_offset_for(hole_x), seed=47)
-            wait_state("error", timeout=20)
+            wait_state("error")
             self.assertEqual(status_text(), "The puzzle is unavailable right now — trying again in a moment")
             shot("33-service-away", widget())
             serve = start_test_serve(sites=[site(self.SITEKEY)], listen=f"127.0.0.1:{port}")
-            wait_state("ready", timeout=20)
+            wait_state("ready")
             fresh = widget().get_attribute("data-challenge")
             self.assertNotIn(fresh, (None, challenge_id))
             hole_x, _ = answer_for(serve.url, fresh)
             drag(slider(), css_offset_for(hole_x), seed=48)
-            wait_state("passed", timeout=30)
+            wait_state("passed")
             shot("34-recovered-and-passed", widget())
         finally:
             serve.stop()
@@ -941,7 +975,7 @@ class WidthTests(unittest.TestCase):
         self.plain_page('<form method="post" action="/demo"><p>Sign up</p>'
                         '<div class="tactile-captcha"></div><button>Sign up</button></form>')
         wait_state("ready")
-        time.sleep(0.3)  # the picture fades in
+        settled()  # the picture fades in
         shot("50-plain-wide-page")
         challenge = last_challenge()
         natural = challenge["imageWidth"]
@@ -957,7 +991,7 @@ class WidthTests(unittest.TestCase):
         # The answer reports the width the picture is shown at.
         hole_x, _ = answer_for(BASE, challenge["id"])
         drag(slider(), css_offset_for(hole_x), seed=71)
-        wait_state("passed", timeout=30)
+        wait_state("passed")
         self.assertAlmostEqual(sent("/answer")[-1]["body"]["displayWidth"], picture["w"], delta=0.5)
 
     def test_51_in_a_narrow_container_the_widget_fits_inside_it(self):
@@ -984,7 +1018,7 @@ class WidthTests(unittest.TestCase):
         # And a drag in it reports that width.
         hole_x, _ = answer_for(BASE, widget(0).get_attribute("data-challenge"))
         drag(slider(0), css_offset_for(hole_x, index=0), seed=73)
-        wait_state("passed", index=0, timeout=30)
+        wait_state("passed", index=0)
         self.assertAlmostEqual(sent("/answer")[-1]["body"]["displayWidth"], picture["w"], delta=0.5)
 
     def test_52_a_vertical_slider_beside_the_picture_leaves_it_its_natural_width(self):
@@ -1058,7 +1092,6 @@ class PhotoTests(unittest.TestCase):
 
     def piece_from_page(self):
         """The piece's PNG as the widget loaded it (its <img>'s URL, fetched by the page)."""
-        DRIVER.set_script_timeout(10)
         src, data = DRIVER.execute_async_script("""
             const done = arguments[arguments.length - 1];
             const img = arguments[0].querySelector('.tactile-piece img');
@@ -1076,7 +1109,7 @@ class PhotoTests(unittest.TestCase):
         # hole cannot be found by matching the piece against the photo: the tests's revealed
         # answer says where it is (PictureVariationTests show what the variation hides).
         open_demo(self.base)
-        time.sleep(0.3)  # the picture fades in
+        settled()  # the picture fades in
         shot("40-photo-ready", widget())
         challenge = last_challenge()
         challenge_id = widget().get_attribute("data-challenge")
@@ -1092,8 +1125,8 @@ class PhotoTests(unittest.TestCase):
         self.assertEqual(revealed_y, challenge["pieceY"])
 
         drag(slider(), css_offset_for(found), seed=61)
-        wait_state("passed", timeout=10)
-        time.sleep(0.4)  # the snap and the check mark
+        wait_state("passed")
+        settled()  # the snap and the check mark
         shot("42-photo-passed", widget())
         answer = sent("/answer")[-1]
         self.assertIn(challenge_id, answer["url"])
@@ -1219,14 +1252,6 @@ def dispatch(events, command, x0, y0, k):
         DRIVER.execute_cdp_cmd(name, {**parameters, "timestamp": wall + t / 1000})
 
 
-# Records every data-state the widgets take, so that a state shown briefly is not missed.
-STATE_LOG = r"""
-    window.__states = [];
-    const note = (w) => window.__states.push([w.dataset.state, w.dataset.challenge || null]);
-    new MutationObserver((changes) => changes.forEach((c) => note(c.target)))
-      .observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-state']});
-"""
-
 
 class TouchReplayTests(unittest.TestCase):
     """Recorded finger strokes (../shared/captcha-drags, when present) replayed on the widget
@@ -1255,7 +1280,7 @@ class TouchReplayTests(unittest.TestCase):
         def line():
             with open(self.serve.log, errors="replace") as file:
                 return next((l for l in reversed(file.read().splitlines()) if tag in l), None)
-        return wait(line, 10, f"no log line of the check of {challenge_id}")
+        return wait(line, message=f"no log line of the check of {challenge_id}")
 
     def puzzle_with_a_stroke(self):
         """Opens the widget and, while no recorded stroke reaches its hole within MOST_SCALING
@@ -1270,8 +1295,7 @@ class TouchReplayTests(unittest.TestCase):
             if chosen:
                 return challenge, hole_x, needed, chosen
             widget().find_element(By.CSS_SELECTOR, ".tactile-refresh").click()
-            wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge["id"]) and state() == "ready",
-                 15, "no fresh puzzle")
+            wait_fresh_puzzle(challenge["id"])
         self.fail(f"no recorded stroke within {MOST_SCALING:.0%} of 20 puzzles' holes")
 
     def test_60_a_recorded_finger_stroke_passes(self):
@@ -1283,7 +1307,7 @@ class TouchReplayTests(unittest.TestCase):
               f"{pts[-1][1]:.1f} px, k {k:.4f} onto {needed:.1f} CSS px", flush=True)
         piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
         replay_touch(piece, pts, k)
-        wait_state("passed", timeout=30)
+        wait_state("passed")
         shot("60-touch-replay-passed", widget())
         answer = sent("/answer")[-1]
         self.assertIn(challenge["id"], answer["url"])
@@ -1314,16 +1338,14 @@ class TouchReplayTests(unittest.TestCase):
             hole_x, _ = answer_for(self.serve.url, challenge["id"])
             needed, k = css_offset_for(hole_x, on="piece"), 1.0
             pts = [(0.0, 0.0, 0.0), (500.0, needed, 0.0)]
-        DRIVER.execute_script(STATE_LOG)
+        log_states()
         piece = widget().find_element(By.CSS_SELECTOR, ".tactile-piece")
         replay_mouse(piece, pts, k)
         # Refused: the piece shakes, "Not quite" shows, and a fresh puzzle follows, the reason kept.
-        wait(lambda: ["failed", challenge["id"]] in DRIVER.execute_script("return window.__states"), 30,
-             f"never failed; states {DRIVER.execute_script('return window.__states')}")
-        wait(lambda: widget().get_attribute("data-challenge") not in (None, challenge["id"]) and state() == "ready",
-             30, "no fresh puzzle after the refusal")
+        wait_seen("failed", challenge["id"])
+        wait_fresh_puzzle(challenge["id"])
         shot("61-steady-mouse-refused", widget())
-        self.assertNotIn("passed", [s for s, _ in DRIVER.execute_script("return window.__states")])
+        self.assertNotIn("passed", [s for s, _ in seen_states()])
         self.assertEqual(status_text(), "Not quite — try again")
         self.assertEqual(DRIVER.find_element(By.NAME, "tactile-captcha-response").get_attribute("value"), "")
         answer = sent("/answer")[-1]

@@ -1,3 +1,4 @@
+import PatternTestSupport
 import TactileCore
 import TactilePatternLock
 import TestSupport
@@ -31,8 +32,6 @@ import Testing
             model.handle(PointerEvent(.ended, at: center(numbers.last!), time: time)) ?? []
         return events
     }
-
-    func pattern(_ text: String) throws -> Pattern { try Pattern(canonical: text) }
 
     @Test func aDragReportsStartedEachDotAndFinished() throws {
         var model = try model()

@@ -1,4 +1,5 @@
 import Foundation
+import PatternTestSupport
 @_spi(Testing) import TactileCrypto
 import TactilePatternLock
 import TactilePatternVault
@@ -8,16 +9,11 @@ import Testing
 /// Verification and throttling with a hand-moved clock; every vault is a fresh value on the
 /// same file, as after a restart.
 @Suite struct PatternVaultTests {
-    let scratch = ScratchDirectory()
-    let clock = ManualClock()
-
+    let disk = VaultOnDisk()
+    var scratch: ScratchDirectory { disk.scratch }
+    var clock: ManualClock { disk.clock }
     /// A new vault value each time: nothing survives in memory between calls.
-    var vault: PatternVault {
-        PatternVault(
-            path: scratch.file("pattern.store"), cost: .minimum, clock: { [clock] in clock.now })
-    }
-
-    func pattern(_ text: String) throws -> Pattern { try Pattern(canonical: text) }
+    var vault: PatternVault { disk.vault }
 
     func enrolled() throws -> PatternVault {
         try vault.enroll(try pattern("1-2-3-6"))

@@ -1,3 +1,4 @@
+import PatternTestSupport
 import TactileCore
 import TactilePatternLock
 import TactilePatternVault
@@ -6,7 +7,6 @@ import Testing
 /// The words under the lock fit the way the pattern is entered and the flow it is entered
 /// for; the grid drop-down warns about a grid with few patterns.
 @Suite struct PatternHintTests {
-    func pattern(_ text: String) throws -> Pattern { try Pattern(canonical: text) }
 
     func unlocking() -> PatternSession {
         var session = PatternSession()

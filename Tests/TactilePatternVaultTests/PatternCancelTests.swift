@@ -1,3 +1,4 @@
+import PatternTestSupport
 import TactilePatternLock
 import TactilePatternVault
 import Testing
@@ -5,7 +6,6 @@ import Testing
 /// Cancelling a flow (the page's Cancel button, or Esc with nothing drawn): whole effect lists,
 /// with the vault's answers given by hand.
 @Suite struct PatternCancelTests {
-    func pattern(_ text: String) throws -> Pattern { try Pattern(canonical: text) }
 
     let drawPrompt = PatternSession.Effect.say(
         "Draw an unlock pattern", "Connect at least 4 dots. You will draw it twice.")
@@ -79,12 +79,7 @@ import Testing
         _ = session.start(status: .success(nil))
         _ = session.finished(try pattern("1-2-3-6"))
         #expect(
-            session.finished(try pattern("1-2-3-6-9")) == [
-                .show(.wrong),
-                .say(
-                    "Patterns didn't match",
-                    "Draw the same pattern again to confirm, or press Cancel to start over."),
-            ])
+            session.finished(try pattern("1-2-3-6-9")) == confirmationMismatch)
         var changing = unlocking()
         _ = changing.begin(.changeCurrent, status: .success(nil))
         _ = changing.finished(try pattern("1-2-3-6"))

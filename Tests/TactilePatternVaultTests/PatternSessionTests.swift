@@ -1,4 +1,5 @@
 import Foundation
+import PatternTestSupport
 @_spi(Testing) import TactileCrypto
 import TactilePatternLock
 import TactilePatternVault
@@ -8,15 +9,11 @@ import Testing
 /// The pattern tasks as people go through them: whole effect lists after every step, and
 /// the same flows carried out against a real vault on disk.
 @Suite struct PatternSessionTests {
-    let scratch = ScratchDirectory()
-    let clock = ManualClock()
-
-    var vault: PatternVault {
-        PatternVault(
-            path: scratch.file("pattern.store"), cost: .minimum, clock: { [clock] in clock.now })
-    }
-
-    func pattern(_ text: String) throws -> Pattern { try Pattern(canonical: text) }
+    let disk = VaultOnDisk()
+    var scratch: ScratchDirectory { disk.scratch }
+    var clock: ManualClock { disk.clock }
+    /// A new vault value each time: nothing survives in memory between calls.
+    var vault: PatternVault { disk.vault }
 
     /// 2023-11-14 22:13:20 UTC, the time a damaged store is set aside at.
     let setAsideTime = Date(timeIntervalSince1970: 1_700_000_000)
@@ -64,12 +61,7 @@ import Testing
             ])
         #expect(!session.choosesGrid, "the grid is fixed once the first drawing is taken")
         #expect(
-            session.finished(try pattern("1-2-3-6-9")) == [
-                .show(.wrong),
-                .say(
-                    "Patterns didn't match",
-                    "Draw the same pattern again to confirm, or press Cancel to start over."),
-            ])
+            session.finished(try pattern("1-2-3-6-9")) == confirmationMismatch)
         #expect(session.finished(p) == [.say("Saving…", ""), .perform(.enroll(p))])
         // While the vault works, another drawing is not taken.
         #expect(session.finished(p) == [])

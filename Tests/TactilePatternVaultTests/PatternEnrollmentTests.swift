@@ -1,10 +1,10 @@
+import PatternTestSupport
 import TactilePatternLock
 import TactilePatternVault
 import Testing
 
 /// Setting a pattern: draw, confirm, and what happens on a mismatch or a short pattern.
 @Suite struct PatternEnrollmentTests {
-    func pattern(_ text: String) throws -> Pattern { try Pattern(canonical: text) }
 
     @Test func drawThenConfirm() throws {
         var enrollment = PatternEnrollment()
