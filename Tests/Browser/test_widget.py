@@ -735,18 +735,30 @@ class DemoTests(unittest.TestCase):
         nonce = sent("/answer")[-1]["body"]["proofOfWork"]["nonce"]
         self.assertTrue(check_pow(challenge["proofOfWork"], nonce))
 
-    def search_for(self, seconds=1.0):
-        """The widget's own search (widget/work.js from the service) run on this page for a
-        while, on a price it cannot finish: how it hashed, its workers, and what it tried."""
-        return DRIVER.execute_async_script("""
-            const [url, seconds, done] = arguments;
-            import(url + '/widget/work.js').then(async ({ Search }) => {
-              const search = new Search({ salt: '0123456789abcdef0123456789abcdef', difficulty: 32 });
-              await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-              const found = { kind: search.kind, workers: search.workers.length, tried: search.tried };
-              search.stop();
-              done(found);
-            }).catch((error) => done({ error: String(error) }));""", BASE, seconds)
+    def search_for(self):
+        """The widget's own search (widget/work.js from the service) run on this page, on a
+        price it cannot finish, until it has hashed: how it hashed, its workers, and what it
+        tried."""
+        DRIVER.execute_async_script("""
+            const [url, done] = arguments;
+            import(url + '/widget/work.js').then(({ Search }) => {
+              window.__search = new Search({ salt: '0123456789abcdef0123456789abcdef', difficulty: 32 });
+              done();
+            }, (error) => { window.__search = { error: String(error) }; done(); });""", BASE)
+
+        def found():
+            return DRIVER.execute_script("""
+                const search = window.__search;
+                return search.error ? { error: search.error }
+                  : { kind: search.kind, workers: search.workers.length, tried: search.tried };""")
+
+        def hashed():
+            now = found()
+            return now if "error" in now or now["tried"] > 0 else None
+        try:
+            return wait(hashed, message=lambda: f"the search has tried nothing: {found()}")
+        finally:
+            DRIVER.execute_script("if (window.__search.stop) window.__search.stop();")
 
     def test_13_the_price_is_hashed_with_webassembly_simd_in_workers(self):
         open_demo()

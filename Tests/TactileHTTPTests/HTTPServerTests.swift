@@ -597,10 +597,7 @@ import Testing
         let other = try #require(Self.connect(to: server.port, timeout: 5, from: "127.0.0.2"))
         defer { close(other) }
         let request = Array("GET /x HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(other, $0.baseAddress, $0.count, 0) }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let n = chunk.withUnsafeMutableBytes { recv(other, $0.baseAddress, $0.count, 0) }
-        #expect(String(decoding: chunk.prefix(max(0, n)), as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        #expect(Self.ask(other, request).hasPrefix("HTTP/1.1 200"))
         let fourth = try #require(Self.connect(to: server.port, timeout: 5, from: "127.0.0.3"))
         defer { close(fourth) }
         #expect(Self.isClosed(fourth, within: 30))
@@ -613,6 +610,11 @@ import Testing
     func exchangeFrom(_ source: String, _ port: Int, _ request: [UInt8]) -> String {
         guard let socket = Self.connect(to: port, timeout: 5, from: source) else { return "" }
         defer { close(socket) }
+        return Self.ask(socket, request)
+    }
+
+    /// Sends `request` on an open connection and returns what one read brings back.
+    static func ask(_ socket: Int32, _ request: [UInt8]) -> String {
         _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
         var chunk = [UInt8](repeating: 0, count: 4096)
         let n = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
