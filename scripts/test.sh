@@ -54,13 +54,13 @@ done
 node --test Tests/Widget/*.test.mjs
 
 echo "== browser (the captcha widget in headless Chromium, against tactile puzzle serve)"
-timeout 600 Tests/Browser/run-against-service.sh
+timeout 900 Tests/Browser/run-against-service.sh
 
 echo "== service (two tactile puzzle serve instances sharing one Redis, over HTTP)"
-timeout 180 Tests/Service/run.sh
+timeout 300 Tests/Service/run.sh
 
 echo "== sentinel (a primary, a replica and three Sentinels; the primary killed under load)"
-timeout 120 Tests/Service/sentinel.sh
+timeout 300 Tests/Service/sentinel.sh
 
 echo "== slow clients (20 addresses of slow connections and slow bodies; a probe must be served)"
 timeout 120 Tests/Service/slow-clients.sh

@@ -30,7 +30,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Browser"))
 sys.path.insert(0, os.path.join(HERE, "..", "Support"))
-from harness import site, start_redis, start_serve  # noqa: E402
+from harness import PATIENCE, StartFailure, site, start_redis, start_serve  # noqa: E402
 from testrun import run_module  # noqa: E402
 
 SITEKEY = "sentinel-test-site"
@@ -56,8 +56,11 @@ def setUpModule():
     STARTED.extend([PRIMARY, replica])
     # The replica must hold a copy before the test begins (a replica still copying cannot take
     # over with what was told).
-    deadline = time.monotonic() + 10
-    while replica.info("replication").get("master_link_status") != "up" and time.monotonic() < deadline:
+    deadline = time.monotonic() + PATIENCE
+    while replica.info("replication").get("master_link_status") != "up":
+        if time.monotonic() > deadline:
+            raise StartFailure(f"the replica did not copy the primary within {PATIENCE} s; the end of its "
+                               f"log ({replica.log}):\n{replica.tail()}")
         time.sleep(0.1)
     sentinels = [start_redis(config=SENTINEL.format(primary=PRIMARY.port), sentinel=True, name=f"sentinel{n}")
                  for n in (1, 2, 3)]
@@ -72,7 +75,7 @@ def setUpModule():
     print(f"serve at {URL} on {store} (primary :{PRIMARY.port}, replica :{replica.port})", flush=True)
 
 
-def request(path, data=None, timeout=10):
+def request(path, data=None, timeout=PATIENCE):
     body = json.dumps(data).encode() if data is not None else None
     req = urllib.request.Request(
         URL + path, data=body, method="POST" if data is not None else "GET",
@@ -168,7 +171,7 @@ class SentinelFailoverTests(unittest.TestCase):
                         successes.setdefault(token, 0)
 
         # The replica must be attached before the load: a redemption waits for it.
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + PATIENCE
         while time.monotonic() < deadline:
             token = pass_puzzle()
             if token and siteverify(token).get("success"):
@@ -181,7 +184,7 @@ class SentinelFailoverTests(unittest.TestCase):
         for thread in threads:
             thread.start()
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + PATIENCE
             while time.monotonic() < deadline:
                 with lock:
                     if sum(1 for n in successes.values() if n) >= 10:
@@ -190,16 +193,16 @@ class SentinelFailoverTests(unittest.TestCase):
             with lock:
                 killed_at[0] = time.monotonic()
             PRIMARY.kill()
-            deadline = killed_at[0] + 20
+            deadline = killed_at[0] + PATIENCE
             while time.monotonic() < deadline and resumed_at[0] is None:
                 time.sleep(0.05)
             time.sleep(2)  # a little load on the new primary
         finally:
             stop.set()
             for thread in threads:
-                thread.join(timeout=30)
+                thread.join(timeout=PATIENCE)
 
-        self.assertIsNotNone(resumed_at[0], "no redemption succeeded within 20 s of the kill")
+        self.assertIsNotNone(resumed_at[0], f"no redemption succeeded within {PATIENCE} s of the kill")
         resumed = resumed_at[0] - killed_at[0]
         def quantiles(values):
             values = sorted(values) or [float("nan")]

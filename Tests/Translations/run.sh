@@ -22,33 +22,17 @@
 # installs (the last for a Chinese font). --verbose prints everything as it comes, pass or fail.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=Tests/Accessibility/xvfb.sh
+source Tests/Accessibility/xvfb.sh
+# shellcheck source=Tests/Accessibility/summary.sh
+source Tests/Accessibility/summary.sh
+# shellcheck source=Tests/Accessibility/session.sh
+source Tests/Accessibility/session.sh
 
-app=""
-if [[ $# -gt 0 && "$1" != --* ]]; then
-    app=$1
-    shift
-fi
-verbose=0
-checks=()
-for argument in "$@"; do
-    if [[ "$argument" == --verbose ]]; then verbose=1; else checks+=("$argument"); fi
-done
+read_arguments "$@"
 
 echo "-- a. catalogues"
-work=$(mktemp -d)
-xvfb_pid=""
-# Under set -e a failing command in an EXIT trap turns a passed run into exit 1: nothing here
-# may fail.
-# shellcheck disable=SC2317  # called by the trap
-cleanup() {
-    if [[ -n "$xvfb_pid" ]]; then
-        kill "$xvfb_pid" 2>/dev/null || true
-        wait "$xvfb_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work" || true
-}
-trap cleanup EXIT
-
+make_work
 python3 scripts/extract-strings.py --check
 python3 scripts/extract-strings.py --output "$work/tactile.pot" 2>/dev/null
 languages=()
@@ -70,26 +54,9 @@ for po in "${catalogues[@]}"; do
 done
 
 echo "-- b. the showcase in Chinese"
-if [[ -z "$app" ]]; then
-    app="$(swift build --show-bin-path)/showcase"
-fi
-if [[ ! -x "$app" ]]; then
-    echo "run.sh: no showcase binary at $app; build it (swift build --product showcase) or pass its path" >&2
-    exit 2
-fi
-python=""
-for candidate in /usr/bin/python3 python3; do
-    if command -v "$candidate" >/dev/null && "$candidate" -c 'import pyatspi' 2>/dev/null; then
-        python=$candidate
-        break
-    fi
-done
-launcher=/usr/libexec/at-spi-bus-launcher
-if [[ -z "$python" ]]; then
-    echo "run.sh: no python3 with pyatspi; run scripts/setup.sh --with-accessibility" >&2
-    exit 2
-fi
-for tool in Xvfb dbus-run-session dbus-send xdotool import "$launcher"; do
+default_app
+find_atspi_python
+for tool in Xvfb dbus-run-session dbus-send xdotool import /usr/libexec/at-spi-bus-launcher; do
     command -v "$tool" >/dev/null || { echo "run.sh: $tool is missing; run scripts/setup.sh --with-accessibility --with-display" >&2; exit 2; }
 done
 # Without a font that has Chinese characters every one would be a box (tofu).
@@ -101,44 +68,12 @@ fi
 scripts/build-translations.sh
 shots="${TRANSLATION_SHOTS:-$(mktemp -d /tmp/tactile-zh_CN-XXXXXX)}"
 mkdir -p "$shots"
-
-# shellcheck source=Tests/Accessibility/xvfb.sh
-source Tests/Accessibility/xvfb.sh
-# shellcheck source=Tests/Accessibility/summary.sh
-source Tests/Accessibility/summary.sh
 start_xvfb "$work"
 
 # Chinese by LANGUAGE alone: no LANG, no LC_*, no catalogue directory given.
 unset LANG LC_ALL LC_MESSAGES TACTILE_LOCALEDIR
 export LANGUAGE=zh_CN
-# Inside a session bus of our own, the accessibility bus (as Tests/Accessibility/run.sh).
-# shellcheck disable=SC2016  # expanded by the inner bash
-inner='
-    set -euo pipefail
-    launcher=$1 python=$2
-    shift 2
-    "$launcher" --launch-immediately &
-    launcher_pid=$!
-    trap "kill $launcher_pid 2>/dev/null || true; wait $launcher_pid 2>/dev/null || true" EXIT
-    for _ in $(seq 100); do
-        if address=$(dbus-send --session --print-reply=literal --dest=org.a11y.Bus \
-                /org/a11y/bus org.a11y.Bus.GetAddress 2>/dev/null) && [[ -n "${address// /}" ]]; then
-            break
-        fi
-        sleep 0.1
-    done
-    [[ -n "${address:-}" ]] || { echo "run.sh: the AT-SPI bus did not start" >&2; exit 1; }
-    unset NO_AT_BRIDGE
-    export GTK_A11Y=atspi
-    "$python" Tests/Translations/test_translations.py "$@"
-'
-run=(timeout --kill-after=10 "${TRANSLATIONS_TIMEOUT:-300}"
-    dbus-run-session -- bash -c "$inner" _ "$launcher" "$python"
-    "$(realpath "$app")" po/zh_CN.po "$shots" "${checks[@]}")
 status=0
-if ((verbose)); then
-    "${run[@]}" || status=$?
-else
-    run_summarized "$work/checks.log" "${run[@]}" || status=$?
-fi
+run_on_atspi_bus "${TRANSLATIONS_TIMEOUT:-300}" Tests/Translations/test_translations.py \
+    "$(realpath "$app")" po/zh_CN.po "$shots" "${checks[@]}" || status=$?
 exit "$status"
