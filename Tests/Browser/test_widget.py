@@ -197,7 +197,7 @@ def wait(condition, timeout=PATIENCE, message=""):
     try:
         return WebDriverWait(DRIVER, timeout, poll_frequency=0.05).until(lambda _: condition())
     except TimeoutException:
-        raise AssertionError(f"after {timeout:.0f} s: {message() if callable(message) else message}") from None
+        raise AssertionError(f"after {timeout:g} s: {message() if callable(message) else message}") from None
 
 
 def widget(index=0):

@@ -8,15 +8,4 @@
 #   Tests/Service/sentinel.sh                          builds tactile with swift build
 #   TACTILE=/path/to/tactile Tests/Service/sentinel.sh   uses that binary
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-
-if [[ -z "${TACTILE:-}" ]]; then
-    swift build --product tactile >/dev/null
-    TACTILE="$(swift build --show-bin-path)/tactile"
-fi
-if ! command -v "${REDIS_SERVER:-redis-server}" >/dev/null; then
-    echo "sentinel.sh: redis-server is missing (scripts/setup.sh)" >&2
-    exit 2
-fi
-python=$(command -v /usr/bin/python3 || command -v python3)
-TACTILE=$TACTILE exec "$python" Tests/Service/test_sentinel.py "$@"
+exec "$(dirname "$0")/run.sh" --script test_sentinel.py "$@"

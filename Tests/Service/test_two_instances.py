@@ -154,7 +154,7 @@ def wait_until(condition, message, seconds=PATIENCE):
         if condition():
             return
         time.sleep(0.05)
-    raise AssertionError(f"after {seconds:.0f} s: {message}")
+    raise AssertionError(f"after {seconds:g} s: {message}")
 
 
 def read(path):
