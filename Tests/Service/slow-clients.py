@@ -56,17 +56,29 @@ class Tally:
         self.refused = 0
 
 
-async def slow_headers(address, stop, tally):
-    """One connection slot of a slow client: header bytes every 4 s, again when closed."""
-    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 200
+async def connect(address, stop, tally):
+    """A connection from `address`, asked for again every 0.5 s while refused; None once
+    stopped."""
     while not stop.is_set():
         try:
-            reader, writer = await asyncio.open_connection(HOST, PORT, local_addr=(address, 0))
+            connection = await asyncio.open_connection(HOST, PORT, local_addr=(address, 0))
         except OSError:
             tally.refused += 1
             await asyncio.sleep(0.5)
             continue
         tally.opened += 1
+        return connection
+    return None
+
+
+async def slow_headers(address, stop, tally):
+    """One connection slot of a slow client: header bytes every 4 s, again when closed."""
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 200
+    while not stop.is_set():
+        connection = await connect(address, stop, tally)
+        if connection is None:
+            break
+        reader, writer = connection
         try:
             for byte in request:
                 if stop.is_set():
@@ -93,13 +105,10 @@ async def slow_body(address, stop, tally):
         b"Content-Length: 1048576\r\n\r\n"
     )
     while not stop.is_set():
-        try:
-            reader, writer = await asyncio.open_connection(HOST, PORT, local_addr=(address, 0))
-        except OSError:
-            tally.refused += 1
-            await asyncio.sleep(0.5)
-            continue
-        tally.opened += 1
+        connection = await connect(address, stop, tally)
+        if connection is None:
+            break
+        reader, writer = connection
         try:
             writer.write(head)
             await writer.drain()
