@@ -282,15 +282,8 @@ static void setup_batch(struct batch *bt, const struct salt *s, unsigned long lo
 #define MAJ(a, b, c) ((((a) ^ (b)) & ((b) ^ (c))) ^ (b)) /* (a ^ b) is the next round's (b ^ c) */
 #define SET1(x) (x)
 DEFINE_KERNEL(kernel_scalar, )
-#undef V
 #undef ROUND
-#undef ADD
-#undef ROR
-#undef SHR
-#undef XOR3
-#undef CH
-#undef MAJ
-#undef SET1
+#include "lane_ops_end.h"
 
 /* not vectorized by the compiler: one nonce at a time */
 __attribute__((optimize("no-tree-vectorize", "no-tree-slp-vectorize"), target("tune=generic")))
@@ -319,15 +312,8 @@ static unsigned long long search_scalar(const struct batch *bt, uint32_t mask, i
 #define MAJ(a, b, c) _mm256_xor_si256(_mm256_and_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(b, c)), b)
 #define SET1(x) _mm256_set1_epi32((int)(x))
 DEFINE_KERNEL(kernel_avx2, AVX2)
-#undef V
 #undef ROUND
-#undef ADD
-#undef ROR
-#undef SHR
-#undef XOR3
-#undef CH
-#undef MAJ
-#undef SET1
+#include "lane_ops_end.h"
 AVX2
 static unsigned long long search_avx2(const struct batch *bt, uint32_t mask, int stop_first,
                                       uint16_t *hits, int *found) {
@@ -358,14 +344,7 @@ static unsigned long long search_avx2(const struct batch *bt, uint32_t mask, int
 #define MAJ(a, b, c) _mm512_ternarylogic_epi32(a, b, c, 0xe8)
 #define SET1(x) _mm512_set1_epi32((int)(x))
 DEFINE_KERNEL(kernel_avx512, AVX512)
-#undef V
-#undef ADD
-#undef ROR
-#undef SHR
-#undef XOR3
-#undef CH
-#undef MAJ
-#undef SET1
+#include "lane_ops_end.h"
 
 typedef struct { __m512i x, y; } zmm2;
 #define ZMM2_OP3(name, imm)                                                   \
@@ -387,15 +366,8 @@ AVX512 static inline zmm2 zmm2_set1(uint32_t v) { __m512i x = _mm512_set1_epi32(
 #define MAJ(a, b, c) zmm2_maj(a, b, c)
 #define SET1(x) zmm2_set1(x)
 DEFINE_KERNEL(kernel_avx512x2, AVX512)
-#undef V
 #undef ROUND
-#undef ADD
-#undef ROR
-#undef SHR
-#undef XOR3
-#undef CH
-#undef MAJ
-#undef SET1
+#include "lane_ops_end.h"
 
 AVX512
 static unsigned long long search_avx512(const struct batch *bt, uint32_t mask, int stop_first,
