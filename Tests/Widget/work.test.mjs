@@ -6,10 +6,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
 import {
   sha256Words, sha256OfNonce, makeSearcher, simdModuleBytes, blockNonce, zeroBits, ONE_BLOCK_PREFIX, BLOCK_NONCES,
 } from '../../Sources/TactilePuzzleService/Web/widget/hashing.js';
-import { Search, Price, validProofOfWork, ALONE_SURCHARGE } from '../../Sources/TactilePuzzleService/Web/widget/work.js';
+import {
+  Search, Price, validProofOfWork, ALONE_SURCHARGE, WORKER_SOURCE,
+} from '../../Sources/TactilePuzzleService/Web/widget/work.js';
 
 const table = JSON.parse(readFileSync(new URL('../Shared/proof-of-work-cases.json', import.meta.url), 'utf8'));
 const encode = (text) => new TextEncoder().encode(text);
@@ -155,4 +158,31 @@ test('a search on the page leaves the page its timers', async () => {
   search.stop();
   assert.ok(search.tried > 0, 'the search ran');
   assert.ok(fired >= 10, `a 10 ms timer fired ${fired} times in a second of searching`);
+});
+
+test('a worker\'s code runs on its own: everything it calls is in it', () => {
+  // A worker gets nothing from the page's modules: its source alone, in an empty context. It
+  // searches until it is ended: its second message (the first block's finds) ends it here.
+  const said = [];
+  const ended = new Error('ended');
+  const postMessage = (message) => {
+    said.push(message);
+    if (said.length === 2) throw ended;
+  };
+  const context = vm.createContext({ postMessage, TextEncoder });
+  vm.runInContext(WORKER_SOURCE, context);
+  const salt = 'c2FsdA';
+  const prefix = new TextEncoder().encode(`${salt}:`);
+  for (const simd of [simdModuleBytes(prefix.length), null]) {
+    said.length = 0;
+    assert.throws(() => context.onmessage({ data: { prefix, simd, first: 0, stride: 1, bits: 8 } }),
+      (error) => error === ended);
+    assert.equal(said[0].kind, simd ? 'simd' : 'scalar');
+    const { hits } = said[1];
+    assert.ok(hits.length > 0, 'a block of 4,000 nonces holds a nonce of 8 bits');
+    for (const [nonce] of hits) {
+      const digest = createHash('sha256').update(`${salt}:${nonce}`).digest();
+      assert.equal(digest[0], 0, `${nonce} starts with 8 zero bits`);
+    }
+  }
 });

@@ -24,7 +24,7 @@ export const BLOCK_NONCES = 4000;
 export const ONE_BLOCK_PREFIX = 64 - 9 - 12;
 
 /** The first `count` prime numbers. */
-function primes(count) {
+export function primes(count) {
   const found = [];
   for (let n = 2; found.length < count; n++) {
     if (found.every((p) => n % p !== 0)) found.push(n);
@@ -33,7 +33,7 @@ function primes(count) {
 }
 
 /** The first 32 bits of the fractional part of `x`. */
-function fraction32(x) {
+export function fraction32(x) {
   return Math.floor((x - Math.floor(x)) * 0x100000000) >>> 0;
 }
 

@@ -12,7 +12,7 @@
  * milliseconds that leave the drag its frames.
  */
 import {
-  roundConstants, initialState, sha256Compress, sha256Words, zeroBits, blockNonce, laneWords,
+  primes, fraction32, roundConstants, initialState, sha256Compress, sha256Words, zeroBits, blockNonce, laneWords,
   makeSearcher, sha256OfNonce, simdModuleBytes, ONE_BLOCK_PREFIX, BLOCK_NONCES,
 } from './hashing.js';
 
@@ -70,9 +70,10 @@ function workerMain() {
   };
 }
 
-const WORKER_SOURCE = [
-  roundConstants, initialState, sha256Compress, sha256Words, zeroBits, blockNonce, laneWords,
-  makeSearcher, sha256OfNonce,
+/** A worker's whole code: the functions it calls, then its main. */
+export const WORKER_SOURCE = [
+  primes, fraction32, roundConstants, initialState, sha256Compress, sha256Words, zeroBits,
+  blockNonce, laneWords, makeSearcher, sha256OfNonce,
 ].map(String).join('\n') + `\n(${workerMain})();\n`;
 
 let workerURL = null;
