@@ -16,10 +16,6 @@
 # check fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-# shellcheck source=Tests/Accessibility/xvfb.sh
-source Tests/Accessibility/xvfb.sh
-# shellcheck source=Tests/Accessibility/summary.sh
-source Tests/Accessibility/summary.sh
 # shellcheck source=Tests/Accessibility/session.sh
 source Tests/Accessibility/session.sh
 

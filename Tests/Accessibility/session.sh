@@ -10,6 +10,12 @@
 # run_on_atspi_bus TIMEOUT SCRIPT ARG... runs `python SCRIPT ARG...` in a D-Bus session of its
 #   own with the accessibility bus on it, for at most TIMEOUT seconds; its output summed up
 #   (run_summarized) unless --verbose was given. Returns its status.
+# It sources xvfb.sh (start_xvfb) and summary.sh (run_summarized) too.
+
+# shellcheck source=Tests/Accessibility/xvfb.sh
+source Tests/Accessibility/xvfb.sh
+# shellcheck source=Tests/Accessibility/summary.sh
+source Tests/Accessibility/summary.sh
 
 read_arguments() {
     app=""

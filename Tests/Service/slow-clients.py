@@ -71,6 +71,14 @@ async def connect(address, stop, tally):
     return None
 
 
+async def closed_within(reader, seconds):
+    """Whether the server closed the connection (the end of the stream) within `seconds`."""
+    try:
+        return await asyncio.wait_for(reader.read(1), seconds) == b""
+    except asyncio.TimeoutError:
+        return False
+
+
 async def slow_headers(address, stop, tally):
     """One connection slot of a slow client: header bytes every 4 s, again when closed."""
     request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 200
@@ -85,12 +93,8 @@ async def slow_headers(address, stop, tally):
                     break
                 writer.write(bytes([byte]))
                 await writer.drain()
-                # The server closing shows as the end of the stream.
-                try:
-                    if await asyncio.wait_for(reader.read(1), 4) == b"":
-                        break
-                except asyncio.TimeoutError:
-                    pass
+                if await closed_within(reader, 4):
+                    break
         except OSError:
             pass
         finally:
@@ -115,11 +119,8 @@ async def slow_body(address, stop, tally):
             while not stop.is_set():
                 writer.write(b" " * 1024)
                 await writer.drain()
-                try:
-                    if await asyncio.wait_for(reader.read(1), 1) == b"":
-                        break
-                except asyncio.TimeoutError:
-                    pass
+                if await closed_within(reader, 1):
+                    break
                 if reader.at_eof():
                     break
         except OSError:

@@ -22,10 +22,6 @@
 # installs (the last for a Chinese font). --verbose prints everything as it comes, pass or fail.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-# shellcheck source=Tests/Accessibility/xvfb.sh
-source Tests/Accessibility/xvfb.sh
-# shellcheck source=Tests/Accessibility/summary.sh
-source Tests/Accessibility/summary.sh
 # shellcheck source=Tests/Accessibility/session.sh
 source Tests/Accessibility/session.sh
 
