@@ -48,7 +48,6 @@ import tempfile
 import time
 import unittest
 import urllib.parse
-import urllib.request
 
 try:  # only the photo test needs them (scripts/setup.sh --with-browser installs them)
     import numpy
@@ -70,7 +69,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Support"))
 from hand import hand_path  # noqa: E402
-from harness import PATIENCE, free_port, site, start_serve  # noqa: E402
+from harness import PATIENCE, free_port, request, site, start_serve  # noqa: E402
 from testrun import run_module  # noqa: E402
 
 SHOTS = os.path.join(HERE, "screenshots")
@@ -110,18 +109,10 @@ def start_test_serve(*flags, sites=None, listen="127.0.0.1:0"):
 
 
 def http_json(url, data=None, form=False):
-    body = None
-    headers = {}
-    if data is not None:
-        if form:
-            body = urllib.parse.urlencode(data).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        else:
-            body = json.dumps(data).encode()
-            headers["Content-Type"] = "application/json"
-    request = urllib.request.Request(url, data=body, headers=headers, method="POST" if data is not None else "GET")
-    with urllib.request.urlopen(request, timeout=PATIENCE) as response:
-        return json.load(response)
+    """The JSON of a request's reply (harness.request), which must succeed."""
+    reply = request(url, data, form=form)
+    assert reply.status < 400, f"{url}: {reply}"
+    return reply.json()
 
 
 def answer_for(base, challenge_id):

@@ -29,9 +29,6 @@ import sys
 import threading
 import time
 import unittest
-import urllib.error
-import urllib.parse
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -39,7 +36,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Browser"))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Support"))
 from hand import answer_body  # noqa: E402
-from harness import PATIENCE, site, start_redis, start_serve  # noqa: E402
+from harness import PATIENCE, request, site, start_redis, start_serve  # noqa: E402
 from testrun import run_module  # noqa: E402
 
 SITEKEY = "service-test-site"
@@ -79,38 +76,6 @@ def setUpModule():
 
 
 # ----------------------------------------------------------------------------- HTTP
-
-
-class Reply:
-    def __init__(self, status, headers, body):
-        self.status = status
-        self.headers = headers
-        self.body = body
-
-    def json(self):
-        return json.loads(self.body)
-
-    def __repr__(self):
-        return f"HTTP {self.status} {self.body[:200]!r}"
-
-
-def request(url, data=None, form=False, headers=None):
-    """One request; any status comes back as a Reply (urllib raises on 4xx and 5xx)."""
-    headers = dict(headers or {})
-    body = None
-    if data is not None:
-        if form:
-            body = urllib.parse.urlencode(data).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        else:
-            body = json.dumps(data).encode()
-            headers["Content-Type"] = "application/json"
-    req = urllib.request.Request(url, data=body, headers=headers, method="POST" if data is not None else "GET")
-    try:
-        with urllib.request.urlopen(req, timeout=TIMEOUT) as response:
-            return Reply(response.status, response.headers, response.read())
-    except urllib.error.HTTPError as error:
-        return Reply(error.code, error.headers, error.read())
 
 
 def new_challenge(base):

@@ -32,8 +32,11 @@ import socket
 import subprocess
 import tempfile
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
-__all__ = ["PATIENCE", "free_port", "site", "start_serve", "start_redis", "Serve", "Redis", "StartFailure"]
+__all__ = ["PATIENCE", "Reply", "request", "free_port", "site", "start_serve", "start_redis", "Serve", "Redis", "StartFailure"]
 
 # Seconds a wait for something to happen gives it before the test fails: a start, a reply, a
 # state. Generous, so that a machine busy with other work (a build beside the tests) is slow,
@@ -45,6 +48,42 @@ _started = []  # everything started and not yet stopped, stopped at exit
 
 class StartFailure(RuntimeError):
     """A process did not start: it exited, or did not answer within its time."""
+
+
+class Reply:
+    """An HTTP reply: its status, headers and body (bytes)."""
+
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    def json(self):
+        return json.loads(self.body)
+
+    def __repr__(self):
+        return f"HTTP {self.status} {self.body[:200]!r}"
+
+
+def request(url, data=None, form=False, headers=None, timeout=PATIENCE):
+    """One request, a POST of `data` (JSON, or a form with `form`) or else a GET; any status
+    comes back as a Reply (urllib raises on 4xx and 5xx)."""
+    headers = dict(headers or {})
+    body = None
+    if data is not None:
+        if form:
+            body = urllib.parse.urlencode(data).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        else:
+            body = json.dumps(data).encode()
+            headers["Content-Type"] = "application/json"
+    outgoing = urllib.request.Request(url, data=body, headers=headers,
+                                      method="POST" if data is not None else "GET")
+    try:
+        with urllib.request.urlopen(outgoing, timeout=timeout) as response:
+            return Reply(response.status, response.headers, response.read())
+    except urllib.error.HTTPError as error:
+        return Reply(error.code, error.headers, error.read())
 
 
 def free_port(host="127.0.0.1"):
