@@ -79,27 +79,37 @@ async def closed_within(reader, seconds):
         return False
 
 
-async def slow_headers(address, stop, tally):
-    """One connection slot of a slow client: header bytes every 4 s, again when closed."""
-    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 200
+async def attack_slot(address, stop, tally, attack):
+    """One connection slot of an attacking client: runs `attack(reader, writer)` on a
+    connection, and on a new one 0.5 s after each ends, until stopped."""
     while not stop.is_set():
         connection = await connect(address, stop, tally)
         if connection is None:
             break
         reader, writer = connection
         try:
-            for byte in request:
-                if stop.is_set():
-                    break
-                writer.write(bytes([byte]))
-                await writer.drain()
-                if await closed_within(reader, 4):
-                    break
+            await attack(reader, writer)
         except OSError:
             pass
         finally:
             writer.close()
         await asyncio.sleep(0.5)
+
+
+async def slow_headers(address, stop, tally):
+    """One connection slot of a slow client: header bytes every 4 s, again when closed."""
+    request = b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 200
+
+    async def trickle(reader, writer):
+        for byte in request:
+            if stop.is_set():
+                break
+            writer.write(bytes([byte]))
+            await writer.drain()
+            if await closed_within(reader, 4):
+                break
+
+    await attack_slot(address, stop, tally, trickle)
 
 
 async def slow_body(address, stop, tally):
@@ -108,26 +118,17 @@ async def slow_body(address, stop, tally):
         b"POST /v1/siteverify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         b"Content-Length: 1048576\r\n\r\n"
     )
-    while not stop.is_set():
-        connection = await connect(address, stop, tally)
-        if connection is None:
-            break
-        reader, writer = connection
-        try:
-            writer.write(head)
+
+    async def trickle(reader, writer):
+        writer.write(head)
+        await writer.drain()
+        while not stop.is_set():
+            writer.write(b" " * 1024)
             await writer.drain()
-            while not stop.is_set():
-                writer.write(b" " * 1024)
-                await writer.drain()
-                if await closed_within(reader, 1):
-                    break
-                if reader.at_eof():
-                    break
-        except OSError:
-            pass
-        finally:
-            writer.close()
-        await asyncio.sleep(0.5)
+            if await closed_within(reader, 1) or reader.at_eof():
+                break
+
+    await attack_slot(address, stop, tally, trickle)
 
 
 def probe_once(index):
