@@ -1320,8 +1320,10 @@ class TouchReplayTests(unittest.TestCase):
         samples = body["track"]
         # A sample a recorded point that moved (Chromium drops a touch move that does not), at
         # the recorded times (the dispatches' timestamps, however late they ran).
+        # (A stroke may rest for many points: hws-1r9895hro6j0m9hb0ak0861r87-s146 moves in 36
+        # of its 49, some strokes in a quarter of theirs.)
         expected = touch_samples(pts)
-        self.assertGreaterEqual(len(samples), 0.75 * len(pts), f"{len(samples)} samples for {len(pts)} points")
+        self.assertGreaterEqual(len(expected), 3, f"{track['id']}: a stroke that hardly moves")
         self.assertLessEqual(abs(len(samples) - len(expected)), 1,
                              f"{len(samples)} samples sent for {len(expected)} expected ({len(pts)} recorded points)")
         recorded = sorted(t for t, _, _ in pts)
