@@ -71,6 +71,41 @@ import Testing
             .verdict(now: 0) == .notPassed)
     }
 
+    /// End puts the piece at the far end of the slider: the picture less the piece, which the
+    /// puzzle's record keeps, so no caller has to know how the puzzle was cut; shown at half
+    /// size, the end is at half the pixels.
+    @Test(arguments: [1.0, 0.5])
+    func theFarEdgeComesFromThePuzzlesRecord(scale: Double) throws {
+        var verifier = makeVerifier()
+        let puzzle = try makePuzzle(seed: 4)
+        #expect(puzzle.piece.width == PuzzleOptions().resolvedPieceSide)
+        let far = Double(640 - puzzle.piece.width)
+        let y = puzzle.startPosition.y * scale
+        // From the start, End, then two steps back: 8 px short of the far end.
+        let keys = [
+            PuzzleTrackPoint(x: puzzle.startPosition.x * scale, y: y, time: 0),
+            PuzzleTrackPoint(x: far * scale, y: y, time: 0.3),
+            PuzzleTrackPoint(x: far * scale - 4, y: y, time: 0.62),
+            PuzzleTrackPoint(x: far * scale - 8, y: y, time: 0.8),
+        ]
+        func check(_ forget: Bool) -> CheckOutcome {
+            let id = try! verifier.register(puzzle, client: "a", now: 0).id
+            if forget { verifier.state.pending[id]!.pieceSide = nil }
+            let attempt = PuzzleAttempt(
+                position: Point(x: far * scale - 8, y: y), displayWidth: 640 * scale,
+                track: keys, inputMethod: .keyboard)
+            return verifier.check(id: id, attempt: attempt, client: "a", now: 5)
+        }
+        // Judged on where it landed: the hole is elsewhere.
+        let off = abs(far - 8 / scale - puzzle.holePosition.x)
+        #expect(off > 20)
+        #expect(check(false) == .failed(.wrongPosition(pixelsOff: off)))
+        // A record written before the side was kept: End's jump is no key's step.
+        guard case .failed(.machineLike(.impossibleKeyStep)) = check(true) else {
+            return #expect(Bool(false), "a jump to an unknown end passed as a key's step")
+        }
+    }
+
     @Test func expiredPuzzlesFail() throws {
         var verifier = makeVerifier()
         let puzzle = try makePuzzle(seed: 4)

@@ -341,7 +341,6 @@ enum PuzzleCommand {
             var attempt = PuzzleAttempt(
                 position: Point(x: x, y: y ?? 0),
                 displayWidth: Double(pending?.imageWidth ?? 1), track: track ?? [])
-            attempt.farEdge = pending?.farEdge(pieceSide: PuzzleOptions().resolvedPieceSide)
             let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now())
             // The operator learns what failed; the caller, below, only the verdict.
             let detail: String =

@@ -136,12 +136,7 @@ public struct LocalCaptcha: Sendable {
         puzzleID = nil
         let picture = waitingPicture
         waitingPicture = nil
-        var attempt = PuzzleAttempt(result)
-        // The result's units are the area's: the picture at the size it is shown.
-        attempt.farEdge = PuzzleAttempt.farEdge(
-            axis: options.axis, pictureSize: result.areaSize,
-            pieceSide: Double(options.resolvedPieceSide) * result.areaSize.width
-                / Double(options.width))
+        let attempt = PuzzleAttempt(result)
         let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
         if outcome.isPassed { passedPicture = picture }
         return outcome

@@ -62,9 +62,6 @@ extension CaptchaService {
                 attempt.repeatsAcceptedDrag = repeats
                 attempt.pointerDevice = device
                 attempt.shownWidth = body.displayWidth
-                // The far end of the slider, where End (or a step cut short) lands.
-                attempt.farEdge = pending?.farEdge(
-                    pieceSide: configuration.options.resolvedPieceSide)
                 let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
                 return (outcome, verifier.digest(client), pending?.siteKey)
             }

@@ -124,12 +124,4 @@ public struct PendingPuzzle: Hashable, Sendable {
     public var expiresAt: Double
     /// The key of the site it was issued for (`nil` outside a service).
     public var siteKey: String? = nil
-
-    /// The furthest a piece of side `pieceSide` goes along the slider, in background pixels
-    /// (``PuzzleAttempt/farEdge(axis:pictureSize:pieceSide:)``).
-    public func farEdge(pieceSide: Int) -> Double {
-        PuzzleAttempt.farEdge(
-            axis: axis, pictureSize: Size(width: Double(imageWidth), height: Double(imageHeight)),
-            pieceSide: Double(pieceSide))
-    }
 }

@@ -94,11 +94,6 @@ public struct PuzzleAttempt: Hashable, Sendable {
     /// when the positions are in other units (the service's are in background pixels): the
     /// tolerance is at least ``VerifierPolicy/shownTolerance`` of these units.
     public var shownWidth: Double? = nil
-    /// The furthest the piece goes along the slider (the picture less the piece, see
-    /// ``farEdge(axis:pictureSize:pieceSide:)``), in the attempt's units, when the caller knows
-    /// it: a key press may land there (End), and a drag carried past it releases the piece
-    /// there.
-    public var farEdge: Double? = nil
     /// Whether the drag matches one accepted before (its ``DragFingerprint``, looked up by
     /// the caller in its memory of accepted drags): such an attempt fails.
     public var repeatsAcceptedDrag = false
@@ -123,7 +118,8 @@ public struct PuzzleAttempt: Hashable, Sendable {
         pointerDevice = result.pointerDevice
     }
 
-    /// The furthest a square piece's top-left corner goes along the slider of a picture: the
+    /// The furthest a square piece's top-left corner goes along the slider of a picture (a key
+    /// press may land there, End, and a drag carried past it releases the piece there): the
     /// picture's width (its height on a vertical slider) less the piece's side, in the
     /// picture's units. A free puzzle counts across.
     public static func farEdge(axis: PuzzleAxis, pictureSize: Size, pieceSide: Double) -> Double {

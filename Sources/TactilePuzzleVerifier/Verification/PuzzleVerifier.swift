@@ -164,7 +164,8 @@ public struct PuzzleVerifier: Sendable {
             startX: puzzle.startPosition.x, startY: puzzle.startPosition.y,
             imageWidth: puzzle.imageWidth, imageHeight: puzzle.imageHeight,
             axis: puzzle.axis, client: owner(client), issuedAt: now,
-            expiresAt: now + policy.puzzleLifetime, site: site, proofOfWork: work)
+            expiresAt: now + policy.puzzleLifetime, site: site, proofOfWork: work,
+            pieceSide: puzzle.axis == .vertical ? puzzle.pieceHeight : puzzle.pieceWidth)
         state.pending[id] = pending
         state.issueOrder.append(id)
         return PuzzleChallenge(
@@ -281,7 +282,7 @@ public struct PuzzleVerifier: Sendable {
         if let violation = policy.trajectory.violation(
             in: attempt.track, release: attempt.position, start: start, displayWidth: width,
             axis: puzzle.axis, inputMethod: attempt.inputMethod, device: attempt.pointerDevice,
-            farEdge: attempt.farEdge)
+            farEdge: puzzle.farEdge.map { $0 / scale })
         {
             return .machineLike(violation)
         }

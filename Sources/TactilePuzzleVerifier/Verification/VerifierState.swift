@@ -1,3 +1,4 @@
+import TactileCore
 import TactileCrypto
 import TactilePuzzle
 
@@ -36,6 +37,20 @@ struct VerifierState: Hashable, Sendable {
         var site: SiteBinding? = nil
         /// The salt and difficulty of its proof-of-work alternative, when the site allows it.
         var proofOfWork: ProofOfWorkChallenge? = nil
+        /// The piece's side along the slider in pixels, which decides where the slider ends
+        /// (absent in records written before it was kept: the end is then not known).
+        var pieceSide: Int? = nil
+
+        /// The furthest the piece's top-left corner goes along the slider, in background
+        /// pixels, when the piece's side is known.
+        var farEdge: Double? {
+            pieceSide.map {
+                PuzzleAttempt.farEdge(
+                    axis: axis,
+                    pictureSize: Size(width: Double(imageWidth), height: Double(imageHeight)),
+                    pieceSide: Double($0))
+            }
+        }
     }
 
     /// What is known about one client.
@@ -108,6 +123,11 @@ struct VerifierState: Hashable, Sendable {
             guard (1...1 << 16).contains(puzzle.imageWidth),
                 (1...1 << 16).contains(puzzle.imageHeight)
             else { return "a puzzle's image size is out of range" }
+            guard
+                puzzle.pieceSide.map({
+                    (1...max(puzzle.imageWidth, puzzle.imageHeight)).contains($0)
+                }) ?? true
+            else { return "a puzzle's piece is larger than its picture" }
             guard time(puzzle.issuedAt), time(puzzle.expiresAt), puzzle.issuedAt <= puzzle.expiresAt
             else { return "a puzzle's times are not times" }
         }

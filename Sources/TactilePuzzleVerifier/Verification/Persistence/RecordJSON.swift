@@ -91,6 +91,7 @@ extension VerifierState.Pending: RecordJSON {
         ]
         members.set("site", site?.json)
         members.set("proofOfWork", proofOfWork?.json)
+        members.set("pieceSide", pieceSide.map { JSONValue($0) })
         return .object(members)
     }
 
@@ -103,12 +104,18 @@ extension VerifierState.Pending: RecordJSON {
             let client = json["client"]?.string, let issuedAt = json["issuedAt"]?.number,
             let expiresAt = json["expiresAt"]?.number,
             let site = json.optional("site", SiteBinding.init(json:)),
-            let proofOfWork = json.optional("proofOfWork", ProofOfWorkChallenge.init(json:))
+            let proofOfWork = json.optional("proofOfWork", ProofOfWorkChallenge.init(json:)),
+            let pieceSide = json.optional(
+                "pieceSide",
+                { value in
+                    value.number.flatMap { $0 == $0.rounded() && abs($0) < 1e15 ? Int($0) : nil }
+                })
         else { return nil }
         self.init(
             id: id, answerX: answerX, answerY: answerY, startX: startX, startY: startY,
             imageWidth: imageWidth, imageHeight: imageHeight, axis: axis, client: client,
-            issuedAt: issuedAt, expiresAt: expiresAt, site: site, proofOfWork: proofOfWork)
+            issuedAt: issuedAt, expiresAt: expiresAt, site: site, proofOfWork: proofOfWork,
+            pieceSide: pieceSide)
     }
 }
 
