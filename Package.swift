@@ -80,12 +80,11 @@ let backEndTargets: [Target] = [
             .copy("Verification/Judgement/DragModel.txt"),
             .copy("Verification/Judgement/TouchDragModel.txt"),
         ]),
-    // Puzzles cut from pictures and encoded for clients, and the round trip in one process.
+    // Puzzles cut from pictures and encoded for clients.
     .target(
         name: "TactilePuzzleImaging",
         dependencies: [
-            "TactileCore", "TactilePuzzle", "TactilePuzzleVerifier", "TactileCairo",
-            "TactileCrypto", "CTurboJPEG",
+            "TactileCore", "TactilePuzzle", "TactilePuzzleVerifier", "TactileCairo", "CTurboJPEG",
         ]),
     // Where the verifier's state lives: in memory, in a directory, or in Redis (hiredis).
     .target(
@@ -93,11 +92,20 @@ let backEndTargets: [Target] = [
         dependencies: [
             "TactileCore", "TactileCrypto", "TactilePuzzleVerifier", "CHiredis",
         ]),
+    // The captcha's flow (issue, answer, redeem) over any store, and the round trip in one
+    // process.
+    .target(
+        name: "TactilePuzzleDesk",
+        dependencies: [
+            "TactileCore", "TactileCrypto", "TactilePuzzle", "TactilePuzzleVerifier",
+            "TactilePuzzleImaging", "TactilePuzzleStores",
+        ]),
     .target(
         name: "TactilePuzzleService",
         dependencies: [
             "TactileCore", "TactileCrypto", "TactileHTTP", "TactilePuzzle",
             "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactilePuzzleStores",
+            "TactilePuzzleDesk",
         ],
         resources: [.copy("Web")]),
     // Attacks on the captcha (gap finders of the kind bots use), for tests and the bench only.
@@ -119,6 +127,7 @@ let programTargets: [Target] = [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileCradle", "TactilePatternLock",
             "TactilePatternVault", "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
             "TactileCrypto", "TactilePuzzleService", "TactilePuzzleStores", "TactileHTTP",
+            "TactilePuzzleDesk",
         ]),
     .executableTarget(name: "tactile", dependencies: ["TactileCommands"]),
     // The benchmarks, with the attacks they measure, as a program of their own that
@@ -138,7 +147,8 @@ let programTargets: [Target] = [
         dependencies: [
             "TactileCore", "TactileHanoi", "TactileCairo", "TactileGTK", "TactileCradle",
             "TactilePatternLock", "TactilePatternVault", "TactilePuzzle",
-            "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactileCrypto", "TactileSoup", "CGtk",
+            "TactilePuzzleVerifier", "TactilePuzzleImaging", "TactilePuzzleDesk", "TactileCrypto",
+            "TactileSoup", "CGtk",
         ]),
 ]
 
@@ -224,6 +234,13 @@ let testTargets: [Target] = [
             "PuzzleTestSupport",
             "TactilePuzzleStores",
         ]),
+    .testTarget(
+        name: "TactilePuzzleDeskTests",
+        dependencies: [
+            "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
+            "TactilePuzzleStores", "TactilePuzzleDesk", "TactileCore", "TestSupport",
+            "PuzzleTestSupport",
+        ]),
     .testTarget(name: "TactileCryptoTests", dependencies: ["TactileCrypto"]),
     .testTarget(name: "TactileGTKTests", dependencies: ["TactileGTK", "TactileCore", "CGtk"]),
     .testTarget(name: "TactileHTTPTests", dependencies: ["TactileHTTP"]),
@@ -232,7 +249,7 @@ let testTargets: [Target] = [
         name: "TactilePuzzleServiceTests",
         dependencies: [
             "TactilePuzzleService", "TactilePuzzleStores", "TactilePuzzleVerifier",
-            "TactilePuzzleImaging",
+            "TactilePuzzleImaging", "TactilePuzzleDesk",
             "TactilePuzzleSolvers", "TactileHTTP",
             "TactilePuzzle", "TactileCore", "TactileCairo", "TestSupport", "PuzzleTestSupport",
         ]),
@@ -256,6 +273,7 @@ let package = Package(
         .library(name: "TactileHTTP", targets: ["TactileHTTP"]),
         .library(name: "TactileSoup", targets: ["TactileSoup"]),
         .library(name: "TactilePuzzleStores", targets: ["TactilePuzzleStores"]),
+        .library(name: "TactilePuzzleDesk", targets: ["TactilePuzzleDesk"]),
         .library(name: "TactilePuzzleService", targets: ["TactilePuzzleService"]),
         // The command-line tool as a library, so other packages (the fuzz targets) can run it.
         .library(name: "TactileCommands", targets: ["TactileCommands"]),

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 out="${1:-.build/docs}"
 graphs=.build/docs-symbol-graphs
 rm -rf "$graphs" && mkdir -p "$graphs" "$out"
-modules=(TactileCore TactileHanoi TactileCairo TactileGTK TactileCrypto TactileHTTP TactileSoup TactilePuzzleStores TactilePuzzleService TactilePatternLock TactilePatternVault TactilePuzzle TactilePuzzleVerifier TactilePuzzleImaging TactilePuzzleSolvers TactileCommands TactileDynamics TactileCradle)
+modules=(TactileCore TactileHanoi TactileCairo TactileGTK TactileCrypto TactileHTTP TactileSoup TactilePuzzleStores TactilePuzzleDesk TactilePuzzleService TactilePatternLock TactilePatternVault TactilePuzzle TactilePuzzleVerifier TactilePuzzleImaging TactilePuzzleSolvers TactileCommands TactileDynamics TactileCradle)
 swift package dump-symbol-graph --minimum-access-level public >/dev/null
 dumped=$(swift build --show-bin-path)/../symbolgraph
 docc_bin=$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v swift)")")/docc")

@@ -165,7 +165,8 @@ public final class MemoryBackend: LocalCaches {
 /// the directory; each operation loads, changes and saves it under the directory's lock.
 /// Images and site-wide counters stay in the process that made them.
 public struct DirectoryBackend: LocalCaches {
-    let store: VerifierStore
+    /// The state directory.
+    public let store: VerifierStore
     let policy: VerifierPolicy
     public let imageCache = ImageCache()
     public let counters = WindowCounters()

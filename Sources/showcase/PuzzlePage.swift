@@ -4,6 +4,7 @@ import TactileCore
 import TactileCrypto
 import TactileGTK
 import TactilePuzzle
+import TactilePuzzleDesk
 import TactilePuzzleImaging
 import TactilePuzzleVerifier
 import TactileSoup

@@ -3,6 +3,7 @@ import PuzzleTestSupport
 import TactileCore
 import TactileHTTP
 import TactilePuzzle
+import TactilePuzzleDesk
 import TactilePuzzleSolvers
 @_spi(AnswerReveal) import TactilePuzzleVerifier
 import TestSupport
@@ -169,8 +170,8 @@ import Testing
         // people share it, and each must be able to pay.
         let busier = (42...80).map { price(from: "198.51.100.\($0)") }
         #expect(busier.compactMap { $0 }.max() == 20 && busier.last == 20, "\(busier)")
-        #expect(CaptchaService.pricingNetwork(of: "2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
-        #expect(CaptchaService.pricingNetwork(of: "::ffff:10.1.2.3") == "10.1.2.0/24")
+        #expect(CaptchaDesk.pricingNetwork(of: "2001:db8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
+        #expect(CaptchaDesk.pricingNetwork(of: "::ffff:10.1.2.3") == "10.1.2.0/24")
     }
 
     /// A megabyte of fake token with an idempotency key is refused before anything is
@@ -309,18 +310,18 @@ import Testing
     }
 
     @Test func anIPv6ClientIsItsSlash64() {
-        #expect(CaptchaService.network(of: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(CaptchaDesk.network(of: "2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
         #expect(
-            CaptchaService.network(of: "2001:db8:1:2:ffff:ffff:ffff:ffff")
-                == CaptchaService.network(of: "2001:0db8:0001:0002::9"))
+            CaptchaDesk.network(of: "2001:db8:1:2:ffff:ffff:ffff:ffff")
+                == CaptchaDesk.network(of: "2001:0db8:0001:0002::9"))
         #expect(
-            CaptchaService.network(of: "2001:db8:1:3::1")
-                != CaptchaService.network(of: "2001:db8:1:2::1"))
-        #expect(CaptchaService.network(of: "192.0.2.7") == "192.0.2.7")
+            CaptchaDesk.network(of: "2001:db8:1:3::1")
+                != CaptchaDesk.network(of: "2001:db8:1:2::1"))
+        #expect(CaptchaDesk.network(of: "192.0.2.7") == "192.0.2.7")
         // An IPv4 client forwarded as IPv6 is its IPv4 address, not a /64 every one shares.
-        #expect(CaptchaService.network(of: "::ffff:192.0.2.7") == "192.0.2.7")
-        #expect(CaptchaService.network(of: "::FFFF:c000:0208") == "192.0.2.8")
-        #expect(CaptchaService.network(of: "not an address") == "not an address")
+        #expect(CaptchaDesk.network(of: "::ffff:192.0.2.7") == "192.0.2.7")
+        #expect(CaptchaDesk.network(of: "::FFFF:c000:0208") == "192.0.2.8")
+        #expect(CaptchaDesk.network(of: "not an address") == "not an address")
     }
 
     @Test func aPuzzlesSiteSetsItsAnswerLimitWhateverTheOriginSays() throws {

@@ -57,7 +57,10 @@ extension ServiceTesting {
             }, sourceLocation: sourceLocation)
         let start = Point(x: 0, y: Double(challenge["pieceY"] as! Int))
         var random = SeededRandom(seed: seed)
-        let target = Point(x: hole.x + off, y: start.y)
+        // `off` from the hole, the other way when that would be past the slider's end (where
+        // the piece stops, so no track could end there).
+        let far = Double((challenge["imageWidth"] as! Int) - (challenge["pieceWidth"] as! Int))
+        let target = Point(x: hole.x + off <= far ? hole.x + off : hole.x - off, y: start.y)
         let track = HumanDrag.track(from: start, to: target, axis: .horizontal, using: &random)
         let samples = track.map { ["x": $0.x, "y": $0.y, "t": $0.time * 1000] }
         var answer: [String: Any] = ["x": track.last!.x, "y": start.y, "track": samples]

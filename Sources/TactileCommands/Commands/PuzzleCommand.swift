@@ -3,6 +3,7 @@ import TactileCairo
 import TactileCore
 import TactileCrypto
 import TactilePuzzle
+import TactilePuzzleDesk
 import TactilePuzzleImaging
 import TactilePuzzleStores
 import TactilePuzzleVerifier
@@ -222,17 +223,16 @@ enum PuzzleCommand {
             throw .usage(error.message)
         }
 
-        let registered: Result<PuzzleChallenge, IssueRefusal> = try withStore(stateDirectory) {
-            verifier, _ in
-            do throws(IssueRefusal) {
-                return .success(try verifier.register(puzzle, client: client, now: now()))
-            } catch {
-                return .failure(error)
-            }
+        // The images go to --out, not to the store.
+        let none = ChallengeImages(background: [], backgroundType: "", piece: [])
+        let (desk, _) = try openDesk(stateDirectory)
+        let registered = try deskStep { () throws(DeskFailure) in
+            try desk.register(
+                puzzle, client: client, site: nil, surcharge: 0, images: none, now: now())
         }
         let challenge: PuzzleChallenge
         switch registered {
-        case .success(let c): challenge = c
+        case .success(let issued): challenge = issued.challenge
         case .failure(let refusal):
             throw CommandFailure(
                 .locked,
@@ -330,43 +330,38 @@ enum PuzzleCommand {
                         .utf8))
         }
 
-        let outcome: Result<CheckOutcome, CommandFailure> = try withStore(stateDirectory) {
-            verifier, store in
-            let pending = verifier.pendingPuzzle(id: id)
-            if let axis = pending?.axis, axis != .horizontal, y == nil {
-                return .failure(.usage("--y is needed for a \(axis.rawValue) puzzle"))
+        var policy = VerifierPolicy()
+        if skipsModel { policy.trajectory.maximumScriptScore = 1 }
+        let (desk, store) = try openDesk(stateDirectory, policy: policy)
+        let pending = try deskStep { () throws(DeskFailure) in
+            try desk.pendingPuzzle(id: id, now: now())
+        }
+        if let axis = pending?.axis, axis != .horizontal, y == nil {
+            throw .usage("--y is needed for a \(axis.rawValue) puzzle")
+        }
+        // A horizontal puzzle's row is fixed and given out; it is not compared.
+        let answer = DeskAnswer(position: Point(x: x, y: y ?? 0), track: track ?? [])
+        let answered = try deskStep { () throws(DeskFailure) in
+            try desk.answer(answer, to: id, client: client, now: now())
+        }
+        // The operator learns what failed; the caller, below, only the verdict.
+        let detail: String =
+            switch answered.outcome {
+            case .passed: "passed"
+            case .failed(let failure): "\(failure.verdict.code): \(failure)"
+            case .locked: "rate-limited"
             }
-            if skipsModel { verifier.policy.trajectory.maximumScriptScore = 1 }
-            // A horizontal puzzle's row is fixed and given out; it is not compared.
-            var attempt = PuzzleAttempt(
-                position: Point(x: x, y: y ?? 0),
-                displayWidth: Double(pending?.imageWidth ?? 1), track: track ?? [])
-            let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now())
-            // The operator learns what failed; the caller, below, only the verdict.
-            let detail: String =
-                switch outcome {
-                case .passed: "passed"
-                case .failed(let failure): "\(failure.verdict.code): \(failure)"
-                case .locked: "rate-limited"
-                }
-            do {
-                try store.log(
-                    "\(Date().ISO8601Format()) check puzzle=\(id.prefix(8)) client=\(verifier.digest(client)) \(detail)"
-                )
-            } catch {
-                // The operator must hear that the log is broken, though not what it would say.
-                FileHandle.standardError.write(
-                    Data("tactile puzzle: warning: \(TerminalText.escaped("\(error)"))\n".utf8))
-            }
-            return .success(outcome)
+        do {
+            try store.log(
+                "\(Date().ISO8601Format()) check puzzle=\(id.prefix(8)) client=\(answered.clientDigest) \(detail)"
+            )
+        } catch {
+            // The operator must hear that the log is broken, though not what it would say.
+            FileHandle.standardError.write(
+                Data("tactile puzzle: warning: \(TerminalText.escaped("\(error)"))\n".utf8))
         }
         let checked = now()
-        switch outcome {
-        case .failure(let failure):
-            throw failure
-        case .success(let outcome):
-            try tell(outcome.verdict(now: checked), now: checked, output: output)
-        }
+        try tell(answered.outcome.verdict(now: checked), now: checked, output: output)
     }
 
     /// Tells the caller a verdict as every client of the captcha reads it: through the
@@ -416,13 +411,8 @@ enum PuzzleCommand {
             }
             token = line.trimmingCharacters(in: .whitespaces)
         }
-        let result: Result<TokenClaims, TokenError> = try withStore(stateDirectory) { verifier, _ in
-            do throws(TokenError) {
-                return .success(try verifier.redeemToken(token, now: now()))
-            } catch {
-                return .failure(error)
-            }
-        }
+        let (desk, _) = try openDesk(stateDirectory)
+        let result = try deskStep { () throws(DeskFailure) in try desk.redeem(token, now: now()) }
         switch result {
         case .success(let claims):
             func time(_ seconds: Double) -> String {
@@ -466,16 +456,26 @@ enum PuzzleCommand {
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 
-    /// Runs `body` on the verifier stored in `directory`, saving afterwards; a path that
-    /// cannot be a state directory is bad input (2), a store that cannot be trusted fails
-    /// closed (4).
-    static func withStore<R>(
-        _ directory: String, _ body: (inout PuzzleVerifier, VerifierStore) -> R
-    ) throws(CommandFailure) -> R {
+    /// The captcha's desk over the state directory `directory` (created if needed), and the
+    /// directory; a path that cannot be a state directory is bad input (2).
+    static func openDesk(_ directory: String, policy: VerifierPolicy = VerifierPolicy())
+        throws(CommandFailure) -> (CaptchaDesk, VerifierStore)
+    {
+        let backend: DirectoryBackend
         do {
-            let store = try VerifierStore(directory: directory)
-            return try store.withVerifier { verifier in body(&verifier, store) }
-        } catch let error as VerifierStoreError {
+            backend = try DirectoryBackend(directory: directory, policy: policy)
+        } catch {
+            throw CommandFailure(error.isBadPath ? .usage : .damagedStore, error.message)
+        }
+        let configuration = CaptchaDesk.Configuration(policy: policy)
+        return (CaptchaDesk(configuration: configuration, store: backend), backend.store)
+    }
+
+    /// What one step of the desk gives; a store that cannot be trusted fails closed (4).
+    static func deskStep<R>(_ body: () throws(DeskFailure) -> R) throws(CommandFailure) -> R {
+        do {
+            return try body()
+        } catch .storeUnavailable(let error as VerifierStoreError) {
             throw CommandFailure(error.isBadPath ? .usage : .damagedStore, error.message)
         } catch {
             throw CommandFailure(.damagedStore, "\(error)")

@@ -2,7 +2,8 @@ import TactileCore
 import TactileCrypto
 import TactileHTTP
 import TactilePuzzle
-@_spi(AnswerReveal) import TactilePuzzleVerifier
+@_spi(AnswerReveal) import TactilePuzzleDesk
+import TactilePuzzleVerifier
 
 /// Answers: a drag (or a proof of work) judged once by the verifier, a replayed drag refused,
 /// and a pass's token.
@@ -25,66 +26,32 @@ extension CaptchaService {
         }
         let client = client(of: request)
         let now = clock()
-        // A pointer drag that matches one accepted before is a replay; the memory is read
-        // before the check and written after a pass, across every instance of the store.
         let isDrag = body.input != "keyboard" && !(body.track ?? []).isEmpty
         let start = body.track?.first?.t ?? 0
-        let track = (body.track ?? []).map {
-            PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000)
-        }
-        let fingerprint = isDrag ? DragFingerprint(track, axis: configuration.options.axis) : nil
-        let repeats: Bool
+        let answer = DeskAnswer(
+            position: Point(x: body.x ?? .nan, y: body.y ?? 0),
+            track: (body.track ?? []).map {
+                PuzzleTrackPoint(x: $0.x, y: $0.y, time: ($0.t - start) / 1000)
+            },
+            inputMethod: body.input == "keyboard" ? .keyboard : .pointer, pointerDevice: device,
+            proofOfWorkNonce: body.proofOfWork?.nonce, shownWidth: body.displayWidth)
+        let answered: CaptchaDesk.Answered
         do {
-            repeats =
-                try fingerprint.map { mine in
-                    try backend.acceptedDrags(in: mine.nearbyBuckets, now: now).contains {
-                        DragFingerprint(bytes: $0)?.matches(mine) ?? false
-                    }
-                } ?? false
-        } catch {
-            return storeUnavailable(error)
-        }
-        let outcome: (CheckOutcome, String, String?)
-        do {
-            outcome = try backend.withVerifier(.checking(puzzle: id, client: client), now: now) {
-                verifier in
-                let pending = verifier.pendingPuzzle(id: id)
+            answered = try desk.answer(answer, to: id, client: client, now: now) { key in
                 // The limits of the site the puzzle was issued for, whatever the request's
                 // Origin claims.
-                verifier.policy =
-                    pending?.siteKey.flatMap { sites.byKey[$0] }?.policy(
-                        from: configuration.policy) ?? configuration.policy
-                var attempt = PuzzleAttempt(
-                    position: Point(x: body.x ?? .nan, y: body.y ?? 0),
-                    displayWidth: Double(pending?.imageWidth ?? 1), track: track,
-                    inputMethod: body.input == "keyboard" ? .keyboard : .pointer,
-                    proofOfWorkNonce: body.proofOfWork?.nonce)
-                attempt.repeatsAcceptedDrag = repeats
-                attempt.pointerDevice = device
-                attempt.shownWidth = body.displayWidth
-                let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
-                return (outcome, verifier.digest(client), pending?.siteKey)
+                sites.byKey[key]?.policy(from: configuration.policy)
             }
         } catch {
             return storeUnavailable(error)
         }
-        let (result, digest, siteKey) = outcome
-        if let siteKey {
-            // A store that cannot count now only leaves the site's price where it is.
-            try? countAnswer(site: siteKey, now: now)
-        }
+        let (result, digest, siteKey) = (answered.outcome, answered.clientDigest, answered.siteKey)
         let siteLabel = [("site", siteKey ?? "")]
         // Which device made a drag, for the operator who reads refusals by device.
         let made = isDrag ? " pointer=\(device.rawValue)" : ""
         switch result {
         case .passed(let receipt):
             metrics.count("tactile_passes_total", labels: siteLabel)
-            if let fingerprint {
-                // A memory that cannot be written now only lets this drag be replayed.
-                try? backend.rememberAcceptedDrag(
-                    fingerprint.bytes, in: fingerprint.bucket,
-                    lifetime: configuration.acceptedDragLifetime, now: now)
-            }
             log(
                 "\(UTCTimestamp.string(now)) check puzzle=\(id.prefix(8)) client=\(digest)\(made) passed (\(receipt.mode.rawValue))"
             )
@@ -113,9 +80,7 @@ extension CaptchaService {
     }
 
     func revealAnswer(id: String) -> HTTPResponse {
-        let answer = try? backend.withVerifier(.peeking(puzzle: id), now: clock()) {
-            $0.testingAnswer(id: id)
-        }
+        let answer = try? desk.testingAnswer(id: id, now: clock())
         guard let answer = answer ?? nil else { return Self.error(404, "no such puzzle") }
         return Self.json(200, ["x": JSONValue(answer.x), "y": JSONValue(answer.y)])
     }

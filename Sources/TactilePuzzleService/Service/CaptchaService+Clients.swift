@@ -1,5 +1,6 @@
 import Foundation
 import TactileHTTP
+import TactilePuzzleDesk
 
 /// Who a request comes from: its address (from a trusted proxy, the one it was forwarded for)
 /// and the network limits count it in.
@@ -7,7 +8,7 @@ extension CaptchaService {
     /// The client's address: the connection's, or, from a trusted proxy, the last address
     /// in `X-Forwarded-For` that is not itself a trusted proxy.
     func client(of request: HTTPRequest) -> String {
-        Self.network(of: address(of: request))
+        CaptchaDesk.network(of: address(of: request))
     }
 
     /// The client's address: the connection's, or from a trusted proxy the last address it
@@ -28,24 +29,5 @@ extension CaptchaService {
             let last = text.lastIndex(where: { !isBlank($0) })
         else { return "" }
         return String(text[first...last])
-    }
-
-    /// What limits count as one client: an IPv4 address, or an IPv6 address's /64 network
-    /// (one subscriber's usual allocation, so a client cannot be a new one per address).
-    static func network(of address: String) -> String {
-        var bytes = in6_addr()
-        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else {
-            return address
-        }
-        // An IPv4 address written as IPv6 (as some proxies forward it) is that address: as
-        // a /64 it would put every IPv4 client in one bucket.
-        let raw = withUnsafeBytes(of: &bytes) { Array($0) }
-        if raw.prefix(10).allSatisfy({ $0 == 0 }), raw[10] == 0xFF, raw[11] == 0xFF {
-            return raw.suffix(4).map(String.init).joined(separator: ".")
-        }
-        let words = withUnsafeBytes(of: &bytes) { raw in
-            (0..<4).map { String(format: "%x", UInt16(raw[2 * $0]) << 8 | UInt16(raw[2 * $0 + 1])) }
-        }
-        return words.joined(separator: ":") + "::/64"
     }
 }

@@ -3,6 +3,7 @@ import TactileCore
 import TactileCrypto
 import TactileHTTP
 import TactilePuzzle
+import TactilePuzzleDesk
 import TactilePuzzleVerifier
 
 /// siteverify, as Turnstile's, and the demo page's own server side that calls it.
@@ -57,18 +58,8 @@ extension CaptchaService {
         }
         let result: Result<TokenClaims, TokenError>
         do {
-            let scope = VerifierScope.redeeming(
-                token: token, idempotencyKey: key, site: site.sitekey)
-            result = try backend.withVerifier(scope, now: now) { verifier in
-                do throws(TokenError) {
-                    // Another site's token is not this one's, and is not spent by asking.
-                    return .success(
-                        try verifier.redeemToken(
-                            token, now: now, idempotencyKey: key, forSite: site.sitekey))
-                } catch {
-                    return .failure(error)
-                }
-            }
+            // Another site's token is not this one's, and is not spent by asking.
+            result = try desk.redeem(token, site: site.sitekey, idempotencyKey: key, now: now)
         } catch {
             return failure(["internal-error"])
         }

@@ -4,6 +4,7 @@ import TactileCore
 import TactileCrypto
 import TactileHTTP
 import TactilePuzzle
+import TactilePuzzleDesk
 @_spi(AnswerReveal) import TactilePuzzleImaging
 import TactilePuzzleStores
 @_spi(AnswerReveal) import TactilePuzzleVerifier
@@ -63,6 +64,9 @@ public final class CaptchaService: Sendable {
 
     let configuration: Configuration
     let backend: any VerifierBackend
+    /// The captcha's flow over ``backend``: every request that issues, answers or redeems
+    /// goes through it.
+    let desk: CaptchaDesk
     let metrics = ServiceMetrics()
     let serverMessages = MessageBudget(perSecond: 10)
     let log: @Sendable (String) -> Void
@@ -104,6 +108,12 @@ public final class CaptchaService: Sendable {
     ) {
         self.configuration = configuration
         self.backend = backend
+        var desk = CaptchaDesk.Configuration(
+            policy: configuration.policy, options: configuration.options,
+            pictures: configuration.pictures)
+        desk.acceptedDragLifetime = configuration.acceptedDragLifetime
+        desk.surge = configuration.surge
+        self.desk = CaptchaDesk(configuration: desk, store: backend)
         self.log = log
         self.clock = clock
         let all = configuration.sites + (configuration.demoSite.map { [$0] } ?? [])

@@ -2,7 +2,8 @@ import Foundation
 import PuzzleTestSupport
 import TactileCore
 import TactilePuzzle
-@_spi(AnswerReveal) import TactilePuzzleImaging
+@_spi(AnswerReveal) import TactilePuzzleDesk
+import TactilePuzzleImaging
 @_spi(AnswerReveal) import TactilePuzzleVerifier
 import TestSupport
 import Testing

@@ -1,16 +1,18 @@
-import Foundation
 import TactileCore
-import TactileCrypto
 import TactilePuzzle
+import TactilePuzzleImaging
+import TactilePuzzleStores
 @_spi(AnswerReveal) import TactilePuzzleVerifier
 
 /// The captcha's whole round trip inside one process — make a puzzle, check one attempt at
 /// it, wait out a lockout, redeem the pass token — for a host that shows it (the showcase)
 /// without a service.
 ///
-/// It owns a `PuzzleVerifier`; the host gets only what a client may see (the images, the
-/// start and the axis of ``Puzzle``) and, for each attempt, a `CheckOutcome`. Each puzzle is
-/// checked once: whatever the verdict, the next attempt needs ``newPuzzle(now:using:)``.
+/// It runs a ``CaptchaDesk`` over a store in memory, as the service runs one over Redis or a
+/// directory: the same limits, drag judgement and memory of accepted drags. The host gets
+/// only what a client may see (the images, the start and the axis of ``Puzzle``) and, for
+/// each attempt, a `CheckOutcome`. Each puzzle is checked once: whatever the verdict, the
+/// next attempt needs ``newPuzzle(now:using:)``.
 public struct LocalCaptcha: Sendable {
     /// What a host shows of a puzzle: never its answer.
     public struct Puzzle: Sendable {
@@ -27,13 +29,16 @@ public struct LocalCaptcha: Sendable {
     }
 
     /// How puzzles are cut.
-    public var options: PuzzleOptions
+    public var options: PuzzleOptions {
+        get { desk.configuration.options }
+        set { desk.configuration.options = newValue }
+    }
     /// The picture puzzles are cut from, or `nil` for a drawn landscape each time.
     public var picture: PictureSource?
     /// The verifier's limits (tolerance, lockouts, lifetimes).
     public var policy: VerifierPolicy {
-        get { verifier.policy }
-        set { verifier.policy = newValue }
+        get { desk.configuration.policy }
+        set { desk.configuration.policy = newValue }
     }
     /// Who the puzzles are for, as the verifier counts limits.
     public let client: String
@@ -45,16 +50,17 @@ public struct LocalCaptcha: Sendable {
 
     private var waitingPicture: Bitmap?
 
-    private var verifier: PuzzleVerifier
+    private var desk: CaptchaDesk
 
     /// Creates a round trip with a fresh random key.
     public init(
         options: PuzzleOptions = PuzzleOptions(), client: String = "local",
         policy: VerifierPolicy = VerifierPolicy()
     ) {
-        self.options = options
         self.client = client
-        verifier = PuzzleVerifier(key: TokenSigner.makeKey(), policy: policy)!
+        desk = CaptchaDesk(
+            configuration: CaptchaDesk.Configuration(policy: policy, options: options),
+            store: MemoryBackend(policy: policy))
     }
 
     /// A puzzle cut from a picture and not yet registered: its answer stays inside, for
@@ -76,7 +82,7 @@ public struct LocalCaptcha: Sendable {
     ///   - picture: The picture, or `nil` for a drawn landscape.
     ///   - options: How to cut it.
     ///   - random: Where the hole, decoys and landscape come from.
-    /// - Throws: ``PuzzleGenerationError`` or `ImageFileError` when the picture cannot be
+    /// - Throws: `PuzzleGenerationError` or `ImageFileError` when the picture cannot be
     ///   used.
     public static func cut(
         picture: PictureSource?, options: PuzzleOptions,
@@ -103,10 +109,14 @@ public struct LocalCaptcha: Sendable {
         passedPicture = nil
         waitingPicture = nil
         let puzzle = cut.generated
-        do throws(IssueRefusal) {
-            puzzleID = try verifier.register(puzzle, client: client, now: now).id
-        } catch {
-            return .failure(error)
+        // Only the pictures are shown here: the store keeps no files of them.
+        let none = ChallengeImages(background: [], backgroundType: "", piece: [])
+        switch Self.inMemory({ () throws(DeskFailure) in
+            try desk.register(
+                puzzle, client: client, site: nil, surcharge: 0, images: none, now: now)
+        }) {
+        case .success(let issued): puzzleID = issued.challenge.id
+        case .failure(let limit): return .failure(IssueRefusal(until: limit.until))
         }
         waitingPicture = cut.picture
         return .success(
@@ -119,7 +129,7 @@ public struct LocalCaptcha: Sendable {
     /// captcha's picture and options, then ``register(_:now:)``.
     ///
     /// - Returns: The puzzle to show, or the refusal with the time the next may be asked for.
-    /// - Throws: ``PuzzleGenerationError`` or `ImageFileError` when the picture cannot be
+    /// - Throws: `PuzzleGenerationError` or `ImageFileError` when the picture cannot be
     ///   used.
     public mutating func newPuzzle(
         now: Double, using random: inout some RandomNumberGenerator
@@ -136,22 +146,32 @@ public struct LocalCaptcha: Sendable {
         puzzleID = nil
         let picture = waitingPicture
         waitingPicture = nil
-        let attempt = PuzzleAttempt(result)
-        let outcome = verifier.check(id: id, attempt: attempt, client: client, now: now)
+        let outcome = Self.inMemory { () throws(DeskFailure) in
+            try desk.answer(DeskAnswer(result), to: id, client: client, now: now).outcome
+        }
         if outcome.isPassed { passedPicture = picture }
         return outcome
     }
 
     /// The waiting puzzle's answer, for tests only.
     @_spi(AnswerReveal)
-    public func testingAnswer() -> Point? { puzzleID.flatMap { verifier.testingAnswer(id: $0) } }
+    public func testingAnswer() -> Point? {
+        puzzleID.flatMap { id in
+            Self.inMemory { () throws(DeskFailure) in try desk.testingAnswer(id: id, now: 0) }
+        }
+    }
 
     /// Redeems a pass token, once.
     public mutating func redeem(_ token: String, now: Double) -> Result<TokenClaims, TokenError> {
-        do throws(TokenError) {
-            return .success(try verifier.redeemToken(token, now: now))
+        Self.inMemory { () throws(DeskFailure) in try desk.redeem(token, now: now) }
+    }
+
+    /// What `body` gives: the desk's store is in this process's memory, which never fails.
+    private static func inMemory<R>(_ body: () throws(DeskFailure) -> R) -> R {
+        do {
+            return try body()
         } catch {
-            return .failure(error)
+            preconditionFailure("the store in memory failed: \(error)")
         }
     }
 }
