@@ -42,6 +42,11 @@ private final class PatternPage {
     var root: Widget!
     /// The task in progress and what it asks for next.
     var session = PatternSession()
+    /// Carries out the session's effects in order.
+    var runner: SessionRunner<PatternSession.Effect>!
+    /// Whether a store that fails closed is also said in an alert (not before the window
+    /// exists).
+    var alertsOnFailure = true
     var isCountingDown = false
     /// Whether the vault is working (on a thread of its own), and whether the grid choice
     /// took input before it started.
@@ -57,6 +62,8 @@ private final class PatternPage {
         lock = try! PatternLockView()
         canvas = ComponentView(lock)
         canvas.setMinimumSize(width: 300, height: 300)
+        runner = SessionRunner(
+            perform: { [unowned self] in carryOut($0) }, settled: { [unowned self] in settled() })
         build()
         start()
     }
@@ -75,7 +82,7 @@ private final class PatternPage {
         gridWarning.isVisible = false
         setButton = Button(Localization.text("Set pattern")) { [self] in beginEnrollment() }
         unlockButton = Button(Localization.text("Unlock")) { [self] in begin(.unlock) }
-        lockButton = Button(Localization.text("Lock")) { [self] in run(session.lockAgain()) }
+        lockButton = Button(Localization.text("Lock")) { [self] in run { $0.lockAgain() } }
         lockButton.isVisible = false
         changeButton = Button(Localization.text("Change")) { [self] in begin(.changeCurrent) }
         removeButton = Button(Localization.text("Remove")) { [self] in begin(.remove) }
@@ -156,17 +163,24 @@ private final class PatternPage {
     /// Reads the store and picks the first task: set a pattern, or unlock.
     func start() {
         // The window does not exist yet, so a failure is said in the status line alone.
-        run(session.start(status: vaultStatus()), alertOnFailure: false)
+        alertsOnFailure = false
+        defer { alertsOnFailure = true }
+        let status = vaultStatus()
+        run { $0.start(status: status) }
     }
 
-    func beginEnrollment() { run(session.beginEnrollment()) }
+    func beginEnrollment() { run { $0.beginEnrollment() } }
 
-    func begin(_ task: PatternSession.Task) { run(session.begin(task, status: vaultStatus())) }
+    func begin(_ task: PatternSession.Task) {
+        run { [self] in $0.begin(task, status: vaultStatus()) }
+    }
 
-    func gridChanged() { run(session.chooseGrid(Self.gridSizes[gridChoice.selectedIndex ?? 1])) }
+    func gridChanged() {
+        run { [self] in $0.chooseGrid(Self.gridSizes[gridChoice.selectedIndex ?? 1]) }
+    }
 
     /// Ends the flow under way (Cancel, or Esc with nothing drawn).
-    func cancel() { run(session.cancel()) }
+    func cancel() { run { $0.cancel() } }
 
     /// Asks before setting the damaged store aside: it cannot be undone from the page.
     func confirmStartOver() {
@@ -184,7 +198,7 @@ private final class PatternPage {
         adw_message_dialog_set_default_response(message, "cancel")
         adw_message_dialog_set_close_response(message, "cancel")
         whenResponded(dialog) { [self] response in
-            if response == "start-over" { run(session.startOver()) }
+            if response == "start-over" { run { $0.startOver() } }
         }
         gtk_window_present(tactile_window(UnsafeMutableRawPointer(dialog)))
     }
@@ -199,27 +213,39 @@ private final class PatternPage {
     }
 
     /// Carries out what the session asks for, in order.
-    func run(_ effects: [PatternSession.Effect], alertOnFailure: Bool = true) {
-        // Out of a closed state (started over, or the store reads again): input back first, so
-        // a countdown among the effects holds.
-        if isClosed, session.task != .damaged { reopen() }
-        for effect in effects {
-            switch effect {
-            case .perform(let request): perform(request)
-            case .show(.correct):
-                lock.update { $0.show(.correct) }
-                clearAcceptedPathSoon()
-            case .show(.wrong): lock.update { $0.show(.wrong) }
-            case .show(.clear): lock.update { $0.clear() }
-            case .say(let headline, let explanation): say(headline, explanation)
-            case .useGrid(let size): setGrid(size)
-            case .countDown(let seconds): startCountdown(seconds)
-            case .notify(let message): showMessage(message, over: canvas)
-            case .failClosed(let headline, let explanation, let canStartOver):
-                failClosed(
-                    headline, explanation, canStartOver: canStartOver, alert: alertOnFailure)
-            }
+    /// Hands a step of the session (which changes it and says what to do) to the runner,
+    /// which carries out its effects in order.
+    func run(_ step: @escaping (inout PatternSession) -> [PatternSession.Effect]) {
+        runner.run { [unowned self] in step(&session) }
+    }
+
+    func carryOut(_ effect: PatternSession.Effect) {
+        reopenIfUsable()
+        switch effect {
+        case .perform(let request): perform(request)
+        case .show(.correct):
+            lock.update { $0.show(.correct) }
+            clearAcceptedPathSoon()
+        case .show(.wrong): lock.update { $0.show(.wrong) }
+        case .show(.clear): lock.update { $0.clear() }
+        case .say(let headline, let explanation): say(headline, explanation)
+        case .useGrid(let size): setGrid(size)
+        case .countDown(let seconds): startCountdown(seconds)
+        case .notify(let message): showMessage(message, over: canvas)
+        case .failClosed(let headline, let explanation, let canStartOver):
+            failClosed(headline, explanation, canStartOver: canStartOver, alert: alertsOnFailure)
         }
+    }
+
+    /// Out of a closed state (started over, or the store reads again): input back first, so
+    /// a countdown among the effects holds.
+    func reopenIfUsable() {
+        if isClosed, session.task != .damaged { reopen() }
+    }
+
+    /// After a step's effects: what the page shows of the whole session.
+    func settled() {
+        reopenIfUsable()
         if !isBusy { gridChoice.isSensitive = session.choosesGrid }
         // An open lock takes no drawing until it is locked again.
         if !isClosed, !isCountingDown, session.takesDrawing != lock.isInputEnabled {
@@ -238,16 +264,16 @@ private final class PatternPage {
     func handle(_ event: PatternLockEvent) {
         switch event {
         case .started:
-            run(session.drawingStarted(by: lock.entry ?? .pointer))
+            run { [self] in $0.drawingStarted(by: lock.entry ?? .pointer) }
         case .dotAdded:
             break
         case .cleared:
             guard !isCountingDown else { return refreshCountdown() }
-            run(session.drawingCleared())
+            run { $0.drawingCleared() }
         case .tooShort:
-            run(session.tooShort(minimum: lock.configuration.minimumLength))
+            run { [self] in $0.tooShort(minimum: lock.configuration.minimumLength) }
         case .finished(let pattern):
-            run(session.finished(pattern))
+            run { $0.finished(pattern) }
         }
     }
 
@@ -291,7 +317,7 @@ private final class PatternPage {
             }
         } then: { [self] answer in
             setBusy(false)
-            run(session.answer(answer))
+            run { $0.answer(answer) }
         }
     }
 
@@ -320,7 +346,7 @@ private final class PatternPage {
     /// Shows what the task asks for.
     func showPrompt() {
         guard !isCountingDown else { return refreshCountdown() }
-        run([session.prompt()])
+        run { [$0.prompt()] }
     }
 
     func say(_ headline: String, _ explanation: String?) {

@@ -222,7 +222,7 @@ import Testing
     }
 
     @Test func aServiceThatIsDownOrWrongIsAnErrorThatSaysSo() throws {
-        #expect(throws: RemoteCaptchaError.self) {
+        #expect(throws: CaptchaClientError.self) {
             try RemoteCaptcha(
                 baseURL: "ftp://x", siteKey: "k", transport: { _, _ in },
                 decode: { _ in Bitmap(width: 1, height: 1) })

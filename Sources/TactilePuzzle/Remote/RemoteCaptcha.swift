@@ -8,7 +8,7 @@ import TactileCore
 /// The client never knows an answer: it shows what the service sent, reports the drag, and
 /// learns only the verdict a client may know. Every callback comes through the transport's
 /// own completion, on whatever thread or loop the transport calls it.
-public final class RemoteCaptcha {
+public final class RemoteCaptcha: CaptchaClient {
     /// An HTTP request for the transport.
     public struct Request: Hashable, Sendable {
         /// `GET` or `POST`.
@@ -40,7 +40,7 @@ public final class RemoteCaptcha {
     }
 
     /// Sends a request and calls back once with the response or the reason there is none.
-    public typealias Transport = (Request, @escaping (Result<Response, RemoteCaptchaError>) -> Void)
+    public typealias Transport = (Request, @escaping (Result<Response, CaptchaClientError>) -> Void)
         -> Void
 
     /// A challenge ready to show: its images, decoded, and where the piece starts.
@@ -78,6 +78,8 @@ public final class RemoteCaptcha {
     /// The `Origin` sent with every request: a page of one of the site's host names.
     public let origin: String
     private let transport: Transport
+    /// The challenge last given through ``nextPuzzle(_:)``, until its attempt is sent.
+    private var current: Challenge?
     private let decode: ([UInt8]) throws -> Bitmap
     private let solveWork: WorkSolver?
     private let clock: () -> Double
@@ -94,19 +96,19 @@ public final class RemoteCaptcha {
     ///     carries); without it, answers to priced challenges are refused.
     ///   - clock: This machine's time, in seconds since 1970: what a lifetime is counted
     ///     from when a response has no readable `Date`.
-    /// - Throws: ``RemoteCaptchaError`` when the URL is not `http://` or `https://`.
+    /// - Throws: ``CaptchaClientError`` when the URL is not `http://` or `https://`.
     public init(
         baseURL: String, siteKey: String, origin: String = "http://localhost",
         transport: @escaping Transport, decode: @escaping ([UInt8]) throws -> Bitmap,
         solveWork: WorkSolver? = nil,
         clock: @escaping () -> Double = { Date().timeIntervalSince1970 }
-    ) throws(RemoteCaptchaError) {
+    ) throws(CaptchaClientError) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
         guard base.hasPrefix("http://") || base.hasPrefix("https://"),
             base.split(separator: "/", omittingEmptySubsequences: true).count >= 2
         else {
-            throw RemoteCaptchaError(
+            throw CaptchaClientError(
                 Localization.text(
                     "the captcha server must be an http:// or https:// URL, got \"{1}\"", baseURL))
         }
@@ -119,11 +121,44 @@ public final class RemoteCaptcha {
         self.clock = clock
     }
 
+    // MARK: - As a client of a host's session
+
+    public func nextPuzzle(
+        _ completion: @escaping (Result<ShownPuzzle, CaptchaClientError>) -> Void
+    ) {
+        current = nil
+        fetchChallenge { [self] result in
+            completion(
+                result.map { challenge in
+                    current = challenge
+                    return ShownPuzzle(
+                        id: challenge.id, background: challenge.background, piece: challenge.piece,
+                        startPosition: challenge.startPosition, axis: challenge.axis,
+                        lifetime: challenge.lifetime)
+                })
+        }
+    }
+
+    public func submit(
+        _ result: PuzzleResult,
+        _ completion: @escaping (Result<PuzzleVerdict, CaptchaClientError>) -> Void
+    ) {
+        guard let challenge = current else {
+            return completion(
+                .failure(CaptchaClientError(Localization.text("no puzzle to answer"))))
+        }
+        current = nil
+        submit(result, for: challenge, completion: completion)
+    }
+
+    /// The service never shows the picture whole.
+    public var passedPicture: Bitmap? { nil }
+
     // MARK: - Challenges
 
     /// Asks for a challenge and fetches both its images.
     public func fetchChallenge(
-        action: String? = nil, completion: @escaping (Result<Challenge, RemoteCaptchaError>) -> Void
+        action: String? = nil, completion: @escaping (Result<Challenge, CaptchaClientError>) -> Void
     ) {
         var fields: [String: JSONValue] = ["sitekey": .string(siteKey)]
         if let action { fields["action"] = .string(action) }
@@ -176,12 +211,12 @@ public final class RemoteCaptcha {
     }
 
     private func fetchImage(
-        _ path: String, completion: @escaping (Result<Bitmap, RemoteCaptchaError>) -> Void
+        _ path: String, completion: @escaping (Result<Bitmap, CaptchaClientError>) -> Void
     ) {
         guard path.hasPrefix("/") else {
             completion(
                 .failure(
-                    RemoteCaptchaError(
+                    CaptchaClientError(
                         Localization.text("the service named an image at \"{1}\"", path))))
             return
         }
@@ -198,7 +233,7 @@ public final class RemoteCaptcha {
                 do { completion(.success(try decode(response.body))) } catch {
                     completion(
                         .failure(
-                            RemoteCaptchaError(
+                            CaptchaClientError(
                                 Localization.text("cannot decode an image: {1}", "\(error)"))))
                 }
             }
@@ -211,7 +246,7 @@ public final class RemoteCaptcha {
     /// pixels and milliseconds.
     public func submit(
         _ result: PuzzleResult, for challenge: Challenge,
-        completion: @escaping (Result<PuzzleVerdict, RemoteCaptchaError>) -> Void
+        completion: @escaping (Result<PuzzleVerdict, CaptchaClientError>) -> Void
     ) {
         // The view's area is the background's size; scale anyway, should a host differ.
         let scale =
@@ -245,7 +280,7 @@ public final class RemoteCaptcha {
     /// Posts an answer's fields and reads the verdict.
     private func send(
         _ fields: [String: JSONValue], for challenge: Challenge,
-        completion: @escaping (Result<PuzzleVerdict, RemoteCaptchaError>) -> Void
+        completion: @escaping (Result<PuzzleVerdict, CaptchaClientError>) -> Void
     ) {
         post("/v1/challenges/\(challenge.id)/answer", fields) { [clock] outcome in
             switch outcome {
@@ -260,7 +295,7 @@ public final class RemoteCaptcha {
     /// response has no readable `Date`.
     static func verdict(
         from response: Response, now: Double
-    ) -> Result<PuzzleVerdict, RemoteCaptchaError> {
+    ) -> Result<PuzzleVerdict, CaptchaClientError> {
         if response.status == 429 {
             return .success(.locked(retryAfter: retryAfter(response)))
         }
@@ -286,7 +321,7 @@ public final class RemoteCaptcha {
 
     private func post(
         _ path: String, _ fields: [String: JSONValue],
-        completion: @escaping (Result<Response, RemoteCaptchaError>) -> Void
+        completion: @escaping (Result<Response, CaptchaClientError>) -> Void
     ) {
         let body = JSONValue.object(fields).serialized()
         transport(
@@ -335,40 +370,17 @@ public final class RemoteCaptcha {
         return Double(min(max(seconds ?? 1, 1), 3600))
     }
 
-    private static func unexpected(_ response: Response, _ what: String) -> RemoteCaptchaError {
+    private static func unexpected(_ response: Response, _ what: String) -> CaptchaClientError {
         switch response.status {
-        case 503: RemoteCaptchaError(Localization.text("the captcha service is unavailable (503)"))
+        case 503: CaptchaClientError(Localization.text("the captcha service is unavailable (503)"))
         case 200, 201:
-            RemoteCaptchaError(
+            CaptchaClientError(
                 Localization.text("the captcha service sent something that is not {1}", what))
         default:
-            RemoteCaptchaError(
+            CaptchaClientError(
                 Localization.text(
                     "the captcha service answered {1} where {2} was expected", response.status,
                     what))
         }
-    }
-}
-
-/// Why a remote captcha could not be used: the service is unreachable or answered
-/// something unexpected, or it asks the client to wait.
-public struct RemoteCaptchaError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What went wrong, for a person.
-    public var description: String
-    /// When set, the service refused for now: ask again after this many seconds.
-    public var retryAfter: Double?
-
-    /// Creates an error.
-    public init(_ description: String, retryAfter: Double? = nil) {
-        self.description = description
-        self.retryAfter = retryAfter
-    }
-
-    /// The service asks the client to wait.
-    public static func rateLimited(retryAfter: Double) -> RemoteCaptchaError {
-        RemoteCaptchaError(
-            Localization.text(
-                "too many puzzles asked for: try again in {1} s", Int(retryAfter.rounded(.up))),
-            retryAfter: retryAfter)
     }
 }
