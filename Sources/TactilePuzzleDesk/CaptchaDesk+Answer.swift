@@ -64,7 +64,9 @@ extension CaptchaDesk {
     ///
     /// A pointer drag that matches one accepted before (in the store's memory, across every
     /// instance that shares it) fails as a replay; a drag that passes is remembered for
-    /// ``Configuration/acceptedDragLifetime``. The answer is judged under the policy of the
+    /// ``Configuration/acceptedDragLifetime``. The answer is one step of the store
+    /// (`VerifierBackend.answer(_:now:dragBuckets:_:)`): the memory read, the check, the
+    /// site's count and the drag remembered. The answer is judged under the policy of the
     /// site the puzzle was issued for (`sitePolicy`, given its key; the configuration's where
     /// it gives none), whatever the request claims, and counted towards that site's surge.
     public func answer(
@@ -73,44 +75,45 @@ extension CaptchaDesk {
     ) throws(DeskFailure) -> Answered {
         let fingerprint =
             answer.isDrag ? DragFingerprint(answer.track, axis: configuration.options.axis) : nil
-        let repeats: Bool
+        let base = configuration.policy
+        let answered: Answered
         do {
-            repeats =
-                try fingerprint.map { mine in
-                    try store.acceptedDrags(in: mine.nearbyBuckets, now: now).contains {
-                        DragFingerprint(bytes: $0)?.matches(mine) ?? false
-                    }
-                } ?? false
+            answered = try store.answer(
+                .checking(puzzle: id, client: client), now: now,
+                dragBuckets: fingerprint?.nearbyBuckets ?? []
+            ) { verifier, acceptedDrags in
+                let pending = verifier.pendingPuzzle(id: id)
+                verifier.policy = pending?.siteKey.flatMap(sitePolicy) ?? base
+                var attempt = PuzzleAttempt(
+                    position: answer.position,
+                    displayWidth: answer.displayWidth ?? Double(pending?.imageWidth ?? 1),
+                    track: answer.track, inputMethod: answer.inputMethod,
+                    proofOfWorkNonce: answer.proofOfWorkNonce)
+                // A pointer drag that matches one accepted before is a replay.
+                attempt.repeatsAcceptedDrag =
+                    fingerprint.map { mine in
+                        acceptedDrags.contains {
+                            DragFingerprint(bytes: $0)?.matches(mine) ?? false
+                        }
+                    } ?? false
+                attempt.pointerDevice = answer.pointerDevice
+                attempt.shownWidth = answer.shownWidth
+                let answered = Answered(
+                    outcome: verifier.check(id: id, attempt: attempt, client: client, now: now),
+                    clientDigest: verifier.digest(client), siteKey: pending?.siteKey)
+                var writes = AnswerWrites()
+                // Counted towards the site's surge, across every instance.
+                if let site = answered.siteKey { writes.counters = Self.answerCounters(site, now) }
+                // Remembered, so that it cannot pass again.
+                if answered.outcome.isPassed, let fingerprint {
+                    writes.acceptedDrag = (
+                        fingerprint.bytes, fingerprint.bucket, configuration.acceptedDragLifetime
+                    )
+                }
+                return (answered, writes)
+            }
         } catch {
             throw .storeUnavailable(error)
-        }
-        let base = configuration.policy
-        let answered = try withVerifier(
-            .checking(puzzle: id, client: client), policy: base, now: now
-        ) { verifier in
-            let pending = verifier.pendingPuzzle(id: id)
-            verifier.policy = pending?.siteKey.flatMap(sitePolicy) ?? base
-            var attempt = PuzzleAttempt(
-                position: answer.position,
-                displayWidth: answer.displayWidth ?? Double(pending?.imageWidth ?? 1),
-                track: answer.track, inputMethod: answer.inputMethod,
-                proofOfWorkNonce: answer.proofOfWorkNonce)
-            attempt.repeatsAcceptedDrag = repeats
-            attempt.pointerDevice = answer.pointerDevice
-            attempt.shownWidth = answer.shownWidth
-            return Answered(
-                outcome: verifier.check(id: id, attempt: attempt, client: client, now: now),
-                clientDigest: verifier.digest(client), siteKey: pending?.siteKey)
-        }
-        if let site = answered.siteKey {
-            // A store that cannot count now only leaves the site's price where it is.
-            try? countAnswer(site: site, now: now)
-        }
-        if answered.outcome.isPassed, let fingerprint {
-            // A memory that cannot be written now only lets this drag be replayed.
-            try? store.rememberAcceptedDrag(
-                fingerprint.bytes, in: fingerprint.bucket,
-                lifetime: configuration.acceptedDragLifetime, now: now)
         }
         return answered
     }

@@ -190,14 +190,16 @@ extension CaptchaDesk {
 
     // MARK: - Surge
 
-    /// Counts one answer to a puzzle of `site`, in the store (so every instance sees the same
-    /// rate): per minute, and per day in two windows half a day apart.
-    func countAnswer(site: String, now: Double) throws {
+    /// The counters one answer to a puzzle of `site` counts in the store (so every instance
+    /// sees the same rate): per minute, and per day in two windows half a day apart.
+    static func answerCounters(_ site: String, _ now: Double) -> [(
+        name: String, window: Double, at: Double
+    )] {
         // The second day window starts half a day later: its clock is shifted.
-        try store.count([
+        [
             ("site-answers:\(site)", 60, now), ("site-answers-day0:\(site)", 86_400, now),
             ("site-answers-day1:\(site)", 86_400, now + 43_200),
-        ])
+        ]
     }
 
     /// The surge of `site`'s answers now.

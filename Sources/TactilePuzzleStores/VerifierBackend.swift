@@ -19,6 +19,24 @@ public struct ChallengeImages: Sendable, Hashable {
     }
 }
 
+/// What an answer writes beside the verifier's records: the counters of its puzzle's site,
+/// and the drag it accepted.
+public struct AnswerWrites: Sendable {
+    /// Counters to count, each `name` in the fixed window of `window` seconds that holds `at`.
+    public var counters: [(name: String, window: Double, at: Double)]
+    /// An accepted drag's fingerprint to keep in its bucket for `lifetime` seconds.
+    public var acceptedDrag: (fingerprint: [UInt8], bucket: String, lifetime: Double)?
+
+    /// Creates the writes.
+    public init(
+        counters: [(name: String, window: Double, at: Double)] = [],
+        acceptedDrag: (fingerprint: [UInt8], bucket: String, lifetime: Double)? = nil
+    ) {
+        self.counters = counters
+        self.acceptedDrag = acceptedDrag
+    }
+}
+
 /// Where the service keeps its verifier and its challenges' images: every operation on the
 /// verifier is atomic, across every process that shares the backend.
 public protocol VerifierBackend: Sendable {
@@ -41,6 +59,19 @@ public protocol VerifierBackend: Sendable {
     /// on anything outside the verifier.
     func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
+    ) throws -> R
+    /// Runs one answer as one step of the store: the accepted drags kept in `dragBuckets`
+    /// read, `body` run on the verifier within `scope` (a check) with them, and the writes it
+    /// returns kept with what it changed.
+    ///
+    /// `body` may run more than once, as in ``withVerifier(_:now:_:)``; only its last run's
+    /// outcome and writes are kept. A store in this process (``MemoryBackend``) runs it all
+    /// under the verifier's lock, so two answers that send the same drag at once cannot both
+    /// find it new; the default reads, checks and writes in turn. A write that fails only
+    /// loses that write (a count, a remembered drag): the verdict stands.
+    func answer<R>(
+        _ scope: VerifierScope, now: Double, dragBuckets: [String],
+        _ body: (inout PuzzleVerifier, _ acceptedDrags: [[UInt8]]) throws -> (R, AnswerWrites)
     ) throws -> R
     /// Whether the backend answers (for `/healthz`).
     func isHealthy() -> Bool
@@ -76,6 +107,31 @@ extension VerifierBackend {
     /// How many times this process found the store's secret gone and began a new epoch
     /// (a store that cannot lose its secret without failing closed: 0).
     public var epochsTakenUp: Int { 0 }
+
+    /// Reads the drags, checks, then writes: three steps, each atomic on its own.
+    public func answer<R>(
+        _ scope: VerifierScope, now: Double, dragBuckets: [String],
+        _ body: (inout PuzzleVerifier, _ acceptedDrags: [[UInt8]]) throws -> (R, AnswerWrites)
+    ) throws -> R {
+        let drags = try acceptedDrags(in: dragBuckets, now: now)
+        var writes = AnswerWrites()
+        let result = try withVerifier(scope, now: now) { verifier in
+            let (result, asked) = try body(&verifier, drags)
+            writes = asked
+            return result
+        }
+        keep(writes, now: now)
+        return result
+    }
+
+    /// Keeps an answer's writes; one that fails is lost alone.
+    func keep(_ writes: AnswerWrites, now: Double) {
+        if !writes.counters.isEmpty { try? count(writes.counters) }
+        if let drag = writes.acceptedDrag {
+            try? rememberAcceptedDrag(
+                drag.fingerprint, in: drag.bucket, lifetime: drag.lifetime, now: now)
+        }
+    }
 }
 
 /// Images and counters kept in this process (for the backends whose verifier is local to
@@ -156,6 +212,20 @@ public final class MemoryBackend: LocalCaches {
     ) throws -> R {
         defer { forgetImages(of: scope) }
         return try verifier.withLock { try body(&$0) }
+    }
+
+    /// Reads the drags, checks and writes under the verifier's lock: one step.
+    public func answer<R>(
+        _ scope: VerifierScope, now: Double, dragBuckets: [String],
+        _ body: (inout PuzzleVerifier, _ acceptedDrags: [[UInt8]]) throws -> (R, AnswerWrites)
+    ) throws -> R {
+        defer { forgetImages(of: scope) }
+        return try verifier.withLock { verifier in
+            let drags = dragMemory.fingerprints(in: dragBuckets, now: now)
+            let (result, writes) = try body(&verifier, drags)
+            keep(writes, now: now)
+            return result
+        }
     }
 
     public func isHealthy() -> Bool { true }

@@ -1,5 +1,6 @@
 import Foundation
 import PuzzleTestSupport
+import Synchronization
 import TactileCore
 import TactilePuzzle
 @_spi(AnswerReveal) import TactilePuzzleDesk
@@ -74,6 +75,26 @@ import Testing
                 drag(puzzle, to: puzzle.holePosition.x, seed: 4), to: id, client: "a", now: 43
             )
             .outcome == .failed(.unknownPuzzle))
+    }
+
+    /// The same drag sent to eight puzzles at once, by eight clients: over a store in memory
+    /// the memory's read, the check and the memory's write are one step, so exactly one of
+    /// them finds the drag new.
+    @Test func aDragSentManyTimesAtOncePassesOnce() throws {
+        let desk = try desk(onDisk: false)
+        let puzzle = try makePuzzle(seed: 5)
+        let answer = drag(puzzle, to: puzzle.holePosition.x, seed: 5)
+        let ids = try (0..<8).map { index in
+            try desk.register(
+                puzzle, client: "c\(index)", site: nil, surcharge: 0, images: Self.none, now: 10
+            ).get().challenge.id
+        }
+        let passes = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+            let answered = try? desk.answer(answer, to: ids[index], client: "c\(index)", now: 11)
+            if answered?.outcome.isPassed == true { passes.withLock { $0 += 1 } }
+        }
+        #expect(passes.withLock { $0 } == 1)
     }
 
     /// A puzzle is judged by the policy of the site it was issued for, given by the caller at
