@@ -141,7 +141,22 @@ public final class RedisBackend: VerifierBackend {
     public func withVerifier<R>(
         _ scope: VerifierScope, now: Double, _ body: (inout PuzzleVerifier) throws -> R
     ) throws -> R {
-        try operate(scope, now: now, body)
+        try operate(scope, now: now) { verifier, _ in try body(&verifier) }
+    }
+
+    /// One answer in the operation's own two scripts (one, on the fast path, after a read of
+    /// the drag lists): the lists read with the records, and the counts and the accepted
+    /// drag written with them, only if no list gained a drag since it was read (else the
+    /// answer runs again on what the lists hold then). Two instances that are sent the same
+    /// drag at once cannot both find it new.
+    public func answer<R>(
+        _ scope: VerifierScope, now: Double, dragBuckets: [String],
+        _ body: (inout PuzzleVerifier, _ acceptedDrags: [[UInt8]]) throws -> (R, AnswerWrites)
+    ) throws -> R {
+        try operate(
+            scope, now: now, lists: dragBuckets.map(Self.dragName),
+            alongside: { Self.redisWrites(of: $0.1, now: now) }, body
+        ).0
     }
 
     /// Registers the challenge and writes its images in the same step as the client's
@@ -156,27 +171,30 @@ public final class RedisBackend: VerifierBackend {
             alongside: { result in
                 guard case .success(let challenge) = result else { return [] }
                 return [
-                    .put(
-                        name: Self.imageName(challenge.id), bytes: Self.record(of: images),
-                        expiresAt: challenge.expiresAt)
+                    .record(
+                        .put(
+                            name: Self.imageName(challenge.id), bytes: Self.record(of: images),
+                            expiresAt: challenge.expiresAt))
                 ]
-            }, body)
+            }, { verifier, _ in try body(&verifier) })
         if case .success(let challenge) = result {
             localImages.put(challenge.id, images, until: challenge.expiresAt, now: now)
         }
         return result
     }
 
-    /// One operation; `alongside` names more records to write with what it changed.
+    /// One operation; `lists` are the drag lists `body` is given (the fingerprints they hold,
+    /// all together), and `alongside` names more to write with what it changed.
     private func operate<R>(
-        _ scope: VerifierScope, now: Double,
-        alongside: (R) -> [VerifierRecords.Change] = { _ in [] },
-        _ body: (inout PuzzleVerifier) throws -> R
+        _ scope: VerifierScope, now: Double, lists: [String] = [],
+        alongside: (R) -> [RedisWrite] = { _ in [] },
+        _ body: (inout PuzzleVerifier, [[UInt8]]) throws -> R
     ) throws -> R {
         try client.withConnection { connection in
             let (key, keys) = try key(on: connection)
             if let result = try run(
-                scope, now: now, key: key, keys: keys, on: connection, alongside: alongside, body)
+                scope, now: now, key: key, keys: keys, lists: lists, on: connection,
+                alongside: alongside, body)
             {
                 if scope.spendsOnce { try connection.awaitReplica() }
                 return result
@@ -185,7 +203,7 @@ public final class RedisBackend: VerifierBackend {
             let (newKey, newKeys) = try takeUpNewEpoch(replacing: key, on: connection)
             guard
                 let result = try run(
-                    scope, now: now, key: newKey, keys: newKeys, on: connection,
+                    scope, now: now, key: newKey, keys: newKeys, lists: lists, on: connection,
                     alongside: alongside, body)
             else {
                 throw VerifierStoreError(

@@ -55,6 +55,8 @@ final class InMemoryRedis: RedisTransport {
         var entries: [String: Entry] = [:]
         var trips: [Trip] = []
         var losses: [(trip: Trip, loss: Loss)] = []
+        /// What runs before the next round trip of a kind, once.
+        var interruptions: [(trip: Trip, run: @Sendable () -> Void)] = []
         var isDown = false
         var memory = (limit: 0, policy: "noeviction")
         var isFull = false
@@ -97,6 +99,12 @@ final class InMemoryRedis: RedisTransport {
     /// The memory limit and policy `INFO memory` tells.
     func setMemory(limit: Int, policy: String) {
         state.withLock { $0.memory = (limit, policy) }
+    }
+
+    /// Runs `interruption` just before the next round trip `trip` (another instance's
+    /// operation slipping in between two of this one's).
+    func interrupt(before trip: Trip, with interruption: @escaping @Sendable () -> Void) {
+        state.withLock { $0.interruptions.append((trip, interruption)) }
     }
 
     /// Loses the connection at the next round trip `trip`, as `loss` says.
@@ -192,6 +200,12 @@ final class InMemoryRedis: RedisTransport {
     private func roundTrip<R>(_ trip: Trip, _ body: (inout Store) -> R) throws(RedisBackend.Failure)
         -> R
     {
+        let interruption = state.withLock { state in
+            state.interruptions.firstIndex { $0.trip == trip }.map {
+                state.interruptions.remove(at: $0).run
+            }
+        }
+        interruption?()
         let now = clock()
         let lost = RedisBackend.Failure(description: "Redis at in-memory: connection lost")
         let result: R? = state.withLock { state in
@@ -424,11 +438,14 @@ private struct Lua {
         var out = [try call(&store, ["GET", key(2)])]
         let reads = 2 + number(3)
         let takes = reads + number(4)
+        let lists = takes + number(6)
         for index in stride(from: 3, through: keys.count, by: 1) {
             if index <= reads {
                 out.append(try call(&store, ["GET", key(index)]))
             } else if index <= takes {
                 out.append(try call(&store, ["GETDEL", key(index)]))
+            } else if index <= lists {
+                out.append(try call(&store, ["LRANGE", key(index), "0", "-1"]))
             } else {
                 _ = try call(&store, ["UNLINK", key(index)])
             }
@@ -443,23 +460,40 @@ private struct Lua {
 
     func commit(_ store: inout Store) throws(Failure) -> RedisReply {
         guard try call(&store, ["GET", key(1)]).bytes == argument(1) else { return .integer(0) }
-        try writes(&store, first: 2, base: 2)
+        let l = number(2)
+        for index in stride(from: 1, through: l, by: 1)
+        where try tail(&store, key(1 + index)) != argument(2 + index) {
+            return .integer(2)
+        }
+        try writes(&store, first: 2 + l, base: 3 + l)
         _ = try call(&store, ["DEL", key(1)])
         return .integer(1)
+    }
+
+    /// `redis.call('LRANGE', list, -1, -1)[1] or ''`.
+    func tail(_ store: inout Store, _ list: String) throws(Failure) -> [UInt8] {
+        guard case .array(let items) = try call(&store, ["LRANGE", list, "-1", "-1"]) else {
+            return []
+        }
+        return items.first?.bytes ?? []
     }
 
     func commitIfUnchanged(_ store: inout Store) throws(Failure) -> RedisReply {
         if try call(&store, ["EXISTS", key(1)]) == .integer(1) { return .integer(0) }
         guard try call(&store, ["GET", key(2)]).bytes == argument(1) else { return .integer(0) }
-        let (n, m) = (number(2), number(3))
+        let (n, m, l) = (number(2), number(3), number(4))
         for index in stride(from: 1, through: n, by: 1) {
             let held = try call(&store, ["GET", key(2 + index)]).bytes ?? []
-            if held != argument(3 + index) { return .integer(0) }
+            if held != argument(4 + index) { return .integer(0) }
+        }
+        for index in stride(from: 1, through: l, by: 1)
+        where try tail(&store, key(2 + n + m + index)) != argument(4 + n + index) {
+            return .integer(0)
         }
         for index in stride(from: 3 + n, through: 2 + n + m, by: 1) {
             _ = try call(&store, ["UNLINK", key(index)])
         }
-        try writes(&store, first: 3 + n + m, base: 4 + n)
+        try writes(&store, first: 3 + n + m + l, base: 5 + n + l)
         return .integer(1)
     }
 
@@ -467,10 +501,18 @@ private struct Lua {
     func writes(_ store: inout Store, first: Int, base: Int) throws(Failure) {
         for index in stride(from: first, through: keys.count, by: 1) {
             let a = base + 3 * (index - first)
-            if text(a) == "set" {
+            switch text(a) {
+            case "set":
                 _ = try call(
                     &store, ["SET", key(index), "", "PX", text(a + 2)], [2: argument(a + 1)])
-            } else {
+            case "incr":
+                _ = try call(&store, ["INCR", key(index)])
+                _ = try call(&store, ["PEXPIRE", key(index), text(a + 2)])
+            case "push":
+                _ = try call(&store, ["RPUSH", key(index), ""], [2: argument(a + 1)])
+                _ = try call(&store, ["LTRIM", key(index), "-\(DragMemory.perBucket)", "-1"])
+                _ = try call(&store, ["PEXPIRE", key(index), text(a + 2)])
+            default:
                 _ = try call(&store, ["DEL", key(index)])
             }
         }

@@ -1,7 +1,9 @@
 import Foundation
 import PuzzleTestSupport
 import Synchronization
+import TactileCore
 import TactileHTTP
+import TactilePuzzleDesk
 import TactilePuzzleVerifier
 import TestSupport
 import Testing
@@ -168,6 +170,41 @@ import Testing
             body: Array(body), clientAddress: "192.0.2.7")
         #expect(await successes(of: answer, times: 20, on: [a, b]) == 1)
         #expect(try redisCLI(redis, "--raw", "EXISTS", "tactile:image:\(id)") == ["0"])
+    }
+
+    /// The same drag sent at once to eight puzzles, made half on each of two instances, by
+    /// eight clients: the memory's read, the check and the memory's write are one step of
+    /// Redis's scripts, so it passes once.
+    @Test func theSameDragSentToManyPuzzlesAtOncePassesOnce() throws {
+        let redis = try RedisServer()
+        defer { redis.stop() }
+        let desks = try (0..<2).map { _ in
+            CaptchaDesk(
+                configuration: .init(policy: plumbingPolicy),
+                store: try RedisBackend(
+                    url: "redis://127.0.0.1:\(redis.port)", policy: plumbingPolicy))
+        }
+        let puzzle = try GeneratedPuzzleFixture.make()
+        let none = ChallengeImages(background: [], backgroundType: "", piece: [])
+        let now = Date().timeIntervalSince1970
+        let ids = try (0..<8).map { index in
+            try desks[index % 2].register(
+                puzzle, client: "c\(index)", site: nil, surcharge: 0, images: none, now: now
+            ).get().challenge.id
+        }
+        let end = Point(x: puzzle.holePosition.x, y: puzzle.startPosition.y)
+        let answer = DeskAnswer(
+            position: end, track: humanTrack(from: puzzle.startPosition, to: end, seed: 4))
+        let outcomes = Mutex<[CheckOutcome]>([])
+        DispatchQueue.concurrentPerform(iterations: ids.count) { index in
+            let answered = try? desks[index % 2].answer(
+                answer, to: ids[index], client: "c\(index)", now: now + 1)
+            if let answered { outcomes.withLock { $0.append(answered.outcome) } }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.count == 8)
+        #expect(all.filter(\.isPassed).count == 1, "\(all)")
+        #expect(all.filter { $0 == .failed(.machineLike(.replayed)) }.count == 7)
     }
 
     @Test func withoutRedisNothingPassesAndItResumesWhenRedisIsBack() throws {
