@@ -45,7 +45,7 @@ public struct DeskAnswer: Sendable {
     }
 
     /// Whether it is a pointer's drag, which the memory of accepted drags compares.
-    var isDrag: Bool { inputMethod == .pointer && !track.isEmpty }
+    public var isDrag: Bool { inputMethod == .pointer && !track.isEmpty }
 }
 
 extension CaptchaDesk {

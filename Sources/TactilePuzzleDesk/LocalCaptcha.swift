@@ -63,13 +63,11 @@ public struct LocalCaptcha: Sendable {
             store: MemoryBackend(policy: policy))
     }
 
-    /// A puzzle cut from a picture and not yet registered: its answer stays inside, for
-    /// ``register(_:now:)`` alone.
+    /// A puzzle cut from a picture and not yet registered: its answer, and the picture before
+    /// the hole and decoys were cut (which would give the answer away, so the host gets it
+    /// only after a pass, ``passedPicture``), stay inside, for ``register(_:now:)`` alone.
     public struct CutPuzzle: Sendable {
         fileprivate let generated: GeneratedPuzzle
-        /// The picture before the hole and decoys were cut: it would give the answer away,
-        /// so the host gets it only after a pass (``passedPicture``).
-        fileprivate let picture: Bitmap
     }
 
     /// Cuts a puzzle: draws or reads the picture and cuts the hole, the decoys and the piece.
@@ -92,8 +90,7 @@ public struct LocalCaptcha: Sendable {
         let image = try source.picture(width: options.width, height: options.height)
         return CutPuzzle(
             generated: try PuzzleGenerator.generate(
-                picture: image, options: options, using: &random),
-            picture: image)
+                picture: image, options: options, using: &random))
     }
 
     /// Registers a cut puzzle as the one waiting for its check; the one before, if
@@ -118,7 +115,7 @@ public struct LocalCaptcha: Sendable {
         case .success(let issued): puzzleID = issued.challenge.id
         case .failure(let limit): return .failure(IssueRefusal(until: limit.until))
         }
-        waitingPicture = cut.picture
+        waitingPicture = puzzle.picture
         return .success(
             Puzzle(
                 background: puzzle.background, piece: puzzle.piece,

@@ -26,7 +26,6 @@ extension CaptchaService {
         }
         let client = client(of: request)
         let now = clock()
-        let isDrag = body.input != "keyboard" && !(body.track ?? []).isEmpty
         let start = body.track?.first?.t ?? 0
         let answer = DeskAnswer(
             position: Point(x: body.x ?? .nan, y: body.y ?? 0),
@@ -45,11 +44,10 @@ extension CaptchaService {
         } catch {
             return storeUnavailable(error)
         }
-        let (result, digest, siteKey) = (answered.outcome, answered.clientDigest, answered.siteKey)
-        let siteLabel = [("site", siteKey ?? "")]
+        let (digest, siteLabel) = (answered.clientDigest, [("site", answered.siteKey ?? "")])
         // Which device made a drag, for the operator who reads refusals by device.
-        let made = isDrag ? " pointer=\(device.rawValue)" : ""
-        switch result {
+        let made = answer.isDrag ? " pointer=\(device.rawValue)" : ""
+        switch answered.outcome {
         case .passed(let receipt):
             metrics.count("tactile_passes_total", labels: siteLabel)
             log(

@@ -110,14 +110,6 @@ public struct PuzzleAttempt: Hashable, Sendable {
         self.inputMethod = inputMethod
     }
 
-    /// The attempt a `PuzzleView` reports, in its area units.
-    public init(_ result: PuzzleResult) {
-        self.init(
-            position: result.position, displayWidth: result.areaSize.width, track: result.track,
-            inputMethod: result.inputMethod)
-        pointerDevice = result.pointerDevice
-    }
-
     /// The furthest a square piece's top-left corner goes along the slider of a picture (a key
     /// press may land there, End, and a drag carried past it releases the piece there): the
     /// picture's width (its height on a vertical slider) less the piece's side, in the
