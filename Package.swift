@@ -199,7 +199,7 @@ let testTargets: [Target] = [
         name: "PuzzleTestSupport",
         dependencies: [
             "TactileCore", "TactilePuzzle", "TactilePuzzleVerifier", "TactilePuzzleImaging",
-            "TactilePuzzleSolvers", "TestSupport",
+            "TactilePuzzleSolvers", "TactilePuzzleStores", "TestSupport",
         ],
         path: "Tests/PuzzleTestSupport"),
     .testTarget(

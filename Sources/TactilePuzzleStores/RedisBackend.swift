@@ -82,6 +82,10 @@ public final class RedisBackend: VerifierBackend {
     public struct Failure: Error, CustomStringConvertible, Sendable {
         /// What failed, naming the server.
         public var description: String
+
+        @_spi(Testing) public init(description: String) {
+            self.description = description
+        }
     }
     typealias Reply = RedisReply
 
@@ -100,7 +104,7 @@ public final class RedisBackend: VerifierBackend {
 
     /// A backend on `client`, whose records' locks last `lockLease` seconds and which waits
     /// for a busy record with `pause` (microseconds).
-    init(
+    @_spi(Testing) public init(
         client: any RedisTransport, policy: VerifierPolicy,
         log: @escaping @Sendable (String) -> Void = { _ in }, lockLease: Double = 5,
         pause: @escaping @Sendable (Int) -> Void = { usleep(UInt32($0)) }

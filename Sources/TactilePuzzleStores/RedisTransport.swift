@@ -2,7 +2,7 @@
 /// it sends commands in pipelines and runs its scripts. ``RedisClient`` is the real one
 /// (pooled hiredis connections, scripts by digest, Sentinel); the store's records, locks,
 /// commits and epochs are written against this alone.
-protocol RedisTransport: Sendable {
+@_spi(Testing) public protocol RedisTransport: Sendable {
     /// The server's host, as messages name it.
     var host: String { get }
     /// The server's port, as messages name it.
@@ -20,13 +20,13 @@ protocol RedisTransport: Sendable {
 }
 
 extension RedisTransport {
-    var sentinels: [(host: String, port: Int)] { [] }
-    var primaryName: String? { nil }
-    var database: Int { 0 }
+    @_spi(Testing) public var sentinels: [(host: String, port: Int)] { [] }
+    @_spi(Testing) public var primaryName: String? { nil }
+    @_spi(Testing) public var database: Int { 0 }
 }
 
 /// One connection to Redis, lent to one operation at a time.
-protocol RedisConnection {
+@_spi(Testing) public protocol RedisConnection {
     /// Sends the commands in one pipeline and reads every reply; an error reply is thrown
     /// after all replies are read, unless `throwsErrorReplies` is off and the caller looks
     /// at it.
@@ -62,7 +62,7 @@ extension RedisConnection {
 }
 
 /// What a command answered.
-enum RedisReply: Equatable, Sendable {
+@_spi(Testing) public enum RedisReply: Equatable, Sendable {
     case string([UInt8])
     case integer(Int)
     case status(String)
@@ -71,16 +71,16 @@ enum RedisReply: Equatable, Sendable {
     case error(String)
 
     /// The bytes of a string reply; `nil` for any other.
-    var bytes: [UInt8]? {
+    @_spi(Testing) public var bytes: [UInt8]? {
         if case .string(let value) = self { return value }
         return nil
     }
 }
 
 /// A Lua script the store runs in Redis, with a name to tell it by.
-struct RedisScript: Hashable, Sendable {
+@_spi(Testing) public struct RedisScript: Hashable, Sendable {
     /// What the store calls it.
-    let name: String
+    public let name: String
     /// Its Lua source.
     let source: String
 }

@@ -129,3 +129,13 @@ extension ProofOfWorkChallenge {
         return String(k)
     }
 }
+
+/// A small generated puzzle (320×180, a procedural picture) for store tests.
+public enum GeneratedPuzzleFixture {
+    public static func make() throws -> GeneratedPuzzle {
+        var random = SeededRandom(seed: 9)
+        let picture = try PictureSource.procedural(seed: 9).picture(width: 320, height: 180)
+        return try PuzzleGenerator.generate(
+            picture: picture, options: PuzzleOptions(width: 320, height: 180), using: &random)
+    }
+}

@@ -82,8 +82,11 @@ import Testing
         return socket
     }
 
-    func echoServer(_ configuration: HTTPServer.Configuration) throws -> HTTPServer {
-        try HTTPServer(configuration: configuration) { request in
+    /// A server on a free port, `edit`ed, that answers every request with a line naming it.
+    func echoServer(_ edit: (inout HTTPServer.Configuration) -> Void = { _ in }) throws
+        -> HTTPServer
+    {
+        try HTTPServer(configuration: configuration(edit)) { request in
             let summary =
                 "\(request.method) \(request.path) q=\(request.query["a"] ?? "-") h=\(request.header("X-Test") ?? "-") n=\(request.body.count) from=\(request.clientAddress)"
             return HTTPResponse.text(200, summary).adding("X-Echo", "yes")
@@ -115,7 +118,7 @@ import Testing
     }
 
     @Test func requestsReachTheHandlerWhole() throws {
-        let server = try echoServer(configuration())
+        let server = try echoServer()
         defer { server.stop() }
         #expect(server.port > 0)
         let body = String(repeating: "x", count: 3000)
@@ -130,7 +133,7 @@ import Testing
     }
 
     @Test func oversizedBodiesAreRefused() throws {
-        let server = try echoServer(configuration { $0.maximumBodyBytes = 1000 })
+        let server = try echoServer { $0.maximumBodyBytes = 1000 }
         defer { server.stop() }
         let declared = exchange(
             server.port,
@@ -170,11 +173,10 @@ import Testing
     ) throws {
         // Closed by the server rather than left to time out: no timeout of the server's can
         // end the connection before the client stops waiting.
-        let server = try echoServer(
-            configuration {
-                $0.timeoutSeconds = 120
-                $0.limits.requestSeconds = 120
-            })
+        let server = try echoServer {
+            $0.timeoutSeconds = 120
+            $0.limits.requestSeconds = 120
+        }
         defer { server.stop() }
         let (answer, closed) = exchangeToTheEnd(
             server.port, Array("POST /first HTTP/1.1\r\nHost: x\r\n\(headers)\r\n\(body)".utf8),
@@ -190,7 +192,7 @@ import Testing
     /// Which host a request is for must not be read two ways: HTTP/1.1 needs exactly one
     /// `Host` (HTTP/1.0 may have none).
     @Test func aRequestHasOneHost() throws {
-        let server = try echoServer(configuration())
+        let server = try echoServer()
         defer { server.stop() }
         for (head, status) in [
             ("GET /none HTTP/1.1\r\n", 400),
@@ -210,11 +212,10 @@ import Testing
     /// timeout; it is closed at once, and one with a few hundred is answered.
     @Test func aThousandQueryArgumentsDoNotHoldAConnection() throws {
         // No timeout of the server's can close the connection while the client waits.
-        let server = try echoServer(
-            configuration {
-                $0.timeoutSeconds = 120
-                $0.limits.requestSeconds = 120
-            })
+        let server = try echoServer {
+            $0.timeoutSeconds = 120
+            $0.limits.requestSeconds = 120
+        }
         defer { server.stop() }
         func ask(_ count: Int) -> (answer: String, closed: Bool) {
             guard let socket = Self.connect(to: server.port, timeout: 5) else { return ("", false) }
@@ -238,7 +239,7 @@ import Testing
     }
 
     @Test func chunkedAloneAndOneContentLengthStillWork() throws {
-        let server = try echoServer(configuration())
+        let server = try echoServer()
         defer { server.stop() }
         let chunked = exchange(
             server.port,
@@ -259,7 +260,7 @@ import Testing
     /// out as it comes, so several requests on one connection each get the memory afresh).
     @Test func headersAreBoundedBodiesAreNot() throws {
         let messages = Lines()
-        let server = try echoServer(configuration { $0.messages = { messages.append($0) } })
+        let server = try echoServer { $0.messages = { messages.append($0) } }
         defer { server.stop() }
         let cookie = String(repeating: "c", count: 16 << 10)
         let body = String(repeating: "b", count: 200_000)
@@ -304,11 +305,10 @@ import Testing
 
     @Test func aSlowClientIsCutOff() throws {
         // The idle timeout alone can close the connection before the client stops waiting.
-        let server = try echoServer(
-            configuration {
-                $0.timeoutSeconds = 1
-                $0.limits.requestSeconds = 120
-            })
+        let server = try echoServer {
+            $0.timeoutSeconds = 1
+            $0.limits.requestSeconds = 120
+        }
         defer { server.stop() }
         // Half a request line, then nothing: the server must close the connection itself.
         let (answer, closed) = exchangeToTheEnd(
@@ -318,7 +318,7 @@ import Testing
     }
 
     @Test func manyConcurrentRequestsAreServed() async throws {
-        let server = try echoServer(configuration())
+        let server = try echoServer()
         defer { server.stop() }
         let port = server.port
         let answers = await withTaskGroup(of: Bool.self) { group in
@@ -491,21 +491,20 @@ import Testing
 
     @Test func badAddressesAreNamed() {
         #expect(throws: HTTPServer.StartError.self) {
-            try echoServer(configuration { $0.host = "localhost" })
+            try echoServer { $0.host = "localhost" }
         }
         #expect(throws: HTTPServer.StartError.self) {
-            try echoServer(configuration { $0.port = 70000 })
+            try echoServer { $0.port = 70000 }
         }
         do {
-            let first = try echoServer(configuration())
+            let first = try echoServer()
             defer { first.stop() }
             let messages = Mutex<[String]>([])
             #expect(throws: HTTPServer.StartError.self) {
-                try echoServer(
-                    configuration {
-                        $0.port = first.port
-                        $0.messages = { message in messages.withLock { $0.append(message) } }
-                    })
+                try echoServer {
+                    $0.port = first.port
+                    $0.messages = { message in messages.withLock { $0.append(message) } }
+                }
             }
             // libmicrohttpd's own message names the address, not "port 0".
             let said = messages.withLock { $0 }
@@ -529,8 +528,7 @@ import Testing
     @Test func aClientTricklingItsHeadersIsCutOffAtTheDeadline() throws {
         // A byte every 0.3 s never leaves the connection idle for the 10 s idle timeout: the
         // whole-request deadline (1 s here) must close it.
-        let server = try echoServer(
-            configuration { $0.limits.requestSeconds = 1 })
+        let server = try echoServer { $0.limits.requestSeconds = 1 }
         defer { server.stop() }
         let socket = try #require(Self.connect(to: server.port, timeout: 5))
         defer { close(socket) }
@@ -550,11 +548,10 @@ import Testing
     @Test func aBodyPastTheLimitBuysNoMoreTime() throws {
         // A chunked body over the limit is dropped; what follows of it, however steady, no
         // longer moves the deadline on.
-        let server = try echoServer(
-            configuration {
-                $0.limits.requestSeconds = 1
-                $0.maximumBodyBytes = 10_000
-            })
+        let server = try echoServer {
+            $0.limits.requestSeconds = 1
+            $0.maximumBodyBytes = 10_000
+        }
         defer { server.stop() }
         let socket = try #require(Self.connect(to: server.port, timeout: 5))
         defer { close(socket) }
@@ -577,17 +574,14 @@ import Testing
     }
 
     @Test func aClientOverItsLimitIsRefusedAndOthersAreServed() throws {
-        let server = try echoServer(
-            configuration {
-                $0.limits.perClient = 2
-                $0.limits.perNetwork = 3
-            })
+        let server = try echoServer {
+            $0.limits.perClient = 2
+            $0.limits.perNetwork = 3
+        }
         defer { server.stop() }
         // Two idle connections from 127.0.0.1 hold its share.
-        let held = (0..<2).compactMap { _ in Self.connect(to: server.port, timeout: 5) }
-        defer { for socket in held { close(socket) } }
-        #expect(held.count == 2)
-        try #require(Self.waitUntil { server.connectionGuard.usage.connections == 2 })
+        let held = try Self.open(2, to: server)
+        defer { held.forEach { close($0) } }
         // A third from it is closed at once, unanswered.
         let third = try #require(Self.connect(to: server.port, timeout: 5))
         defer { close(third) }
@@ -606,6 +600,26 @@ import Testing
         #expect(elsewhere.hasPrefix("HTTP/1.1 200"), "\(elsewhere)")
     }
 
+    /// `count` connections to `server` from 127.0.0.1, once the server holds them all (the
+    /// caller closes them).
+    static func open(_ count: Int, to server: HTTPServer) throws -> [Int32] {
+        let sockets = (0..<count).compactMap { _ in connect(to: server.port, timeout: 5) }
+        guard sockets.count == count,
+            waitUntil({ server.connectionGuard.usage.connections >= count })
+        else {
+            let held = server.connectionGuard.usage.connections
+            sockets.forEach { close($0) }
+            throw OpenFailure(opened: sockets.count, held: held)
+        }
+        return sockets
+    }
+
+    /// Fewer connections opened, or held by the server, than asked for.
+    struct OpenFailure: Error {
+        var opened: Int
+        var held: Int
+    }
+
     /// `exchange` from a given source address.
     func exchangeFrom(_ source: String, _ port: Int, _ request: [UInt8]) -> String {
         guard let socket = Self.connect(to: port, timeout: 5, from: source) else { return "" }
@@ -622,20 +636,21 @@ import Testing
     }
 
     @Test func bodiesPastTheBudgetAre503AndTheBudgetComesBack() throws {
-        let server = try echoServer(
-            configuration {
-                $0.limits.bodyBudget = 100_000
-                $0.limits.bodyBudgetPerNetwork = 100_000
-            })
+        let server = try echoServer {
+            $0.limits.bodyBudget = 100_000
+            $0.limits.bodyBudgetPerNetwork = 100_000
+        }
         defer { server.stop() }
         // Declaring costs nothing: two requests that declare 80 kB and send none of it hold
         // no budget.
-        let idle = (0..<2).compactMap { _ in Self.connect(to: server.port, timeout: 5) }
-        defer { for socket in idle { close(socket) } }
+        let idle = try Self.open(2, to: server)
+        defer { idle.forEach { close($0) } }
         for socket in idle {
             let head = "POST /idle HTTP/1.1\r\nHost: a\r\nContent-Length: 80000\r\n\r\n"
             _ = Array(head.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
         }
+        // (Nothing to wait for: a head that holds nothing changes nothing; a moment for the
+        // server to read them.)
         usleep(200_000)
         let small = exchange(
             server.port,
@@ -675,7 +690,7 @@ import Testing
     }
 
     @Test func theUnspecifiedIPv6AddressTakesIPv4ClientsToo() throws {
-        let server = try echoServer(configuration { $0.host = "::" })
+        let server = try echoServer { $0.host = "::" }
         defer { server.stop() }
         let answer = exchange(
             server.port, Array("GET /v4 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n".utf8))

@@ -96,13 +96,3 @@ func successes(of request: HTTPRequest, times: Int, on services: [CaptchaService
         return count
     }
 }
-
-/// A small generated puzzle for backend tests.
-enum GeneratedPuzzleFixture {
-    static func make() throws -> GeneratedPuzzle {
-        var random = SeededRandom(seed: 9)
-        let picture = try PictureSource.procedural(seed: 9).picture(width: 320, height: 180)
-        return try PuzzleGenerator.generate(
-            picture: picture, options: PuzzleOptions(width: 320, height: 180), using: &random)
-    }
-}

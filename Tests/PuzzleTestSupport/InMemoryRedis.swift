@@ -1,9 +1,6 @@
 import Foundation
-import PuzzleTestSupport
 import Synchronization
-
-@testable import TactilePuzzleService
-@testable import TactilePuzzleStores
+@_spi(Testing) import TactilePuzzleStores
 
 /// Redis in this process, for the store's tests: the commands and scripts ``RedisBackend``
 /// sends, run one round trip at a time on a clock the test moves, and a connection lost on
@@ -14,29 +11,29 @@ import Synchronization
 /// `INFO memory`; and the backend's five scripts, by name, each a line-by-line transcription
 /// of its Lua into those commands. The Lua itself, scripts by digest, pooled connections and
 /// Sentinel are the real client's, tested against a real `redis-server` only.
-final class InMemoryRedis: RedisTransport {
-    let host = "in-memory"
-    let port = 6379
+@_spi(Testing) public final class InMemoryRedis: RedisTransport {
+    public let host = "in-memory"
+    public let port = 6379
     /// Seconds since 1970, for times to live.
     private let clock: @Sendable () -> Double
     private let state = Mutex(State())
 
     /// A key's value, and when it expires (`nil`: never).
-    struct Entry: Equatable {
-        enum Value: Equatable {
+    public struct Entry: Equatable, Sendable {
+        public enum Value: Equatable, Sendable {
             case string([UInt8])
             case list([[UInt8]])
         }
-        var value: Value
-        var expiresAt: Double?
+        public var value: Value
+        public var expiresAt: Double?
     }
 
     /// One round trip as Redis saw it: a pipeline (its commands' names) or a script.
-    enum Trip: Hashable, CustomStringConvertible {
+    public enum Trip: Hashable, Sendable, CustomStringConvertible {
         case commands([String])
         case script(String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .commands(let names): names.joined(separator: "+")
             case .script(let name): "script \(name)"
@@ -46,7 +43,7 @@ final class InMemoryRedis: RedisTransport {
 
     /// When a lost connection is lost: before Redis has the round trip, or after it ran it and
     /// before its reply arrives.
-    enum Loss {
+    public enum Loss: Sendable {
         case before
         case after
     }
@@ -63,21 +60,23 @@ final class InMemoryRedis: RedisTransport {
     }
 
     /// An empty Redis on `clock`.
-    init(clock: @escaping @Sendable () -> Double) {
+    public init(clock: @escaping @Sendable () -> Double) {
         self.clock = clock
     }
 
-    func withConnection<R>(_ body: (any RedisConnection) throws -> R) throws -> R {
+    @_spi(Testing) public func withConnection<R>(_ body: (any RedisConnection) throws -> R) throws
+        -> R
+    {
         try body(Connection(redis: self))
     }
 
     // MARK: - What the test sees and does
 
     /// Every round trip so far, oldest first.
-    var trips: [Trip] { state.withLock { $0.trips } }
+    public var trips: [Trip] { state.withLock { $0.trips } }
 
     /// The round trips since the last call (or since the start).
-    func takeTrips() -> [Trip] {
+    public func takeTrips() -> [Trip] {
         state.withLock { state in
             defer { state.trips = [] }
             return state.trips
@@ -85,35 +84,35 @@ final class InMemoryRedis: RedisTransport {
     }
 
     /// Whether Redis is away: every round trip fails as a refused connection.
-    var isDown: Bool {
+    public var isDown: Bool {
         get { state.withLock { $0.isDown } }
         set { state.withLock { $0.isDown = newValue } }
     }
 
     /// Whether Redis is full (`noeviction` at its limit): every write is refused.
-    var isFull: Bool {
+    public var isFull: Bool {
         get { state.withLock { $0.isFull } }
         set { state.withLock { $0.isFull = newValue } }
     }
 
     /// The memory limit and policy `INFO memory` tells.
-    func setMemory(limit: Int, policy: String) {
+    public func setMemory(limit: Int, policy: String) {
         state.withLock { $0.memory = (limit, policy) }
     }
 
     /// Runs `interruption` just before the next round trip `trip` (another instance's
     /// operation slipping in between two of this one's).
-    func interrupt(before trip: Trip, with interruption: @escaping @Sendable () -> Void) {
+    public func interrupt(before trip: Trip, with interruption: @escaping @Sendable () -> Void) {
         state.withLock { $0.interruptions.append((trip, interruption)) }
     }
 
     /// Loses the connection at the next round trip `trip`, as `loss` says.
-    func loseConnection(_ loss: Loss, at trip: Trip) {
+    public func loseConnection(_ loss: Loss, at trip: Trip) {
         state.withLock { $0.losses.append((trip, loss)) }
     }
 
     /// The live keys that start with `prefix`, sorted.
-    func keys(_ prefix: String = "") -> [String] {
+    public func keys(_ prefix: String = "") -> [String] {
         let now = clock()
         return state.withLock { state in
             state.entries.filter { $0.key.hasPrefix(prefix) && $0.value.isLive(at: now) }.keys
@@ -122,7 +121,7 @@ final class InMemoryRedis: RedisTransport {
     }
 
     /// A live key's entry.
-    func entry(_ key: String) -> Entry? {
+    public func entry(_ key: String) -> Entry? {
         let now = clock()
         return state.withLock { state in
             state.entries[key].flatMap { $0.isLive(at: now) ? $0 : nil }
@@ -130,17 +129,17 @@ final class InMemoryRedis: RedisTransport {
     }
 
     /// Replaces a key's string value, keeping its time to live.
-    func overwrite(_ key: String, with bytes: [UInt8]) {
+    public func overwrite(_ key: String, with bytes: [UInt8]) {
         state.withLock { $0.entries[key]?.value = .string(bytes) }
     }
 
     /// Drops a key, as if it had expired.
-    func remove(_ key: String) {
+    public func remove(_ key: String) {
         state.withLock { $0.entries[key] = nil }
     }
 
     /// Drops every key, as a restart without persistence or `FLUSHALL` does.
-    func removeAll() {
+    public func removeAll() {
         state.withLock { $0.entries = [:] }
     }
 
@@ -379,11 +378,8 @@ extension Store {
     mutating func evaluate(_ script: RedisScript, keys: [String], arguments: [[UInt8]])
         -> RedisReply
     {
-        let known = [
-            RedisBackend.lockAndRead, RedisBackend.release, RedisBackend.commit,
-            RedisBackend.commitIfUnchanged, RedisBackend.count,
-        ]
-        guard known.contains(script) else {
+        let known = ["lockAndRead", "release", "commit", "commitIfUnchanged", "count"]
+        guard known.contains(script.name) else {
             return .error("NOSCRIPT the in-memory Redis runs only the backend's scripts")
         }
         let lua = Lua(keys: keys, arguments: arguments)
