@@ -581,7 +581,7 @@ import Testing
         defer { server.stop() }
         // Two idle connections from 127.0.0.1 hold its share.
         let held = try Self.open(2, to: server)
-        defer { held.forEach { close($0) } }
+        defer { for socket in held { close(socket) } }
         // A third from it is closed at once, unanswered.
         let third = try #require(Self.connect(to: server.port, timeout: 5))
         defer { close(third) }
@@ -608,7 +608,7 @@ import Testing
             waitUntil({ server.connectionGuard.usage.connections >= count })
         else {
             let held = server.connectionGuard.usage.connections
-            sockets.forEach { close($0) }
+            for socket in sockets { close(socket) }
             throw OpenFailure(opened: sockets.count, held: held)
         }
         return sockets
@@ -644,7 +644,7 @@ import Testing
         // Declaring costs nothing: two requests that declare 80 kB and send none of it hold
         // no budget.
         let idle = try Self.open(2, to: server)
-        defer { idle.forEach { close($0) } }
+        defer { for socket in idle { close(socket) } }
         for socket in idle {
             let head = "POST /idle HTTP/1.1\r\nHost: a\r\nContent-Length: 80000\r\n\r\n"
             _ = Array(head.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
