@@ -5,6 +5,7 @@
  */
 
 import { PuzzleSession } from './session.js';
+import { SessionRunner } from './runner.js';
 import { PuzzleView, loadStyles, reducedMotion } from './dom.js';
 import { PuzzleInput } from './input.js';
 import { post, readChallenge, readVerdict, pictureURLs } from './network.js';
@@ -30,8 +31,8 @@ export class Widget {
     };
     this.token = '';
     this.session = new PuzzleSession({ failurePause: reducedMotion() ? 0.6 : 0.9 });
-    this.events = []; // events waiting for the session, when reported while effects are performed
-    this.reporting = false;
+    this.runner = new SessionRunner((effect) => this.perform(effect), () => this.callPage());
+    this.now = 0; // when the event being handled was handed to the session, s
     this.calls = []; // the page's callbacks, called once the effects of an event are all performed
     this.pending = null; // the puzzle fetched for the session's request, until it is shown
     this.attempt = null; // what the session's next submit sends
@@ -50,27 +51,26 @@ export class Widget {
     this.report({ type: 'newPuzzle' });
   }
 
-  /** Hands `event` to the session now and performs its effects in order, then calls the page's callbacks. An
+  /** Hands `event` to the session and performs its effects in order, then calls the page's callbacks. An
    * event reported while effects are performed waits until they are done. */
   report(event) {
     if (this.removed) return;
-    this.events.push(event);
-    if (this.reporting) return;
-    this.reporting = true;
-    try {
-      while (this.events.length) {
-        const now = Date.now() / 1000;
-        for (const effect of this.session.handle(this.events.shift(), now)) this.perform(effect, now);
-      }
-    } finally {
-      this.reporting = false;
-    }
+    this.runner.run(() => {
+      if (this.removed) return [];
+      this.now = Date.now() / 1000;
+      return this.session.handle(event, this.now);
+    });
+  }
+
+  /** Calls the page's callbacks that the last event's effects asked for. */
+  callPage() {
     const calls = this.calls;
     this.calls = [];
     for (const [kind, ...args] of calls) this.call(kind, ...args);
   }
 
-  perform(effect, now) {
+  perform(effect) {
+    const now = this.now;
     switch (effect.type) {
       case 'fetch': return void this.load(effect.request);
       case 'submit': return void this.send(effect.request);
