@@ -8,20 +8,28 @@ import Testing
 
 /// A replayed drag keeps its fingerprint under what replay tools do to it (scaled travel,
 /// time stretched or squeezed ×0.7 to ×1.4, a pixel and a couple of milliseconds per sample, a
-/// sideways bend); another drag does not; and a match is always found in the buckets a lookup reads.
+/// slight sideways bend); another drag does not, nor the same motion along the slider with
+/// another wander across it; and a match is always found in the buckets a lookup reads.
 @Suite struct DragFingerprintTests {
-    /// A drag with a pause, an overshoot and a correction, 90 samples over 0.8–3 s.
+    /// A drag with a pause, an overshoot and a correction, and a wander across the slider, 90
+    /// samples over 0.8–3 s.
     func drag(seed: UInt64) -> [PuzzleTrackPoint] {
         var random = SeededRandom(seed: seed)
         let pause = Double.random(in: 0.25...0.65, using: &random)
         let overshoot = Double.random(in: 0.02...0.15, using: &random)
         let duration = Double.random(in: 0.8...3, using: &random)
+        let wander = (
+            amplitude: Double.random(in: 2...8, using: &random),
+            frequency: Double.random(in: 3...9, using: &random),
+            phase: Double.random(in: 0...(2 * Double.pi), using: &random)
+        )
         return (0..<90).map { i in
             let u = Double(i) / 89
             let reach = u < pause ? Easing.minimumJerk(u / pause) * (1 + overshoot) : 1 + overshoot
             let settle = u < pause + 0.2 ? 0 : Easing.minimumJerk(min(1, (u - pause - 0.2) / 0.2))
             return PuzzleTrackPoint(
-                x: 300 * (reach - overshoot * settle), y: 100 + 3 * sin(7 * u),
+                x: 300 * (reach - overshoot * settle),
+                y: 100 + wander.amplitude * sin(wander.frequency * u + wander.phase),
                 time: duration * u)
         }
     }
@@ -90,23 +98,56 @@ import Testing
         #expect(DragFingerprint(Array(drag(seed: 1).prefix(2)), axis: .horizontal) == nil)
     }
 
-    @Test func aMatchNearABucketEdgeIsInTheBucketsALookupReads() throws {
-        // Walk one drag's progress across bucket edges in small steps: the moved copy always
-        // matches, and the lookup of either finds the other's bucket.
-        let base = drag(seed: 5)
-        for step in 0..<40 {
-            let shift = Double(step) * 0.0011
-            let moved = base.map {
-                PuzzleTrackPoint(
-                    x: $0.x + 300 * shift * sin(Double.pi * $0.time / base[base.count - 1].time),
-                    y: $0.y, time: $0.time)
+    @Test func aSlightlyOtherMotionWithAnotherWanderAcrossIsAnotherDrag() throws {
+        let base = drag(seed: 2)
+        let recorded = try fingerprint(base)
+        let end = base[base.count - 1].time
+        // Progress off by about 0.4 % of the travel on average: the same drag if it wanders
+        // alike, another if it wanders 8 px the other way.
+        for (wander, matches) in [(0.0, true), (8.0, false), (-8.0, false)] {
+            let other = base.map {
+                let bow = sin(Double.pi * $0.time / end)
+                return PuzzleTrackPoint(
+                    x: $0.x + 300 * 0.006 * bow, y: $0.y + wander * bow, time: $0.time)
             }
-            let a = try fingerprint(base)
-            let b = try fingerprint(moved)
-            if a.matches(b) {
-                #expect(a.nearbyBuckets.contains(b.bucket), "shift \(shift)")
-                #expect(b.nearbyBuckets.contains(a.bucket), "shift \(shift)")
-            }
+            #expect(try fingerprint(other).matches(recorded) == matches, "\(wander) px")
         }
+    }
+
+    @Test func aCopyLaidFlatAcrossTheSliderStillMatches() throws {
+        let original = drag(seed: 4)
+        let flat = original.map { PuzzleTrackPoint(x: $0.x * 1.3, y: 100, time: $0.time * 1.2) }
+        #expect(try fingerprint(flat).matches(try fingerprint(original)))
+    }
+
+    @Test func aMatchNearABucketEdgeIsInTheBucketsALookupReads() throws {
+        // A fingerprint whose progress at a bucketing time (the 8th reading) sits on a bucket
+        // edge, and copies of it moved by up to 0.06 there in steps of a thousandth: every one
+        // that matches is found by the lookup of either, on both sides of the edge.
+        var words = [Int16](repeating: 0, count: 2 * DragFingerprint.points + 1)
+        for k in 0..<DragFingerprint.points {
+            words[k] = Int16(1000 * (k + 1) / (DragFingerprint.points + 1))
+        }
+        words[7] = 300
+        func print(_ words: [Int16]) throws -> DragFingerprint {
+            try #require(
+                DragFingerprint(
+                    bytes: words.flatMap {
+                        [UInt8(UInt16(bitPattern: $0) >> 8), UInt8(UInt16(bitPattern: $0) & 0xFF)]
+                    }))
+        }
+        let a = try print(words)
+        var buckets: Set<String> = []
+        for delta in -60...60 {
+            var moved = words
+            moved[7] += Int16(delta)
+            let b = try print(moved)
+            #expect(a.matches(b) == (abs(delta) <= 40), "moved by \(delta)")
+            guard a.matches(b) else { continue }
+            #expect(a.nearbyBuckets.contains(b.bucket), "moved by \(delta)")
+            #expect(b.nearbyBuckets.contains(a.bucket), "moved by \(delta)")
+            buckets.insert(b.bucket)
+        }
+        #expect(buckets.count == 2)
     }
 }

@@ -6,11 +6,15 @@ a copy of an accepted drag sent again exact, re-timed, re-scaled or jittered.
     python3 scripts/drag-model/memory_check.py [--data ../shared/captcha-drags] [--split dev]
 
 Every human drag of the split becomes the track widget.js sends for a random puzzle
-(run_eval.py's emulation); its fingerprint is computed as the Swift one is (progress at 32
-evenly spaced times strictly inside the drag, in thousandths of the travel; the logarithm of
-the duration in thousandths). Two fingerprints match when every progress is within the
-tolerance and the durations' logarithms are within theirs. Also prints what seeding the
-memory with every public human drag (both splits) would cost. Needs numpy.
+(run_eval.py's emulation); its fingerprint is computed as the Swift one is: at 32 evenly spaced
+times strictly inside the drag, the progress along the slider (thousandths of the travel) and the
+distance across it from the first sample (tenths of a pixel), each averaged over a tenth of the
+duration around the time; and the logarithm of the duration in thousandths. Two fingerprints
+match when the durations' logarithms are within 0.36, the progress at the bucketing times within
+0.04, and either the mean difference of progress is within 0.001 whatever the wander across
+(0.0025 when either drag keeps within 1 px across the slider), or that plus 0.005 times the mean
+difference across (px) is within 0.010. Also prints what seeding the memory with every public
+human drag (both splits) would cost. Needs numpy.
 """
 import argparse
 import glob
@@ -23,38 +27,67 @@ import sys
 import numpy as np
 
 POINTS = 32
-TOLERANCE = (15, 360)  # thousandths: progress, log duration (DragFingerprint.tolerance)
-BYTES = 2 * (POINTS + 1)
+WINDOW = 0.1
+LOG_DURATION, BUCKET_PROGRESS, PROGRESS_ALONE, FLAT_PROGRESS, PER_PIXEL, DISTANCE = 0.36, 0.04, 0.001, 0.0025, 0.005, 0.010
+FLAT = 1.0  # px: a drag that keeps within this across the slider has no wander to tell it by
+BUCKET_POINTS = [7, 15, 23]
+BYTES = 2 * (2 * POINTS + 1)
+READINGS = np.arange(1, POINTS + 1) / (POINTS + 1)
 
 
-def interpolate(times, values, at):
-    return float(np.interp(at, times, values))
+def averages(shares, values):
+    """The mean of the line through (shares, values) over WINDOW around each reading, cut at 0 and 1."""
+    integrals = np.concatenate([[0.0], np.cumsum(np.diff(shares) * (values[1:] + values[:-1]) / 2)])
+
+    def integral(at):
+        low = np.clip(np.searchsorted(shares, at, side="right") - 1, 0, len(shares) - 2)
+        value = np.interp(at, shares, values)
+        return integrals[low] + (at - shares[low]) * (values[low] + value) / 2
+
+    low = np.maximum(0.0, READINGS - WINDOW / 2)
+    high = np.minimum(1.0, READINGS + WINDOW / 2)
+    return (integral(high) - integral(low)) / (high - low)
 
 
 def fingerprint(track):
-    t = [p["t"] / 1000.0 for p in track]
-    along = [p["x"] - track[0]["x"] for p in track]
-    travel, duration = along[-1], t[-1] - t[0]
-    if len(track) < 3 or abs(travel) < 1e-6 or duration <= 0:
+    t = np.array([p["t"] for p in track], float) / 1000.0
+    along = np.array([p["x"] - track[0]["x"] for p in track], float)
+    across = np.array([p["y"] - track[0]["y"] for p in track], float)
+    if len(track) < 3 or abs(along[-1]) < 1e-6 or t[-1] <= t[0] or np.any(np.diff(t) <= 0):
         return None
-    if any(b <= a for a, b in zip(t, t[1:])):
-        return None
-    progress = [math.floor(interpolate(t, along, t[0] + duration * k / (POINTS + 1)) / travel * 1000 + 0.5)
-                for k in range(1, POINTS + 1)]
-    return np.array(progress), math.floor(math.log(duration) * 1000 + 0.5)
+    shares = (t - t[0]) / (t[-1] - t[0])
+    progress = np.floor(averages(shares, along / along[-1]) * 1000 + 0.5)
+    sideways = np.floor(averages(shares, across) * 10 + 0.5)
+    return progress, sideways, math.floor(math.log(t[-1] - t[0]) * 1000 + 0.5)
+
+
+def distances(a, progress, sideways, durations):
+    """The distance of fingerprint `a` to each of the others (inf where the duration or the
+    bucketing times already differ too much; 0 where the progress alone is close enough)."""
+    along = np.abs(progress - a[0]).mean(-1) / 1000
+    d = along + PER_PIXEL * np.abs(sideways - a[1]).mean(-1) / 10
+    # The progress alone, close enough, matches whatever the wander across (a copy laid flat);
+    # for a drag without wander, as close as people's drags never come (the nearest two of dev
+    # with one of them within 1 px across are 0.0049 apart).
+    flat = (np.abs(sideways).max(-1) < FLAT * 10) | (np.abs(a[1]).max() < FLAT * 10)
+    d = np.where((along <= PROGRESS_ALONE) | (flat & (along <= FLAT_PROGRESS)), 0.0, d)
+    near = (np.abs(durations - a[2]) <= LOG_DURATION * 1000) & \
+           (np.abs(progress[..., BUCKET_POINTS] - a[0][BUCKET_POINTS]).max(-1) <= BUCKET_PROGRESS * 1000)
+    return np.where(near, d, np.inf)
 
 
 def matches(a, b):
-    return abs(a[1] - b[1]) <= TOLERANCE[1] and int(np.max(np.abs(a[0] - b[0]))) <= TOLERANCE[0]
+    return bool(distances(a, b[0], b[1], np.array(b[2])) <= DISTANCE)
 
 
-def copy(track, rng, pace=1.0, scale=1.0, jitter=(0.0, 0.0)):
+def copy(track, rng, pace=1.0, scale=1.0, jitter=(0.0, 0.0), flat=False):
     """A replay tool's copy of an accepted track: times ×pace, travel ×scale, every sample but
-    the first moved by up to jitter (px, ms), samples that no longer come later dropped."""
+    the first moved by up to jitter (px, ms), laid flat across the slider if `flat`, samples
+    that no longer come later dropped."""
     out = [dict(track[0])]
     for p in track[1:]:
         q = {"x": track[0]["x"] + (p["x"] - track[0]["x"]) * scale + rng.uniform(-jitter[0], jitter[0]),
-             "y": p["y"] + rng.uniform(-jitter[0], jitter[0]),
+             "y": (track[0]["y"] if flat else p["y"]) + rng.uniform(-jitter[0], jitter[0]),
              "t": p["t"] * pace + rng.uniform(-jitter[1], jitter[1])}
         if q["t"] > out[-1]["t"]:
             out.append(q)
@@ -82,31 +115,42 @@ def main():
     prints = [fingerprint(t) for t in tracks]
     kept = [i for i, f in enumerate(prints) if f is not None]
     progress = np.array([prints[i][0] for i in kept])
-    durations = np.array([prints[i][1] for i in kept])
+    sideways = np.array([prints[i][1] for i in kept])
+    durations = np.array([prints[i][2] for i in kept])
     collisions = {}
+    nearest = np.inf
     for n, i in enumerate(kept[:-1]):
-        near = (np.max(np.abs(progress[n + 1:] - progress[n]), axis=1) <= TOLERANCE[0]) & \
-               (np.abs(durations[n + 1:] - durations[n]) <= TOLERANCE[1])
-        for m in np.nonzero(near)[0]:
+        d = distances(prints[i], progress[n + 1:], sideways[n + 1:], durations[n + 1:])
+        nearest = min(nearest, float(d.min()))
+        for m in np.nonzero(d <= DISTANCE)[0]:
             pair = " ~ ".join(sorted((sources[i], sources[kept[n + 1 + m]])))
             collisions[pair] = collisions.get(pair, 0) + 1
     pairs = len(kept) * (len(kept) - 1) // 2
     print(f"{len(kept)} people's drags of {a.split}, {pairs:,} pairs: "
-          f"{sum(collisions.values())} taken for one another")
+          f"{sum(collisions.values())} taken for one another (the nearest two {nearest:.4f} apart, "
+          f"the tolerance {DISTANCE})")
     for pair, count in sorted(collisions.items(), key=lambda kv: -kv[1]):
         print(f"  {pair:60} {count}")
     print("copies of an accepted drag caught (a quarter of the drags, one copy each):")
     for name, change in [("exact", {}), ("re-timed ×0.7", {"pace": 0.7}), ("re-timed ×0.8", {"pace": 0.8}),
                          ("re-timed ×1.25", {"pace": 1.25}), ("re-timed ×1.4", {"pace": 1.4}),
                          ("travel ×0.6", {"scale": 0.6}), ("travel ×1.5", {"scale": 1.5}),
+                         ("laid flat across", {"flat": True}),
+                         ("laid flat, re-timed ×1.25", {"flat": True, "pace": 1.25}),
                          ("±1 px, ±2 ms a sample", {"jitter": (1, 2)}),
-                         ("±3 px, ±5 ms a sample", {"jitter": (3, 5)})]:
-        caught = total = 0
+                         ("±3 px, ±5 ms a sample", {"jitter": (3, 5)}),
+                         ("laid flat, ±1 px, ±2 ms", {"flat": True, "jitter": (1, 2)}),
+                         ("laid flat, ±3 px, ±5 ms", {"flat": True, "jitter": (3, 5)})]:
+        caught, by_source = [], {}
         for i in kept[::4]:
             other = fingerprint(copy(tracks[i], rng, **change))
-            total += 1
-            caught += other is not None and matches(other, prints[i])
-        print(f"  {name:26} {100.0 * caught / total:6.1f} %")
+            hit = other is not None and matches(other, prints[i])
+            caught.append(hit)
+            by_source.setdefault(sources[i], []).append(hit)
+        line = f"  {name:26} {100.0 * np.mean(caught):6.1f} %"
+        if change.get("jitter"):
+            line += "   " + ", ".join(f"{s} {100.0 * np.mean(h):.0f}" for s, h in sorted(by_source.items()))
+        print(line)
     public = sum(len(json.load(open(p))["tracks"])
                  for p in glob.glob(os.path.join(a.data, "*", "humans", "*.json")))
     print(f"seeding the memory with every public human drag (both splits): {public:,} fingerprints, "

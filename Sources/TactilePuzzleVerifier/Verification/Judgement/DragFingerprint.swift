@@ -1,58 +1,74 @@
 import Foundation
 import TactilePuzzle
 
-/// What stays of a drag when a script replays it: its progress along the slider against
-/// time, each as a share of the whole. Scaling the travel, stretching or squeezing the time
-/// (×0.7 to ×1.4), moving samples by a pixel or so, re-timing them by a millisecond or two or
-/// bending the path across the slider leave it within ``tolerance``; two people's drags almost
-/// never come that close (6 pairs of 11.4 million among the recorded people's drags of the
-/// dev split, all of them finger flicks of a few samples).
+/// What stays of a drag when a script replays it: its progress along the slider and its
+/// sideways wander, each against the share of the duration, averaged over a tenth of the drag
+/// at a time. Scaling the travel, stretching or squeezing the time (×0.7 to ×1.4), laying the
+/// path flat across the slider, or moving every sample by a pixel and a couple of
+/// milliseconds leave it within ``tolerance``; two
+/// people's drags do not come that close (none of 11.4 million pairs among the recorded
+/// people's drags of the dev split, finger flicks included, nor of 8.1 million in the holdout
+/// split).
 ///
-/// Heavier per-sample noise (±3 px and ±5 ms) is out of its reach: at that tolerance people's
-/// short finger flicks meet each other by the thousand, and the memory would price honest
-/// fingers. Such a copy is a modelled drag, like any a script makes from public recordings:
-/// what it pays is the price.
+/// Heavier per-sample noise (±3 px and ±5 ms) is caught about half the time: averaging takes
+/// most of it out of a long drag, but a finger flick of a few samples in 150 ms is moved as
+/// far by it as another person's flick is from it. Such a copy is a modelled drag, like any a
+/// script makes from public recordings: what it pays is the price.
 ///
 /// The service remembers the fingerprints of the drags it accepted (across instances,
 /// through the store) and refuses a drag that matches one: a recorded or earlier accepted
 /// drag passes once at most. Fingerprints are kept in buckets named by a coarse grid, so a
 /// match is found by reading a handful of buckets (``nearbyBuckets``), never the whole memory.
 public struct DragFingerprint: Hashable, Sendable {
-    /// The progress at ``points`` evenly spaced times strictly inside the drag, in
-    /// thousandths of the travel.
+    /// The progress at ``points`` evenly spaced times strictly inside the drag, averaged over
+    /// ``window`` of the duration around each, in thousandths of the travel.
     public private(set) var progress: [Int16]
+    /// The distance across the slider from the first sample at the same times, averaged the
+    /// same way, in tenths of a pixel.
+    public private(set) var sideways: [Int16]
     /// The natural logarithm of the duration in seconds, in thousandths.
     public private(set) var logDuration: Int16
 
-    /// How many times the progress is read at.
+    /// How many times the drag is read at.
     public static let points = 32
-    /// The largest difference of progress (a share of the travel) at any of the times, and of
-    /// the duration's logarithm, for two drags to match.
-    public static let tolerance = (progress: 0.015, logDuration: 0.36)
+    /// The share of the duration each reading averages over.
+    public static let window = 0.1
+    /// When two drags match: their durations' logarithms within `logDuration`, their progress
+    /// at the bucketing times within `bucketProgress`, and either the mean difference of
+    /// progress (a share of the travel) within `progressAlone` whatever the wander across (a
+    /// copy laid flat across the slider; `flatProgress` when either keeps within `flat`
+    /// pixels across, so has no wander to tell it by), or that plus `perPixel` times the mean
+    /// difference across the slider (in pixels) within `distance`.
+    public static let tolerance = (
+        logDuration: 0.36, bucketProgress: 0.04, progressAlone: 0.001, flat: 1.0,
+        flatProgress: 0.0025, perPixel: 0.005, distance: 0.010
+    )
     /// The times (indices into ``progress``) and grid steps the buckets are named by; each
-    /// step is over twice the tolerance, so a match lies in a neighbouring bucket at most.
+    /// step is twice the tolerance at least, so a match lies in a neighbouring bucket at most.
     private static let bucketPoints = [7, 15, 23]
     private static let bucketStep = (progress: 0.1, logDuration: 0.75)
     /// The size of ``bytes``.
-    public static let byteCount = 2 * (points + 1)
+    public static let byteCount = 2 * (2 * points + 1)
 
     /// The fingerprint of a drag's samples (times in seconds, strictly increasing), or `nil`
     /// when it has fewer than 3 samples, no duration or no travel along the slider.
     public init?(_ track: [PuzzleTrackPoint], axis: PuzzleAxis) {
         guard track.count >= 3, let first = track.first, let last = track.last else { return nil }
         let along = track.map { axis == .vertical ? $0.y - first.y : $0.x - first.x }
+        let across = track.map { axis == .vertical ? $0.x - first.x : $0.y - first.y }
         let travel = along[along.count - 1]
         let duration = last.time - first.time
         guard abs(travel) >= 1e-6, duration > 0, duration.isFinite, travel.isFinite,
-            along.allSatisfy(\.isFinite),
+            along.allSatisfy(\.isFinite), across.allSatisfy(\.isFinite),
             zip(track, track.dropFirst()).allSatisfy({ $1.time > $0.time })
         else { return nil }
-        let times = track.map(\.time)
-        progress = (1...Self.points).map { k in
-            let time = first.time + duration * Double(k) / Double(Self.points + 1)
-            return Self.thousandths(DragFeatures.interpolate(times, along, at: time) / travel)
-        }
-        logDuration = Self.thousandths(log(duration))
+        let shares = track.map { ($0.time - first.time) / duration }
+        let progressCurve = Curve(shares, along.map { $0 / travel })
+        let acrossCurve = Curve(shares, across)
+        let readings = (1...Self.points).map { Double($0) / Double(Self.points + 1) }
+        progress = readings.map { Self.scaled(progressCurve.average(around: $0), by: 1000) }
+        sideways = readings.map { Self.scaled(acrossCurve.average(around: $0), by: 10) }
+        logDuration = Self.scaled(log(duration), by: 1000)
     }
 
     /// Reads a fingerprint back from ``bytes``; `nil` for any other length.
@@ -61,25 +77,42 @@ public struct DragFingerprint: Hashable, Sendable {
         let words = stride(from: 0, to: bytes.count, by: 2).map {
             Int16(bitPattern: UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]))
         }
-        progress = Array(words.dropLast())
+        progress = Array(words[0..<Self.points])
+        sideways = Array(words[Self.points..<(2 * Self.points)])
         logDuration = words[words.count - 1]
     }
 
-    /// Big-endian 16-bit words: the progress, then the duration.
+    /// Big-endian 16-bit words: the progress, the distance across, then the duration.
     public var bytes: [UInt8] {
-        (progress + [logDuration]).flatMap {
+        (progress + sideways + [logDuration]).flatMap {
             [UInt8(UInt16(bitPattern: $0) >> 8), UInt8(UInt16(bitPattern: $0) & 0xFF)]
         }
     }
 
-    /// Whether the two are within ``tolerance`` of each other at every time.
+    /// Whether the two are within ``tolerance`` of each other.
     public func matches(_ other: DragFingerprint) -> Bool {
+        let tolerance = Self.tolerance
         guard
             abs(Int(logDuration) - Int(other.logDuration))
-                <= Int((Self.tolerance.logDuration * 1000).rounded())
+                <= Int((tolerance.logDuration * 1000).rounded()),
+            Self.bucketPoints.allSatisfy({
+                abs(Int(progress[$0]) - Int(other.progress[$0]))
+                    <= Int((tolerance.bucketProgress * 1000).rounded())
+            })
         else { return false }
-        let limit = Int((Self.tolerance.progress * 1000).rounded())
-        return zip(progress, other.progress).allSatisfy { abs(Int($0) - Int($1)) <= limit }
+        let progressDifference = zip(progress, other.progress).reduce(0) {
+            $0 + abs(Int($1.0) - Int($1.1))
+        }
+        let acrossDifference = zip(sideways, other.sideways).reduce(0) {
+            $0 + abs(Int($1.0) - Int($1.1))
+        }
+        let points = Double(Self.points)
+        let along = Double(progressDifference) / 1000 / points
+        let across = Double(acrossDifference) / 10 / points
+        let flat = Int((tolerance.flat * 10).rounded())
+        let isFlat = [sideways, other.sideways].contains { $0.allSatisfy { abs(Int($0)) < flat } }
+        return along <= (isFlat ? tolerance.flatProgress : tolerance.progressAlone)
+            || along + tolerance.perPixel * across <= tolerance.distance
     }
 
     /// The bucket this fingerprint is kept in.
@@ -91,31 +124,69 @@ public struct DragFingerprint: Hashable, Sendable {
         let high = cells(shift: 1)
         var names: [[Int]] = [[]]
         for (a, b) in zip(low, high) {
-            names = names.flatMap { prefix in Set([a, b]).sorted().map { prefix + [$0] } }
+            names = names.flatMap { prefix in (a...b).map { prefix + [$0] } }
         }
         return names.map(Self.name)
     }
 
-    /// The grid cells of the bucketing coordinates, each moved by `shift` tolerances first.
-    private func cells(shift: Double) -> [Int] {
+    /// The grid cells of the bucketing coordinates, each moved by `shift` tolerances first;
+    /// in whole thousandths, so a value on a cell's edge is read alike by every fingerprint.
+    private func cells(shift: Int) -> [Int] {
+        func cell(_ value: Int16, _ tolerance: Double, _ step: Double) -> Int {
+            let moved = Int(value) + shift * Int((tolerance * 1000).rounded())
+            let width = Int((step * 1000).rounded())
+            return moved >= 0 ? moved / width : -((-moved + width - 1) / width)
+        }
         let step = Self.bucketStep
         let tolerance = Self.tolerance
-        let marks = Self.bucketPoints.map {
-            Int(
-                ((Double(progress[$0]) / 1000 + shift * tolerance.progress) / step.progress)
-                    .rounded(.down))
-        }
-        let time = Int(
-            ((Double(logDuration) / 1000 + shift * tolerance.logDuration) / step.logDuration)
-                .rounded(.down))
-        return marks + [time]
+        return Self.bucketPoints.map { cell(progress[$0], tolerance.bucketProgress, step.progress) }
+            + [cell(logDuration, tolerance.logDuration, step.logDuration)]
     }
 
     private static func name(_ cells: [Int]) -> String {
         cells.map(String.init).joined(separator: ",")
     }
 
-    private static func thousandths(_ value: Double) -> Int16 {
-        Int16(max(-30_000, min(30_000, (value * 1000).rounded())))
+    private static func scaled(_ value: Double, by scale: Double) -> Int16 {
+        Int16(max(-30_000, min(30_000, (value * scale).rounded())))
+    }
+
+    /// A drag's samples as a line through its points, and the mean of it over ``window``
+    /// around a time (both in shares of the duration, 0…1), the window cut at the ends.
+    private struct Curve {
+        let times: [Double]
+        let values: [Double]
+        /// The integral of the line from the first time to each sample's.
+        let integrals: [Double]
+
+        init(_ times: [Double], _ values: [Double]) {
+            self.times = times
+            self.values = values
+            var sum = 0.0
+            var integrals = [0.0]
+            for k in 1..<times.count {
+                sum += (times[k] - times[k - 1]) * (values[k] + values[k - 1]) / 2
+                integrals.append(sum)
+            }
+            self.integrals = integrals
+        }
+
+        /// The integral of the line from the first time to `time` (within the samples').
+        func integral(to time: Double) -> Double {
+            var low = 0
+            var high = times.count - 1
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if times[middle] <= time { low = middle } else { high = middle }
+            }
+            let value = DragFeatures.interpolate(times, values, at: time)
+            return integrals[low] + (time - times[low]) * (values[low] + value) / 2
+        }
+
+        func average(around time: Double) -> Double {
+            let low = max(0, time - DragFingerprint.window / 2)
+            let high = min(1, time + DragFingerprint.window / 2)
+            return (integral(to: high) - integral(to: low)) / (high - low)
+        }
     }
 }
