@@ -3,7 +3,7 @@
 # (../shared/captcha-drags, when present): run_eval.py on the dev and the holdout split
 # through `tactile puzzle serve` exactly as widget.js sends a drag (a finger's strokes as
 # "pointer": "touch"), every bot's drag again re-timed to a touchscreen's cadence and sent as a
-# finger's, then every replay attack twice (the second use is the figure that counts). Builds
+# finger's, then every replay attack twice (passing both times is the figure that counts). Builds
 # the release `tactile` first.
 # Usage: scripts/judge-drags.sh [--dev-only] [DATA]      (DATA: default ../shared/captcha-drags)
 set -euo pipefail
