@@ -225,6 +225,13 @@ import Synchronization
     }
 }
 
+@_spi(Testing) extension [InMemoryRedis.Trip] {
+    /// The scripts among these round trips, by name.
+    public var scripts: [String] {
+        compactMap { if case .script(let name) = $0 { name } else { nil } }
+    }
+}
+
 extension InMemoryRedis.Entry {
     /// Whether it has not expired by `now`.
     func isLive(at now: Double) -> Bool { expiresAt.map { $0 > now } ?? true }

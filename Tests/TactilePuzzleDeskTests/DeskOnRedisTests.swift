@@ -27,11 +27,6 @@ import Testing
             pause: { [clock] in clock.advance(by: Double($0) / 1_000_000) })
     }
 
-    /// The scripts among `trips`, by name.
-    func scripts(_ trips: [InMemoryRedis.Trip]) -> [String] {
-        trips.compactMap { if case .script(let name) = $0 { name } else { nil } }
-    }
-
     /// The same drag sent to two instances at once, for two puzzles: the second to commit
     /// finds that a drag came into the list it read and runs again under the lock, where it
     /// is a replay. Only one passes: on the one-script path (A made its puzzle), and under
@@ -65,7 +60,7 @@ import Testing
         #expect(first.outcome == .failed(.machineLike(.replayed)))
         // A's commit is refused; under the lock, it reads the lists again and commits (its
         // one-script path goes to the lock first). B's one script is left out.
-        let scriptsOfA = scripts(redis.takeTrips()).filter { $0 != "commitIfUnchanged" }
+        let scriptsOfA = redis.takeTrips().scripts.filter { $0 != "commitIfUnchanged" }
         #expect(
             scriptsOfA
                 == (underTheLock

@@ -37,11 +37,6 @@ import Testing
         json(post(service, "/v1/challenges", ["sitekey": storeSite.sitekey], from: address))
     }
 
-    /// The scripts among `trips`, by name.
-    func scripts(_ trips: [InMemoryRedis.Trip]) -> [String] {
-        trips.compactMap { if case .script(let name) = $0 { name } else { nil } }
-    }
-
     @Test func aChallengeMadeOnOneInstanceIsAnsweredOnTheOtherAndItsTokenRedeemsOnce() throws {
         let (a, backendA) = instance()
         let (b, _) = instance()
@@ -70,7 +65,7 @@ import Testing
         #expect(passed["success"] as? Bool == true, "\(passed)")
         let trips = redis.takeTrips()
         #expect(trips.count == 2, "\(trips)")
-        #expect(scripts(trips) == ["commitIfUnchanged"], "\(trips)")
+        #expect(trips.scripts == ["commitIfUnchanged"], "\(trips)")
         guard case .commands(let looks) = trips.first else {
             return #expect(Bool(false), "\(trips)")
         }
@@ -216,7 +211,7 @@ import Testing
         _ = redis.takeTrips()
         let refused = json(post(a, "/v1/challenges/\(id)/answer", answer))
         #expect(refused["success"] as? Bool == false, "\(refused)")
-        #expect(scripts(redis.takeTrips()) == ["commitIfUnchanged", "lockAndRead", "commit"])
+        #expect(redis.takeTrips().scripts == ["commitIfUnchanged", "lockAndRead", "commit"])
     }
 
     @Test func aPuzzlePastItsLifetimeIsGoneFromRedisAndFromTheMaker() throws {
@@ -231,7 +226,7 @@ import Testing
         let late = json(post(a, "/v1/challenges/\(id)/answer", answer))
         #expect(late["success"] as? Bool == false, "\(late)")
         // The maker's copy of the puzzle expired with it: the check went under the lock.
-        #expect(scripts(redis.takeTrips()) == ["lockAndRead", "commit"])
+        #expect(redis.takeTrips().scripts == ["lockAndRead", "commit"])
     }
 
     @Test func aRedisThatLostItsDataStartsANewEpochByItself() throws {

@@ -26,11 +26,6 @@ import Testing
             pause: { [clock] in clock.advance(by: Double($0) / 1_000_000) })
     }
 
-    /// The scripts among `trips`, by name.
-    func scripts(_ trips: [InMemoryRedis.Trip]) -> [String] {
-        trips.compactMap { if case .script(let name) = $0 { name } else { nil } }
-    }
-
     @Test func aCopyOfAClientThatAnotherInstanceChangedSinceIsNotTrusted() throws {
         var policy = VerifierPolicy()
         policy.failuresBeforeLockout = 2
@@ -66,7 +61,7 @@ import Testing
         // second failure in a row counts, and locks "x" out.
         _ = redis.takeTrips()
         #expect(try fail(a, mine, "x", at: now + 3) == false)
-        #expect(scripts(redis.takeTrips()) == ["commitIfUnchanged", "lockAndRead", "commit"])
+        #expect(redis.takeTrips().scripts == ["commitIfUnchanged", "lockAndRead", "commit"])
         #expect(try lockedUntil("x", at: now + 3) != nil)
         // The same on one instance only: its copy is current (after the first issue, which
         // knew nothing of "y"), each operation is one script, and the lockout comes at the same
@@ -75,10 +70,10 @@ import Testing
             _ = redis.takeTrips()
             let id = try issue(a, "y", at: now + offset)
             #expect(
-                scripts(redis.takeTrips())
+                redis.takeTrips().scripts
                     == (step == 1 ? ["lockAndRead", "commit"] : ["commitIfUnchanged"]))
             #expect(try fail(a, id, "y", at: now + offset + 1) == false)
-            #expect(scripts(redis.takeTrips()) == ["commitIfUnchanged"])
+            #expect(redis.takeTrips().scripts == ["commitIfUnchanged"])
             #expect(try (lockedUntil("y", at: now + offset + 1) != nil) == (step == 2))
         }
     }
@@ -137,7 +132,7 @@ import Testing
         // Until the lease runs out, "a" is busy everywhere: asked again and again for about
         // two seconds, then refused.
         #expect(throws: VerifierStoreError.self) { try issue(first) }
-        #expect(Set(scripts(redis.takeTrips())) == ["commitIfUnchanged", "lockAndRead"])
+        #expect(Set(redis.takeTrips().scripts) == ["commitIfUnchanged", "lockAndRead"])
         #expect(redis.keys("tactile:lock:") == [lock])
         // Then it works again, on either instance.
         clock.advance(by: 5)
