@@ -1,6 +1,8 @@
 // A drag track as a client uploads it (`--track FILE`, the HTTP answer's `track`): decoding,
-// then every trajectory rule, for each axis and input method. Errors and violations are
-// expected; a trap is a finding.
+// then every trajectory rule, for each axis and input method, and the replay memory's
+// fingerprint of it; and the same bytes read as a stored fingerprint. Errors and violations
+// are expected; a trap, or a fingerprint that does not read back or match itself, is a
+// finding.
 
 import FuzzDriver
 import TactileCore
@@ -15,7 +17,15 @@ func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CC
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if let stored = DragFingerprint(bytes: bytes) {
+        precondition(stored.matches(stored) && stored.nearbyBuckets.contains(stored.bucket))
+    }
     guard let track = try? DragTrack.decode(bytes) else { return 0 }
+    for axis in PuzzleAxis.allCases {
+        guard let print = DragFingerprint(track, axis: axis) else { continue }
+        precondition(DragFingerprint(bytes: print.bytes) == print)
+        precondition(print.matches(print) && print.nearbyBuckets.contains(print.bucket))
+    }
     let rules = TrajectoryRules()
     // Started and released where the track starts and ends, so that the rules after those
     // checks run too, and with no start and a release far away.
