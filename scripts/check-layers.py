@@ -143,7 +143,7 @@ def main():
     if problems:
         return 1
     print(f"check-layers: {len(ours)} modules in {len(layer_order)} layers "
-          f"({', '.join(layer_order)}) as README states; {len(tests)} test targets, one a module")
+          f"({', '.join(layer_order)}) as README states; {len(tests)} test targets, each named after the module it tests")
     return 0
 
 
