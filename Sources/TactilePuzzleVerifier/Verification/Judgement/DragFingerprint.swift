@@ -5,10 +5,9 @@ import TactilePuzzle
 /// sideways wander, each against the share of the duration, averaged over a tenth of the drag
 /// at a time. Scaling the travel, stretching or squeezing the time (×0.7 to ×1.4), laying the
 /// path flat across the slider, or moving every sample by a pixel and a couple of
-/// milliseconds leave it within ``tolerance``; two
-/// people's drags do not come that close (none of 11.4 million pairs among the recorded
-/// people's drags of the dev split, finger flicks included, nor of 8.1 million in the holdout
-/// split).
+/// milliseconds leave it within ``tolerance``; two people's drags do not come that close (none
+/// of 11.4 million pairs among the recorded people's drags of the dev split, finger flicks
+/// included, nor of 8.1 million in the holdout split).
 ///
 /// Heavier per-sample noise (±3 px and ±5 ms) is caught about half the time: averaging takes
 /// most of it out of a long drag, but a finger flick of a few samples in 150 ms is moved as
@@ -179,7 +178,8 @@ public struct DragFingerprint: Hashable, Sendable {
                 let middle = (low + high) / 2
                 if times[middle] <= time { low = middle } else { high = middle }
             }
-            let value = DragFeatures.interpolate(times, values, at: time)
+            let fraction = (time - times[low]) / (times[high] - times[low])
+            let value = values[low] + (values[high] - values[low]) * fraction
             return integrals[low] + (time - times[low]) * (values[low] + value) / 2
         }
 
