@@ -49,6 +49,11 @@ def averages(shares, values):
     return (integral(high) - integral(low)) / (high - low)
 
 
+def rounded(values):
+    """To the nearest whole number, halves away from zero, as Swift's `rounded()`."""
+    return np.sign(values) * np.floor(np.abs(values) + 0.5)
+
+
 def fingerprint(track):
     t = np.array([p["t"] for p in track], float) / 1000.0
     along = np.array([p["x"] - track[0]["x"] for p in track], float)
@@ -56,9 +61,9 @@ def fingerprint(track):
     if len(track) < 3 or abs(along[-1]) < 1e-6 or t[-1] <= t[0] or np.any(np.diff(t) <= 0):
         return None
     shares = (t - t[0]) / (t[-1] - t[0])
-    progress = np.floor(averages(shares, along / along[-1]) * 1000 + 0.5)
-    sideways = np.floor(averages(shares, across) * 10 + 0.5)
-    return progress, sideways, math.floor(math.log(t[-1] - t[0]) * 1000 + 0.5)
+    progress = rounded(averages(shares, along / along[-1]) * 1000)
+    sideways = rounded(averages(shares, across) * 10)
+    return progress, sideways, int(rounded(math.log(t[-1] - t[0]) * 1000))
 
 
 def distances(a, progress, sideways, durations):
