@@ -181,22 +181,18 @@ private final class CradlePage {
             [
                 Section(
                     Localization.text("Cradle"),
-                    Box(
-                        .vertical, spacing: 6,
-                        [
-                            row(Localization.text("Balls"), balls),
-                            row(Localization.text("Gap (pt)"), gap),
-                        ])),
+                    stacking: [
+                        row(Localization.text("Balls"), balls),
+                        row(Localization.text("Gap (pt)"), gap),
+                    ]),
                 Section(Localization.text("Pull and let go"), pulls),
                 Section(
                     Localization.text("Physics"),
-                    Box(
-                        .vertical, spacing: 6,
-                        [
-                            row(Localization.text("Gravity"), gravity),
-                            row(Localization.text("Elasticity"), elasticity),
-                            row(Localization.text("Resistance"), resistance),
-                        ])),
+                    stacking: [
+                        row(Localization.text("Gravity"), gravity),
+                        row(Localization.text("Elasticity"), elasticity),
+                        row(Localization.text("Resistance"), resistance),
+                    ]),
                 Section(
                     Localization.text("Run"),
                     Box(

@@ -262,10 +262,10 @@ private final class HanoiPage {
             [
                 Section(Localization.text("Tower"), counts),
                 Section(
-                    Localization.text("Solution"), Box(.vertical, spacing: 6, [playback, seek])),
+                    Localization.text("Solution"), stacking: [playback, seek]),
                 Section(
-                    Localization.text("Speed"), Box(.vertical, spacing: 4, [speedRow, speedLabel])),
-                Section(Localization.text("By hand"), Box(.vertical, spacing: 6, [manual, tools])),
+                    Localization.text("Speed"), stacking: [speedRow, speedLabel], spacing: 4),
+                Section(Localization.text("By hand"), stacking: [manual, tools]),
             ])
     }
 }

@@ -378,28 +378,24 @@ private final class PuzzlePage {
             [
                 Section(
                     Localization.text("Puzzle"),
-                    Box(
-                        .vertical, spacing: 6,
-                        [
-                            Button(Localization.text("New puzzle")) { [unowned self] in
-                                send(.newPuzzle)
-                            },
-                            Box(.horizontal, spacing: 6, [openImage, drawn]), source,
-                        ])),
+                    stacking: [
+                        Button(Localization.text("New puzzle")) { [unowned self] in
+                            send(.newPuzzle)
+                        },
+                        Box(.horizontal, spacing: 6, [openImage, drawn]), source,
+                    ]),
                 Section(
                     Localization.text("Options"),
-                    Box(
-                        .vertical, spacing: 6,
-                        [
-                            row(Localization.text("Shape"), shape),
-                            row(Localization.text("Axis"), axis),
-                            row(Localization.text("Tolerance (px)"), tolerance),
-                            row(Localization.text("Decoy holes"), decoys), treated,
-                        ])),
+                    stacking: [
+                        row(Localization.text("Shape"), shape),
+                        row(Localization.text("Axis"), axis),
+                        row(Localization.text("Tolerance (px)"), tolerance),
+                        row(Localization.text("Decoy holes"), decoys), treated,
+                    ]),
                 // The button above the token, so it stays put as the text under it changes.
                 Section(
                     Localization.text("Pass token"),
-                    Box(.vertical, spacing: 6, [redeem, tokenLabel])),
+                    stacking: [redeem, tokenLabel]),
             ])
         if local == nil {
             // The service decides what its puzzles look like.
