@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 @_spi(Testing) import TactilePuzzleStores
+import TactilePuzzleVerifier
+import TestSupport
 
 /// Redis in this process, for the store's tests: the commands and scripts ``RedisBackend``
 /// sends, run one round trip at a time on a clock the test moves, and a connection lost on
@@ -222,6 +224,23 @@ import Synchronization
         }
         guard let result else { throw lost }
         return result
+    }
+}
+
+@_spi(Testing) extension InMemoryRedis {
+    /// An empty Redis on a clock the test moves.
+    public convenience init(clock: ManualClock) {
+        self.init(clock: { [clock] in clock.now })
+    }
+
+    /// A backend on this Redis (one instance of the service) whose wait for a busy record
+    /// moves `clock` instead of sleeping.
+    public func backend(
+        policy: VerifierPolicy = plumbingPolicy, lockLease: Double = 5, clock: ManualClock
+    ) -> RedisBackend {
+        RedisBackend(
+            client: self, policy: policy, lockLease: lockLease,
+            pause: { [clock] in clock.advance(by: Double($0) / 1_000_000) })
     }
 }
 

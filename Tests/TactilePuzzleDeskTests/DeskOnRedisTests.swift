@@ -17,14 +17,12 @@ import Testing
     let redis: InMemoryRedis
 
     init() {
-        redis = InMemoryRedis(clock: { [clock] in clock.now })
+        redis = InMemoryRedis(clock: clock)
     }
 
     /// A backend on the in-memory Redis whose wait for a busy record moves the clock.
     func backend() -> RedisBackend {
-        RedisBackend(
-            client: redis, policy: plumbingPolicy,
-            pause: { [clock] in clock.advance(by: Double($0) / 1_000_000) })
+        redis.backend(clock: clock)
     }
 
     /// The same drag sent to two instances at once, for two puzzles: the second to commit

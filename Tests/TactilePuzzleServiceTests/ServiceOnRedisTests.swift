@@ -19,14 +19,12 @@ import Testing
     let redis: InMemoryRedis
 
     init() {
-        redis = InMemoryRedis(clock: { [clock] in clock.now })
+        redis = InMemoryRedis(clock: clock)
     }
 
     /// A service instance on its own backend on the shared Redis.
     func instance() -> (CaptchaService, RedisBackend) {
-        let backend = RedisBackend(
-            client: redis, policy: plumbingPolicy,
-            pause: { [clock] in clock.advance(by: Double($0) / 1_000_000) })
+        let backend = redis.backend(clock: clock)
         let service = CaptchaService(
             configuration: .init(sites: [storeSite], policy: plumbingPolicy), backend: backend,
             log: { _ in }, clock: { [clock] in clock.now })

@@ -15,15 +15,13 @@ import Testing
     let redis: InMemoryRedis
 
     init() {
-        redis = InMemoryRedis(clock: { [clock] in clock.now })
+        redis = InMemoryRedis(clock: clock)
     }
 
     /// A backend on the shared Redis whose wait for a busy record moves the clock instead of
     /// sleeping.
     func backend(policy: VerifierPolicy = plumbingPolicy, lockLease: Double = 5) -> RedisBackend {
-        RedisBackend(
-            client: redis, policy: policy, lockLease: lockLease,
-            pause: { [clock] in clock.advance(by: Double($0) / 1_000_000) })
+        redis.backend(policy: policy, lockLease: lockLease, clock: clock)
     }
 
     @Test func aCopyOfAClientThatAnotherInstanceChangedSinceIsNotTrusted() throws {
