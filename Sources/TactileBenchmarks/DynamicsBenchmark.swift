@@ -86,6 +86,15 @@ enum DynamicsBenchmark {
         return !value.isEmpty && value != "0"
     }
 
+    /// The scenes to run, when `TACTILE_BENCH_SCENES` names some (comma-separated, as the notes
+    /// name them: `pyramid,pit1000`; `drag` for the dragged pit), to time or profile a few
+    /// alone; nil runs them all.
+    static var sceneFilter: Set<String>? {
+        let value = ProcessInfo.processInfo.environment["TACTILE_BENCH_SCENES"] ?? ""
+        guard !value.isEmpty else { return nil }
+        return Set(value.split(separator: ",").map { String($0) })
+    }
+
     /// How many times every scene runs on every engine.
     static let rounds = 3
 
@@ -129,6 +138,14 @@ enum DynamicsBenchmark {
                     try pyramids(count: Layout.manyPyramids, rows: Layout.manyPyramidRows)
                 },
             ]
+        }
+        if let only = sceneFilter {
+            scenes = scenes.filter { only.contains($0.peerName) }
+            guard !scenes.isEmpty || only == ["drag"] else {
+                throw .usage(
+                    "TACTILE_BENCH_SCENES names no scene; accepted: cradle, pit1000, pit4000, pyramid, drag, and with TACTILE_BENCH_LARGE pit10000, pyramid100, pyramids"
+                )
+            }
         }
         let peerNames = ["chipmunk", "box2d", "box2d-v3"]
         // Rounds of every engine in turn, keeping each one's best time: a busy moment on the
@@ -200,6 +217,7 @@ enum DynamicsBenchmark {
                 }
             }
         }
+        if let only = sceneFilter, !only.contains("drag") { return }
         // A scene dragged by its anchor every frame: parameters changed in place, against
         // the whole world recompiled every frame (what every anchor change used to cost).
         var inPlace = Double.infinity

@@ -85,6 +85,7 @@ extension World {
             colorStarts[color] += 1
         }
         swap(&contacts, &orderedContacts)
+        if solvesInLanes { groupContactsIntoLanes() }
     }
 
     /// Copies the accumulated impulses of last step's contact `m` to this step's contact `k`,
@@ -200,8 +201,22 @@ extension World {
         fastestPush = 0
         pushing.removeAll()
         defer { contactsJustPrepared = false }
-        for k in contacts.indices {
-            measureContact(k)
+        // Measuring reads positions only and warm starting changes velocities only, so all
+        // the contacts are measured first; the impulses are then applied in the contacts'
+        // order, four at a time where they are in lanes.
+        for k in contacts.indices { measureContact(k) }
+        if contactsAreInLanes {
+            loadContactLanes()
+            for g in laneGroups.indices { warmStartLaneGroup(g) }
+            warmStartContacts(in: laneRemainder..<contacts.count)
+        } else {
+            warmStartContacts(in: contacts.indices)
+        }
+    }
+
+    /// Applies the accumulated impulses of the contacts in `range` again.
+    mutating func warmStartContacts(in range: Range<Int>) {
+        for k in range {
             let c = contacts[k]
             let n = c.normal
             let t = Vec2(n.y, -n.x)
@@ -262,10 +277,10 @@ extension World {
         }
     }
 
-    /// One pass over the contacts: friction (clamped by the contact's normal impulses), then
-    /// the normal impulses (clamped at zero).
-    mutating func solveContactVelocities() {
-        for k in contacts.indices {
+    /// One pass over the contacts (or those in `range`): friction (clamped by the contact's
+    /// normal impulses), then the normal impulses (clamped at zero).
+    mutating func solveContactVelocities(in range: Range<Int>? = nil) {
+        for k in range ?? contacts.indices {
             let n = contacts[k].normal
             let t = Vec2(n.y, -n.x)
             let friction = contacts[k].friction
@@ -404,7 +419,10 @@ extension World {
         // Between round surfaces the normal turns as the bodies roll past each other, and a
         // face turns with its body: measured exactly (from the same features) then.
         let exact = contacts[k].kind == .points || abs(turnA) > 0.02 || abs(turnB) > 0.02
-        if exact && !contactsJustPrepared { prepareContact(k) }
+        if exact && !contactsJustPrepared {
+            prepareContact(k)
+            if contactsAreInLanes { laneConstantsAreStale[k] = true }
+        }
         let n = contacts[k].normal
         let moveA = bodies[i].position - bodies[i].origin
         let moveB = bodies[j].position - bodies[j].origin

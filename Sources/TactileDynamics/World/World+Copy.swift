@@ -29,6 +29,11 @@ extension World {
         contactColors = Pool(copying: other.contactColors)
         colorStarts = Pool(copying: other.colorStarts)
         orderedContacts = Pool(copying: other.orderedContacts)
+        laneGroups = Pool(copying: other.laneGroups)
+        solvesInLanes = other.solvesInLanes
+        laneRemainder = other.laneRemainder
+        contactsAreInLanes = other.contactsAreInLanes
+        laneConstantsAreStale = Pool(copying: other.laneConstantsAreStale)
         grid = Grid(copying: other.grid)
         time = other.time
         restitutionThreshold = other.restitutionThreshold

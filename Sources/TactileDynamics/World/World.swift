@@ -40,6 +40,17 @@ struct World: ~Copyable {
     var contactColors = Pool<Int>()
     var colorStarts = Pool<Int>(repeating: 0, count: 66)
     var orderedContacts = Pool<Contact>()
+    /// The contacts of the first 64 colours in groups of four, solved in lanes; the contacts
+    /// from `laneRemainder` on (the last colour) are solved one at a time. Only while
+    /// `contactsAreInLanes`: since the contacts were last found and ordered by colour.
+    var laneGroups = Pool<ContactLaneGroup>()
+    /// Whether contacts ordered by colour are solved in lanes (tests turn it off to compare).
+    var solvesInLanes = true
+    var laneRemainder = 0
+    var contactsAreInLanes = false
+    /// Per contact: measured again since its lane was loaded (so the lane's copy of its
+    /// offsets and masses is out of date). All of them right after the contacts are found.
+    var laneConstantsAreStale = Pool<Bool>()
     /// The uniform grid used instead of sorting when there are many shapes.
     var grid = Grid()
     /// Seconds simulated so far.
@@ -153,6 +164,7 @@ struct World: ~Copyable {
             updateShapes()
             swap(&contacts, &previousContacts)
             findContacts()
+            contactsAreInLanes = false
             matchContacts()
             if detectionInterval > 1 { orderContactsByColor() }
             prepareContacts()
@@ -167,8 +179,9 @@ struct World: ~Copyable {
         warmStartContacts()
         for _ in 0..<positionIterations {
             if !joints.isEmpty { solveJointVelocities() }
-            solveContactVelocities()
+            if contactsAreInLanes { solveContactLanes() } else { solveContactVelocities() }
         }
+        if contactsAreInLanes { storeContactLanes() }
         pushContactsApart()
         predictPositions()
         if !joints.isEmpty {
