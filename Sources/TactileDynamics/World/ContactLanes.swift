@@ -69,6 +69,12 @@ struct ContactLaneGroup {
     var isBlock = LaneMask(repeating: false)
     /// Whether any lane's contact has a second point (balls' contacts have one).
     var hasSecondPoint = false
+    /// Whether any lane has friction, any lane a pair of points solved together, and any
+    /// lane points solved one at a time: kept as flags, since reading them from the lanes'
+    /// masks at every pass costs more than the work they skip.
+    var hasFriction = false
+    var hasBlock = false
+    var hasSequential = false
 }
 
 /// Two bodies' velocities in each lane while a group is solved.

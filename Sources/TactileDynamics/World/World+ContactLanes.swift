@@ -39,12 +39,14 @@ extension World {
         }
         for g in laneGroups.indices {
             let contact = laneGroups[g].contact
+            var reloaded = false
             for lane in 0..<4 {
                 let k = Int(contact[lane])
                 guard k >= 0 else { continue }
                 if laneConstantsAreStale[k] {
                     loadLaneConstants(g, lane, k)
                     laneConstantsAreStale[k] = false
+                    reloaded = true
                 }
                 laneGroups[g].bias0[lane] = contacts[k].first.bias
                 laneGroups[g].normalImpulse0[lane] = contacts[k].first.normalImpulse
@@ -53,6 +55,12 @@ extension World {
                     laneGroups[g].bias1[lane] = contacts[k].second.bias
                     laneGroups[g].normalImpulse1[lane] = contacts[k].second.normalImpulse
                 }
+            }
+            if reloaded {
+                let group = laneGroups[g]
+                laneGroups[g].hasFriction = any(group.friction .> 0)
+                laneGroups[g].hasBlock = any(group.isBlock)
+                laneGroups[g].hasSequential = !all(group.isBlock)
             }
         }
     }
@@ -193,8 +201,8 @@ extension World {
         let tx = ny
         let ty = -nx
         // Friction: one impulse per contact, within friction × its normal impulses.
-        let hasFriction = group.friction .> 0
-        if any(hasFriction) {
+        if group.hasFriction {
+            let hasFriction = group.friction .> 0
             let limit = group.friction * (group.normalImpulse0 + group.normalImpulse1)
             let old = group.tangentImpulse
             let vt = v.relativeVelocity(
@@ -210,7 +218,7 @@ extension World {
         var sequential = v
         var sequential0 = group.normalImpulse0
         var sequential1 = group.normalImpulse1
-        if !all(block) {
+        if group.hasSequential {
             // Each point on its own, the first then the second (a one-point contact's second
             // has no mass, so it changes nothing).
             sequential0 = normalLanes(
@@ -222,7 +230,7 @@ extension World {
                     group.bias1, group.normalMass1, group.normalImpulse1, group)
             }
         }
-        if any(block) {
+        if group.hasBlock {
             var paired = v
             let (x0, x1) = pairLanes(&paired, nx, ny, group)
             sequential.take(paired, where: block)
