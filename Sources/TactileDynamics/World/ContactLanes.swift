@@ -55,8 +55,15 @@ struct ContactLaneGroup {
     var normalMass0 = Lanes()
     var normalMass1 = Lanes()
     var tangentMass = Lanes()
+    /// The separations when the contacts were prepared, and what this step asks of each
+    /// point: the approach speed a gap still allows (`bias`) and the speed at which overlap is
+    /// pushed out (`push`), as `measureContact` sets them.
+    var preparedSeparation0 = Lanes()
+    var preparedSeparation1 = Lanes()
     var bias0 = Lanes()
     var bias1 = Lanes()
+    var push0 = Lanes()
+    var push1 = Lanes()
     /// The accumulated impulses: normal at each point, and the contact's one tangential.
     var normalImpulse0 = Lanes()
     var normalImpulse1 = Lanes()
@@ -67,6 +74,12 @@ struct ContactLaneGroup {
     var inverseDeterminant = Lanes()
     /// Lanes whose two normal impulses are solved as a pair.
     var isBlock = LaneMask(repeating: false)
+    /// Lanes whose contact has two points, and lanes whose contact is between round surfaces
+    /// (measured again exactly at every step).
+    var hasTwoPoints = LaneMask(repeating: false)
+    var isRound = LaneMask(repeating: false)
+    /// Whether any lane pushes overlap out this step.
+    var pushes = false
     /// Whether any lane's contact has a second point (balls' contacts have one).
     var hasSecondPoint = false
     /// Whether any lane has friction, any lane a pair of points solved together, and any
@@ -79,6 +92,55 @@ struct ContactLaneGroup {
 
 /// Two bodies' velocities in each lane while a group is solved.
 struct LaneVelocities {
+    /// The velocities (or, with `push`, the velocities that push overlap out) of the bodies
+    /// `a` and `b` name in each lane.
+    @inline(__always)
+    init(_ bodies: borrowing Pool<Body>, _ a: SIMD4<Int32>, _ b: SIMD4<Int32>, push: Bool) {
+        func velocity(_ i: Int32) -> Vec2 {
+            push ? bodies[Int(i)].pushVelocity : bodies[Int(i)].velocity
+        }
+        func angular(_ i: Int32) -> Double {
+            push ? bodies[Int(i)].pushAngularVelocity : bodies[Int(i)].angularVelocity
+        }
+        let a0 = velocity(a[0])
+        let a1 = velocity(a[1])
+        let a2 = velocity(a[2])
+        let a3 = velocity(a[3])
+        let b0 = velocity(b[0])
+        let b1 = velocity(b[1])
+        let b2 = velocity(b[2])
+        let b3 = velocity(b[3])
+        vAx = Lanes(a0.x, a1.x, a2.x, a3.x)
+        vAy = Lanes(a0.y, a1.y, a2.y, a3.y)
+        wA = Lanes(angular(a[0]), angular(a[1]), angular(a[2]), angular(a[3]))
+        vBx = Lanes(b0.x, b1.x, b2.x, b3.x)
+        vBy = Lanes(b0.y, b1.y, b2.y, b3.y)
+        wB = Lanes(angular(b[0]), angular(b[1]), angular(b[2]), angular(b[3]))
+    }
+
+    /// Stores each lane's velocities back in its bodies (A, then B, lane by lane, as the
+    /// one-at-a-time solver stores each contact's).
+    @inline(__always)
+    func store(
+        in bodies: borrowing Pool<Body>, _ a: SIMD4<Int32>, _ b: SIMD4<Int32>, push: Bool
+    ) {
+        for lane in 0..<4 {
+            let i = Int(a[lane])
+            let j = Int(b[lane])
+            if push {
+                bodies[i].pushVelocity = Vec2(vAx[lane], vAy[lane])
+                bodies[i].pushAngularVelocity = wA[lane]
+                bodies[j].pushVelocity = Vec2(vBx[lane], vBy[lane])
+                bodies[j].pushAngularVelocity = wB[lane]
+            } else {
+                bodies[i].velocity = Vec2(vAx[lane], vAy[lane])
+                bodies[i].angularVelocity = wA[lane]
+                bodies[j].velocity = Vec2(vBx[lane], vBy[lane])
+                bodies[j].angularVelocity = wB[lane]
+            }
+        }
+    }
+
     var vAx: Lanes
     var vAy: Lanes
     var wA: Lanes
@@ -111,6 +173,22 @@ struct LaneVelocities {
         wB += (rbx * py - rby * px) * group.invInertiaB
     }
 
+    /// Where `target` asks for it, an impulse along the normal at offsets `ra`, `rb` that
+    /// brings the normal velocity up to `target` (only pushing), as `pushContactsApart` gives
+    /// one point.
+    @inline(__always)
+    mutating func push(
+        _ target: Lanes, _ rax: Lanes, _ ray: Lanes, _ rbx: Lanes, _ rby: Lanes, _ mass: Lanes,
+        _ group: borrowing ContactLaneGroup
+    ) {
+        let nx = group.normalX
+        let ny = group.normalY
+        let zero = Lanes()
+        let vn = relativeVelocity(rax, ray, rbx, rby, along: nx, ny)
+        let impulse = zero.taking(laneMax(zero, (target - vn) * mass), where: target .> zero)
+        apply(nx * impulse, ny * impulse, rax, ray, rbx, rby, group)
+    }
+
     /// Keeps, in the lanes of `mask`, the velocities of `other`.
     @inline(__always)
     mutating func take(_ other: LaneVelocities, where mask: LaneMask) {
@@ -120,5 +198,48 @@ struct LaneVelocities {
         vBx = vBx.taking(other.vBx, where: mask)
         vBy = vBy.taking(other.vBy, where: mask)
         wB = wB.taking(other.wB, where: mask)
+    }
+}
+
+/// How far the bodies of each lane moved and turned since the contacts were prepared.
+struct LaneMoves {
+    var moveAx: Lanes
+    var moveAy: Lanes
+    var turnA: Lanes
+    var moveBx: Lanes
+    var moveBy: Lanes
+    var turnB: Lanes
+
+    @inline(__always)
+    init(_ bodies: borrowing Pool<Body>, _ a: SIMD4<Int32>, _ b: SIMD4<Int32>) {
+        func move(_ i: Int32) -> Vec2 { bodies[Int(i)].position - bodies[Int(i)].origin }
+        func turn(_ i: Int32) -> Double { bodies[Int(i)].angle - bodies[Int(i)].originAngle }
+        let a0 = move(a[0])
+        let a1 = move(a[1])
+        let a2 = move(a[2])
+        let a3 = move(a[3])
+        let b0 = move(b[0])
+        let b1 = move(b[1])
+        let b2 = move(b[2])
+        let b3 = move(b[3])
+        moveAx = Lanes(a0.x, a1.x, a2.x, a3.x)
+        moveAy = Lanes(a0.y, a1.y, a2.y, a3.y)
+        turnA = Lanes(turn(a[0]), turn(a[1]), turn(a[2]), turn(a[3]))
+        moveBx = Lanes(b0.x, b1.x, b2.x, b3.x)
+        moveBy = Lanes(b0.y, b1.y, b2.y, b3.y)
+        turnB = Lanes(turn(b[0]), turn(b[1]), turn(b[2]), turn(b[3]))
+    }
+
+    /// The separation at a point with offsets `ra`, `rb`: as prepared plus
+    /// (moveB + turnB × rb − moveA − turnA × ra) · n, or as prepared in the lanes of `exact`
+    /// (`measureContact`'s arithmetic, operation for operation).
+    @inline(__always)
+    func separation(
+        _ prepared: Lanes, _ rax: Lanes, _ ray: Lanes, _ rbx: Lanes, _ rby: Lanes,
+        _ nx: Lanes, _ ny: Lanes, exact: LaneMask
+    ) -> Lanes {
+        let x = moveBx + (-turnB) * rby - moveAx - (-turnA) * ray
+        let y = moveBy + turnB * rbx - moveAy - turnA * rax
+        return (prepared + (x * nx + y * ny)).taking(prepared, where: exact)
     }
 }

@@ -27,46 +27,42 @@ extension World {
         }
         laneRemainder = start
         contactsAreInLanes = true
-        laneConstantsAreStale = Pool(repeating: true, count: contacts.count)
+        lanesNeedConstants = true
     }
 
-    /// Copies what the velocity pass reads from the contacts into their lanes: their biases
-    /// and accumulated impulses at every step, after the contacts were measured; their
-    /// offsets, masses and normals when they were prepared since the last load.
+    /// Copies what the lanes read from the contacts into them: their accumulated impulses at
+    /// every step (impacts may have changed them); their offsets, masses and normals once
+    /// after the contacts were found and prepared.
     mutating func loadContactLanes() {
-        if laneConstantsAreStale.count != contacts.count {
-            laneConstantsAreStale = Pool(repeating: true, count: contacts.count)
-        }
+        let constants = lanesNeedConstants
+        lanesNeedConstants = false
         for g in laneGroups.indices {
             let contact = laneGroups[g].contact
-            var reloaded = false
             for lane in 0..<4 {
                 let k = Int(contact[lane])
                 guard k >= 0 else { continue }
-                if laneConstantsAreStale[k] {
-                    loadLaneConstants(g, lane, k)
-                    laneConstantsAreStale[k] = false
-                    reloaded = true
-                }
-                laneGroups[g].bias0[lane] = contacts[k].first.bias
+                if constants { loadLaneConstants(g, lane, k) }
                 laneGroups[g].normalImpulse0[lane] = contacts[k].first.normalImpulse
                 laneGroups[g].tangentImpulse[lane] = contacts[k].first.tangentImpulse
                 if contacts[k].pointCount == 2 {
-                    laneGroups[g].bias1[lane] = contacts[k].second.bias
                     laneGroups[g].normalImpulse1[lane] = contacts[k].second.normalImpulse
                 }
             }
-            if reloaded {
-                let group = laneGroups[g]
-                laneGroups[g].hasFriction = any(group.friction .> 0)
-                laneGroups[g].hasBlock = any(group.isBlock)
-                laneGroups[g].hasSequential = !all(group.isBlock)
-            }
+            if constants { refreshLaneFlags(g) }
         }
     }
 
-    /// Copies contact `k`'s bodies, normal, friction, offsets and masses into lane `lane` of
-    /// group `g`; a one-point contact's second point gets zeros.
+    /// Sets group `g`'s flags from its lanes.
+    mutating func refreshLaneFlags(_ g: Int) {
+        let group = laneGroups[g]
+        laneGroups[g].hasFriction = any(group.friction .> 0)
+        laneGroups[g].hasBlock = any(group.isBlock)
+        laneGroups[g].hasSequential = !all(group.isBlock)
+    }
+
+    /// Copies contact `k`'s bodies, normal, friction, offsets, masses and prepared
+    /// separations into lane `lane` of group `g`; a one-point contact's second point gets
+    /// zeros.
     mutating func loadLaneConstants(_ g: Int, _ lane: Int, _ k: Int) {
         let c = contacts[k]
         laneGroups[g].bodyA[lane] = Int32(c.bodyA)
@@ -90,9 +86,11 @@ extension World {
         laneGroups[g].rb1x[lane] = two ? c.second.rb.x : 0
         laneGroups[g].rb1y[lane] = two ? c.second.rb.y : 0
         laneGroups[g].normalMass1[lane] = two ? c.second.normalMass : 0
-        laneGroups[g].bias1[lane] = 0
-        laneGroups[g].normalImpulse1[lane] = 0
+        laneGroups[g].preparedSeparation0[lane] = c.first.preparedSeparation
+        laneGroups[g].preparedSeparation1[lane] = two ? c.second.preparedSeparation : 0
         laneGroups[g].isBlock[lane] = two && c.isBlock
+        laneGroups[g].hasTwoPoints[lane] = two
+        laneGroups[g].isRound[lane] = c.kind == .points
         laneGroups[g].k00[lane] = c.k00
         laneGroups[g].k01[lane] = c.k01
         laneGroups[g].k11[lane] = c.k11
@@ -121,75 +119,101 @@ extension World {
         solveContactVelocities(in: laneRemainder..<contacts.count)
     }
 
-    /// The velocities of group `g`'s bodies, lane by lane.
-    @inline(__always)
-    func gatherVelocities(_ g: Int) -> LaneVelocities {
-        let a = laneGroups[g].bodyA
-        let b = laneGroups[g].bodyB
-        return LaneVelocities(
-            vAx: Lanes(
-                bodies[Int(a[0])].velocity.x, bodies[Int(a[1])].velocity.x,
-                bodies[Int(a[2])].velocity.x, bodies[Int(a[3])].velocity.x),
-            vAy: Lanes(
-                bodies[Int(a[0])].velocity.y, bodies[Int(a[1])].velocity.y,
-                bodies[Int(a[2])].velocity.y, bodies[Int(a[3])].velocity.y),
-            wA: Lanes(
-                bodies[Int(a[0])].angularVelocity, bodies[Int(a[1])].angularVelocity,
-                bodies[Int(a[2])].angularVelocity, bodies[Int(a[3])].angularVelocity),
-            vBx: Lanes(
-                bodies[Int(b[0])].velocity.x, bodies[Int(b[1])].velocity.x,
-                bodies[Int(b[2])].velocity.x, bodies[Int(b[3])].velocity.x),
-            vBy: Lanes(
-                bodies[Int(b[0])].velocity.y, bodies[Int(b[1])].velocity.y,
-                bodies[Int(b[2])].velocity.y, bodies[Int(b[3])].velocity.y),
-            wB: Lanes(
-                bodies[Int(b[0])].angularVelocity, bodies[Int(b[1])].angularVelocity,
-                bodies[Int(b[2])].angularVelocity, bodies[Int(b[3])].angularVelocity))
-    }
-
-    /// Stores the velocities solved in group `g`'s lanes back in its bodies, lane by lane as
-    /// the one-at-a-time solver stores each contact's (A, then B).
-    @inline(__always)
-    mutating func scatterVelocities(_ v: LaneVelocities, _ g: Int) {
-        let a = laneGroups[g].bodyA
-        let b = laneGroups[g].bodyB
-        for lane in 0..<4 {
-            let i = Int(a[lane])
-            let j = Int(b[lane])
-            bodies[i].velocity = Vec2(v.vAx[lane], v.vAy[lane])
-            bodies[i].angularVelocity = v.wA[lane]
-            bodies[j].velocity = Vec2(v.vBx[lane], v.vBy[lane])
-            bodies[j].angularVelocity = v.wB[lane]
-        }
-    }
-
     /// Friction, then the normal impulses, of the four contacts of group `g`.
     @inline(__always)
     mutating func solveLaneGroup(_ g: Int) {
-        var v = gatherVelocities(g)
+        let a = laneGroups[g].bodyA
+        let b = laneGroups[g].bodyB
+        var v = LaneVelocities(bodies, a, b, push: false)
         solveLanes(&v, &laneGroups[g])
-        scatterVelocities(v, g)
+        v.store(in: bodies, a, b, push: false)
     }
 
-    /// Applies the accumulated impulses of group `g`'s contacts again, as
-    /// `warmStartContacts(in:)` does one contact at a time: the first point's, then the
-    /// second's.
+    /// Measures group `g`'s contacts again and applies their accumulated impulses again, as
+    /// `measureContact` and `warmStartContacts(in:)` do one contact at a time. A contact
+    /// between round surfaces, or whose body turned more than 0.02 rad, is prepared again
+    /// one at a time first (its lane loaded afresh), and then measured exactly.
     @inline(__always)
-    mutating func warmStartLaneGroup(_ g: Int) {
-        var v = gatherVelocities(g)
+    mutating func measureAndWarmStartLaneGroup(_ g: Int) {
+        let a = laneGroups[g].bodyA
+        let b = laneGroups[g].bodyB
+        let moves = LaneMoves(bodies, a, b)
+        // Round, or turned more than 0.02 rad (either way: the larger of t and −t).
+        let limit = Lanes(repeating: 0.02)
+        let turnedA: LaneMask = laneMax(moves.turnA, -moves.turnA) .> limit
+        let turnedB: LaneMask = laneMax(moves.turnB, -moves.turnB) .> limit
+        let exact: LaneMask = laneGroups[g].isRound .| turnedA .| turnedB
+        if !contactsJustPrepared && any(exact) {
+            for lane in 0..<4 where exact[lane] {
+                let k = Int(laneGroups[g].contact[lane])
+                guard k >= 0 else { continue }
+                prepareContact(k)
+                loadLaneConstants(g, lane, k)
+            }
+            refreshLaneFlags(g)
+        }
         let group = laneGroups[g]
+        let invH = Lanes(repeating: 1 / h)
+        let slop = Lanes(repeating: contactSlop)
+        let baumgarte = Lanes(repeating: contactBaumgarte)
+        let correction = Lanes(repeating: maximumContactCorrection)
+        let zero = Lanes()
+        // As measureContact: the separation from the moves and turns since the contacts were
+        // prepared (or as prepared, when measured exactly); the approach a gap allows; the
+        // speed at which overlap beyond the slop is pushed out.
+        let s0 = moves.separation(
+            group.preparedSeparation0, group.ra0x, group.ra0y, group.rb0x, group.rb0y,
+            group.normalX, group.normalY, exact: exact)
+        laneGroups[g].bias0 = zero.taking((-s0) * invH, where: s0 .> zero)
+        let push0 = laneMin(laneMax(zero, -(s0 + slop)) * baumgarte, correction) * invH
+        laneGroups[g].push0 = push0
+        var fastest = push0
+        if group.hasSecondPoint {
+            let s1 = moves.separation(
+                group.preparedSeparation1, group.ra1x, group.ra1y, group.rb1x, group.rb1y,
+                group.normalX, group.normalY, exact: exact)
+            let two = group.hasTwoPoints
+            laneGroups[g].bias1 = zero.taking((-s1) * invH, where: two .& (s1 .> zero))
+            let push1 = zero.taking(
+                laneMin(laneMax(zero, -(s1 + slop)) * baumgarte, correction) * invH, where: two)
+            laneGroups[g].push1 = push1
+            fastest = laneMax(fastest, push1)
+        }
+        let widest = fastest.max()
+        laneGroups[g].pushes = widest > 0
+        fastestPush = max(fastestPush, widest)
+        // Warm starting: n · normal impulse + t · tangential impulse, t = (n.y, −n.x).
         let nx = group.normalX
         let ny = group.normalY
-        // n · normal impulse + t · tangential impulse, with t = (n.y, −n.x).
+        var v = LaneVelocities(bodies, a, b, push: false)
         let p0x = nx * group.normalImpulse0 + ny * group.tangentImpulse
         let p0y = ny * group.normalImpulse0 + -nx * group.tangentImpulse
         v.apply(p0x, p0y, group.ra0x, group.ra0y, group.rb0x, group.rb0y, group)
-        // A two-point contact keeps its one tangential impulse at the first point.
-        guard group.hasSecondPoint else { return scatterVelocities(v, g) }
-        let p1x = nx * group.normalImpulse1
-        let p1y = ny * group.normalImpulse1
-        v.apply(p1x, p1y, group.ra1x, group.ra1y, group.rb1x, group.rb1y, group)
-        scatterVelocities(v, g)
+        if group.hasSecondPoint {
+            // A two-point contact keeps its one tangential impulse at the first point.
+            let p1x = nx * group.normalImpulse1
+            let p1y = ny * group.normalImpulse1
+            v.apply(p1x, p1y, group.ra1x, group.ra1y, group.rb1x, group.rb1y, group)
+        }
+        v.store(in: bodies, a, b, push: false)
+    }
+
+    /// Pushes group `g`'s overlap out, as `pushContactsApart` does one contact at a time: at
+    /// each point that asks for it, the first then the second, an impulse that only pushes.
+    @inline(__always)
+    mutating func pushLaneGroupApart(_ g: Int) {
+        let group = laneGroups[g]
+        let a = group.bodyA
+        let b = group.bodyB
+        var v = LaneVelocities(bodies, a, b, push: true)
+        v.push(
+            group.push0, group.ra0x, group.ra0y, group.rb0x, group.rb0y, group.normalMass0, group)
+        if group.hasSecondPoint {
+            v.push(
+                group.push1, group.ra1x, group.ra1y, group.rb1x, group.rb1y, group.normalMass1,
+                group)
+        }
+        v.store(in: bodies, a, b, push: true)
     }
 
     /// The arithmetic of `solveContactVelocities` for one contact, in four lanes.

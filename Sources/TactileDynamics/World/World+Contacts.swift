@@ -201,15 +201,16 @@ extension World {
         fastestPush = 0
         pushing.removeAll()
         defer { contactsJustPrepared = false }
-        // Measuring reads positions only and warm starting changes velocities only, so all
-        // the contacts are measured first; the impulses are then applied in the contacts'
-        // order, four at a time where they are in lanes.
-        for k in contacts.indices { measureContact(k) }
+        // Measuring reads positions only and warm starting changes velocities only, so a
+        // contact may be measured and warm-started before the next is measured; contacts in
+        // lanes are, four at a time.
         if contactsAreInLanes {
             loadContactLanes()
-            for g in laneGroups.indices { warmStartLaneGroup(g) }
+            for g in laneGroups.indices { measureAndWarmStartLaneGroup(g) }
+            for k in laneRemainder..<contacts.count { measureContact(k) }
             warmStartContacts(in: laneRemainder..<contacts.count)
         } else {
+            for k in contacts.indices { measureContact(k) }
             warmStartContacts(in: contacts.indices)
         }
     }
@@ -385,6 +386,9 @@ extension World {
     /// `maximumContactCorrection` points, in this step. Pushing apart so adds no speed, so no
     /// energy, however crowded the overlap: items placed inside each other part gently.
     mutating func pushContactsApart() {
+        if contactsAreInLanes {
+            for g in laneGroups.indices where laneGroups[g].pushes { pushLaneGroupApart(g) }
+        }
         for kIndex in pushing.indices {
             let k = pushing[kIndex]
             let count = contacts[k].pointCount
@@ -419,10 +423,7 @@ extension World {
         // Between round surfaces the normal turns as the bodies roll past each other, and a
         // face turns with its body: measured exactly (from the same features) then.
         let exact = contacts[k].kind == .points || abs(turnA) > 0.02 || abs(turnB) > 0.02
-        if exact && !contactsJustPrepared {
-            prepareContact(k)
-            if contactsAreInLanes { laneConstantsAreStale[k] = true }
-        }
+        if exact && !contactsJustPrepared { prepareContact(k) }
         let n = contacts[k].normal
         let moveA = bodies[i].position - bodies[i].origin
         let moveB = bodies[j].position - bodies[j].origin

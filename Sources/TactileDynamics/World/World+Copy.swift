@@ -33,7 +33,7 @@ extension World {
         solvesInLanes = other.solvesInLanes
         laneRemainder = other.laneRemainder
         contactsAreInLanes = other.contactsAreInLanes
-        laneConstantsAreStale = Pool(copying: other.laneConstantsAreStale)
+        lanesNeedConstants = other.lanesNeedConstants
         grid = Grid(copying: other.grid)
         time = other.time
         restitutionThreshold = other.restitutionThreshold

@@ -48,9 +48,9 @@ struct World: ~Copyable {
     var solvesInLanes = true
     var laneRemainder = 0
     var contactsAreInLanes = false
-    /// Per contact: measured again since its lane was loaded (so the lane's copy of its
-    /// offsets and masses is out of date). All of them right after the contacts are found.
-    var laneConstantsAreStale = Pool<Bool>()
+    /// Whether the lanes' copies of the contacts' offsets, masses and normals are yet to be
+    /// loaded: right after the contacts are found and prepared.
+    var lanesNeedConstants = false
     /// The uniform grid used instead of sorting when there are many shapes.
     var grid = Grid()
     /// Seconds simulated so far.
