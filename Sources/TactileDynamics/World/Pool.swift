@@ -60,6 +60,20 @@ struct Pool<Element>: ~Copyable {
         for element in elements { append(element) }
     }
 
+    /// Makes the pool hold `count` elements whose values are left as they were (never
+    /// initialised when the pool grows), for a caller that writes every one before reading
+    /// any: no default value is built and copied into each first.
+    mutating func resize(toUninitialized count: Int) {
+        if count > capacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: count)
+            grown.moveInitialize(from: base, count: self.count)
+            base.deallocate()
+            base = grown
+            capacity = count
+        }
+        self.count = count
+    }
+
     /// Drops the last element.
     mutating func removeLast() {
         count -= 1

@@ -179,7 +179,7 @@ extension World {
             laneGroups[g].push1 = push1
             fastest = laneMax(fastest, push1)
         }
-        let widest = fastest.max()
+        let widest = max(max(fastest[0], fastest[1]), max(fastest[2], fastest[3]))
         laneGroups[g].pushes = widest > 0
         fastestPush = max(fastestPush, widest)
         // Warm starting: n · normal impulse + t · tangential impulse, t = (n.y, −n.x).

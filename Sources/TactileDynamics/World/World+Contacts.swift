@@ -77,8 +77,8 @@ extension World {
             colorStarts[color + 1] += 1
         }
         for c in 0..<65 { colorStarts[c + 1] += colorStarts[c] }
-        orderedContacts.removeAll(keepingCapacity: true)
-        for _ in contacts.indices { orderedContacts.append(Contact()) }
+        // Every place is written once below: a permutation of the contacts.
+        orderedContacts.resize(toUninitialized: contacts.count)
         for k in contacts.indices {
             let color = contactColors[k]
             orderedContacts[colorStarts[color]] = contacts[k]
