@@ -4,7 +4,7 @@
 # With BOX2D_V3_SRC set to a checkout of https://github.com/erincatto/box2d, Box2D v3 too: built
 # with CMake in .build/peers (one thread, its SIMD default), never kept in the tree.
 # The large scenes (a 10,000-ball pit, a 100-row pyramid, 20 pyramids) run too, on every engine;
-# TACTILE_BENCH_LARGE=0 leaves them out.
+# TACTILE_BENCH_LARGE=0 leaves them out; TACTILE_BENCH_SCENES=pyramid,pit1000 runs only the scenes named.
 # Usage: scripts/bench.sh   or   BOX2D_V3_SRC=DIR scripts/bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
