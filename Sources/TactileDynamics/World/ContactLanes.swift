@@ -72,14 +72,24 @@ struct ContactLaneGroup {
     var k01 = Lanes()
     var k11 = Lanes()
     var inverseDeterminant = Lanes()
+    /// For contacts between round surfaces: the point on A and the point on B in their
+    /// bodies' frames, and the radii around them (what `evaluate` measures them from).
+    var pointAx = Lanes()
+    var pointAy = Lanes()
+    var pointBx = Lanes()
+    var pointBy = Lanes()
+    var radiusA = Lanes()
+    var radiusB = Lanes()
     /// Lanes whose two normal impulses are solved as a pair.
     var isBlock = LaneMask(repeating: false)
     /// Lanes whose contact has two points, and lanes whose contact is between round surfaces
     /// (measured again exactly at every step).
     var hasTwoPoints = LaneMask(repeating: false)
     var isRound = LaneMask(repeating: false)
-    /// Whether any lane pushes overlap out this step.
+    /// Whether any lane pushes overlap out this step, and whether any lane's contact is
+    /// between round surfaces.
     var pushes = false
+    var hasRound = false
     /// Whether any lane's contact has a second point (balls' contacts have one).
     var hasSecondPoint = false
     /// Whether any lane has friction, any lane a pair of points solved together, and any
@@ -241,5 +251,37 @@ struct LaneMoves {
         let x = moveBx + (-turnB) * rby - moveAx - (-turnA) * ray
         let y = moveBy + turnB * rbx - moveAy - turnA * rax
         return (prepared + (x * nx + y * ny)).taking(prepared, where: exact)
+    }
+}
+
+/// Where the bodies of each lane are: positions and rotations.
+struct LanePoses {
+    var pAx: Lanes
+    var pAy: Lanes
+    var cA: Lanes
+    var sA: Lanes
+    var pBx: Lanes
+    var pBy: Lanes
+    var cB: Lanes
+    var sB: Lanes
+
+    @inline(__always)
+    init(_ bodies: borrowing Pool<Body>, _ a: SIMD4<Int32>, _ b: SIMD4<Int32>) {
+        let a0 = bodies[Int(a[0])]
+        let a1 = bodies[Int(a[1])]
+        let a2 = bodies[Int(a[2])]
+        let a3 = bodies[Int(a[3])]
+        let b0 = bodies[Int(b[0])]
+        let b1 = bodies[Int(b[1])]
+        let b2 = bodies[Int(b[2])]
+        let b3 = bodies[Int(b[3])]
+        pAx = Lanes(a0.position.x, a1.position.x, a2.position.x, a3.position.x)
+        pAy = Lanes(a0.position.y, a1.position.y, a2.position.y, a3.position.y)
+        cA = Lanes(a0.rotation.c, a1.rotation.c, a2.rotation.c, a3.rotation.c)
+        sA = Lanes(a0.rotation.s, a1.rotation.s, a2.rotation.s, a3.rotation.s)
+        pBx = Lanes(b0.position.x, b1.position.x, b2.position.x, b3.position.x)
+        pBy = Lanes(b0.position.y, b1.position.y, b2.position.y, b3.position.y)
+        cB = Lanes(b0.rotation.c, b1.rotation.c, b2.rotation.c, b3.rotation.c)
+        sB = Lanes(b0.rotation.s, b1.rotation.s, b2.rotation.s, b3.rotation.s)
     }
 }

@@ -38,18 +38,77 @@ extension World {
         lanesNeedConstants = false
         for g in laneGroups.indices {
             let contact = laneGroups[g].contact
-            for lane in 0..<4 {
-                let k = Int(contact[lane])
-                guard k >= 0 else { continue }
-                if constants { loadLaneConstants(g, lane, k) }
-                laneGroups[g].normalImpulse0[lane] = contacts[k].first.normalImpulse
-                laneGroups[g].tangentImpulse[lane] = contacts[k].first.tangentImpulse
-                if contacts[k].pointCount == 2 {
-                    laneGroups[g].normalImpulse1[lane] = contacts[k].second.normalImpulse
-                }
+            if constants { loadGroupConstants(g) }
+            laneGroups[g].normalImpulse0 = gather(contact) { contacts[$0].first.normalImpulse }
+            laneGroups[g].tangentImpulse = gather(contact) { contacts[$0].first.tangentImpulse }
+            laneGroups[g].normalImpulse1 = gather(contact) {
+                contacts[$0].pointCount == 2 ? contacts[$0].second.normalImpulse : 0
             }
-            if constants { refreshLaneFlags(g) }
         }
+    }
+
+    /// A value of each lane's contact (0 for an empty lane), as lanes.
+    @inline(__always)
+    func gather(_ contact: SIMD4<Int32>, _ value: (Int) -> Double) -> Lanes {
+        Lanes(
+            contact[0] >= 0 ? value(Int(contact[0])) : 0,
+            contact[1] >= 0 ? value(Int(contact[1])) : 0,
+            contact[2] >= 0 ? value(Int(contact[2])) : 0,
+            contact[3] >= 0 ? value(Int(contact[3])) : 0)
+    }
+
+    /// `loadLaneConstants` for all four lanes of group `g` at once, a lane's worth of each
+    /// value in one store.
+    mutating func loadGroupConstants(_ g: Int) {
+        let contact = laneGroups[g].contact
+        for lane in 0..<4 {
+            let k = Int(contact[lane])
+            guard k >= 0 else { continue }
+            laneGroups[g].bodyA[lane] = Int32(contacts[k].bodyA)
+            laneGroups[g].bodyB[lane] = Int32(contacts[k].bodyB)
+            let two = contacts[k].pointCount == 2
+            laneGroups[g].isBlock[lane] = two && contacts[k].isBlock
+            laneGroups[g].hasTwoPoints[lane] = two
+            laneGroups[g].isRound[lane] = contacts[k].kind == .points
+        }
+        func second(_ k: Int, _ value: (borrowing ContactPoint) -> Double) -> Double {
+            contacts[k].pointCount == 2 ? value(contacts[k].second) : 0
+        }
+        laneGroups[g].normalX = gather(contact) { contacts[$0].normal.x }
+        laneGroups[g].normalY = gather(contact) { contacts[$0].normal.y }
+        laneGroups[g].friction = gather(contact) { contacts[$0].friction }
+        laneGroups[g].invMassA = gather(contact) { contacts[$0].invMassA }
+        laneGroups[g].invInertiaA = gather(contact) { contacts[$0].invInertiaA }
+        laneGroups[g].invMassB = gather(contact) { contacts[$0].invMassB }
+        laneGroups[g].invInertiaB = gather(contact) { contacts[$0].invInertiaB }
+        laneGroups[g].ra0x = gather(contact) { contacts[$0].first.ra.x }
+        laneGroups[g].ra0y = gather(contact) { contacts[$0].first.ra.y }
+        laneGroups[g].rb0x = gather(contact) { contacts[$0].first.rb.x }
+        laneGroups[g].rb0y = gather(contact) { contacts[$0].first.rb.y }
+        laneGroups[g].normalMass0 = gather(contact) { contacts[$0].first.normalMass }
+        laneGroups[g].tangentMass = gather(contact) { contacts[$0].first.tangentMass }
+        laneGroups[g].preparedSeparation0 = gather(contact) {
+            contacts[$0].first.preparedSeparation
+        }
+        laneGroups[g].ra1x = gather(contact) { second($0) { $0.ra.x } }
+        laneGroups[g].ra1y = gather(contact) { second($0) { $0.ra.y } }
+        laneGroups[g].rb1x = gather(contact) { second($0) { $0.rb.x } }
+        laneGroups[g].rb1y = gather(contact) { second($0) { $0.rb.y } }
+        laneGroups[g].normalMass1 = gather(contact) { second($0) { $0.normalMass } }
+        laneGroups[g].preparedSeparation1 = gather(contact) {
+            second($0) { $0.preparedSeparation }
+        }
+        laneGroups[g].k00 = gather(contact) { contacts[$0].k00 }
+        laneGroups[g].k01 = gather(contact) { contacts[$0].k01 }
+        laneGroups[g].k11 = gather(contact) { contacts[$0].k11 }
+        laneGroups[g].inverseDeterminant = gather(contact) { contacts[$0].inverseDeterminant }
+        laneGroups[g].pointAx = gather(contact) { contacts[$0].localPlane.x }
+        laneGroups[g].pointAy = gather(contact) { contacts[$0].localPlane.y }
+        laneGroups[g].pointBx = gather(contact) { contacts[$0].local0.x }
+        laneGroups[g].pointBy = gather(contact) { contacts[$0].local0.y }
+        laneGroups[g].radiusA = gather(contact) { contacts[$0].radiusA }
+        laneGroups[g].radiusB = gather(contact) { contacts[$0].radiusB }
+        refreshLaneFlags(g)
     }
 
     /// Sets group `g`'s flags from its lanes.
@@ -58,6 +117,7 @@ extension World {
         laneGroups[g].hasFriction = any(group.friction .> 0)
         laneGroups[g].hasBlock = any(group.isBlock)
         laneGroups[g].hasSequential = !all(group.isBlock)
+        laneGroups[g].hasRound = any(group.isRound)
     }
 
     /// Copies contact `k`'s bodies, normal, friction, offsets, masses and prepared
@@ -91,6 +151,12 @@ extension World {
         laneGroups[g].isBlock[lane] = two && c.isBlock
         laneGroups[g].hasTwoPoints[lane] = two
         laneGroups[g].isRound[lane] = c.kind == .points
+        laneGroups[g].pointAx[lane] = c.localPlane.x
+        laneGroups[g].pointAy[lane] = c.localPlane.y
+        laneGroups[g].pointBx[lane] = c.local0.x
+        laneGroups[g].pointBy[lane] = c.local0.y
+        laneGroups[g].radiusA[lane] = c.radiusA
+        laneGroups[g].radiusB[lane] = c.radiusB
         laneGroups[g].k00[lane] = c.k00
         laneGroups[g].k01[lane] = c.k01
         laneGroups[g].k11[lane] = c.k11
@@ -144,13 +210,18 @@ extension World {
         let turnedB: LaneMask = laneMax(moves.turnB, -moves.turnB) .> limit
         let exact: LaneMask = laneGroups[g].isRound .| turnedA .| turnedB
         if !contactsJustPrepared && any(exact) {
-            for lane in 0..<4 where exact[lane] {
-                let k = Int(laneGroups[g].contact[lane])
-                guard k >= 0 else { continue }
-                prepareContact(k)
-                loadLaneConstants(g, lane, k)
+            // Round contacts are prepared in lanes; a turned face one at a time.
+            let round = laneGroups[g].isRound
+            if any(exact .& .!round) {
+                for lane in 0..<4 where exact[lane] && !round[lane] {
+                    let k = Int(laneGroups[g].contact[lane])
+                    guard k >= 0 else { continue }
+                    prepareContact(k)
+                    loadLaneConstants(g, lane, k)
+                }
+                refreshLaneFlags(g)
             }
-            refreshLaneFlags(g)
+            if laneGroups[g].hasRound { prepareRoundLanes(g) }
         }
         let group = laneGroups[g]
         let invH = Lanes(repeating: 1 / h)
@@ -196,6 +267,65 @@ extension World {
             v.apply(p1x, p1y, group.ra1x, group.ra1y, group.rb1x, group.rb1y, group)
         }
         v.store(in: bodies, a, b, push: false)
+    }
+
+    /// Prepares group `g`'s contacts between round surfaces where their bodies are now, in
+    /// lanes: `evaluate` and `prepareContact` for a one-point contact of the points kind,
+    /// operation for operation. Each such contact's normal goes back to it too (it is what
+    /// `evaluate` falls back on when the centres meet).
+    @inline(__always)
+    mutating func prepareRoundLanes(_ g: Int) {
+        let group = laneGroups[g]
+        let round = group.isRound
+        let poses = LanePoses(bodies, group.bodyA, group.bodyB)
+        // The points on A and B in the world: position + rotation · local point.
+        let qax = poses.pAx + (poses.cA * group.pointAx - poses.sA * group.pointAy)
+        let qay = poses.pAy + (poses.sA * group.pointAx + poses.cA * group.pointAy)
+        let qbx = poses.pBx + (poses.cB * group.pointBx - poses.sB * group.pointBy)
+        let qby = poses.pBy + (poses.sB * group.pointBx + poses.cB * group.pointBy)
+        let dx = qbx - qax
+        let dy = qby - qay
+        let distance = (dx * dx + dy * dy).squareRoot()
+        let inverse = 1 / distance
+        // Centres that meet keep the normal they had (straight down when they had none).
+        let unset = (group.normalX .== 0) .& (group.normalY .== 0)
+        let keptX = group.normalX.taking(Lanes(), where: unset)
+        let keptY = group.normalY.taking(Lanes(repeating: 1), where: unset)
+        let apart = distance .> Lanes(repeating: 1e-12)
+        let nx = keptX.taking(dx * inverse, where: apart)
+        let ny = keptY.taking(dy * inverse, where: apart)
+        let separation = distance - group.radiusA - group.radiusB
+        let reach = group.radiusA + 0.5 * separation
+        let px = qax + nx * reach
+        let py = qay + ny * reach
+        let rax = px - poses.pAx
+        let ray = py - poses.pAy
+        let rbx = px - poses.pBx
+        let rby = py - poses.pBy
+        // Cross products with the normal and with the tangent (n.y, −n.x).
+        let rnA = rax * ny - ray * nx
+        let rnB = rbx * ny - rby * nx
+        let rtA = rax * (-nx) - ray * ny
+        let rtB = rbx * (-nx) - rby * ny
+        let masses = group.invMassA + group.invMassB
+        let kN = masses + group.invInertiaA * rnA * rnA + group.invInertiaB * rnB * rnB
+        let kT = masses + group.invInertiaA * rtA * rtA + group.invInertiaB * rtB * rtB
+        let zero = Lanes()
+        laneGroups[g].normalX = group.normalX.taking(nx, where: round)
+        laneGroups[g].normalY = group.normalY.taking(ny, where: round)
+        laneGroups[g].ra0x = group.ra0x.taking(rax, where: round)
+        laneGroups[g].ra0y = group.ra0y.taking(ray, where: round)
+        laneGroups[g].rb0x = group.rb0x.taking(rbx, where: round)
+        laneGroups[g].rb0y = group.rb0y.taking(rby, where: round)
+        laneGroups[g].normalMass0 = group.normalMass0.taking(
+            zero.taking(1 / kN, where: kN .> zero), where: round)
+        laneGroups[g].tangentMass = group.tangentMass.taking(
+            zero.taking(1 / kT, where: kT .> zero), where: round)
+        laneGroups[g].preparedSeparation0 = group.preparedSeparation0.taking(
+            separation, where: round)
+        for lane in 0..<4 where round[lane] {
+            contacts[Int(group.contact[lane])].normal = Vec2(nx[lane], ny[lane])
+        }
     }
 
     /// Pushes group `g`'s overlap out, as `pushContactsApart` does one contact at a time: at
