@@ -138,6 +138,9 @@ extension World {
         grid.small.removeAll(keepingCapacity: true)
         grid.large.removeAll(keepingCapacity: true)
         var largest = 0.0
+        var totalSize = 0.0
+        var largestReach = 0.0
+        var totalReach = 0.0
         var lo = Vec2(Double.infinity, Double.infinity)
         var hi = Vec2(-Double.infinity, -Double.infinity)
         for s in shapes.indices {
@@ -149,12 +152,25 @@ extension World {
             }
             grid.small.append(s)
             largest = max(largest, size)
+            totalSize += size
+            largestReach = max(largestReach, shape.reach)
+            totalReach += shape.reach
             lo = Vec2(min(lo.x, shape.minX), min(lo.y, shape.minY))
             hi = Vec2(max(hi.x, shape.maxX), max(hi.y, shape.maxY))
         }
         if !grid.small.isEmpty {
-            // Cells about the size of the largest small shape, at most a million of them.
+            // Cells about the size of the largest small shape, at most a million of them. One
+            // shape over three times the size of the average (a box dragged through a pit of
+            // balls) would make every cell hold dozens of the small ones, each pair of which
+            // is tested: then cells are twice the average bounds, or a quarter of the largest,
+            // and the large shape spans a few. (Sizes as the shapes are, not as their motion
+            // sweeps them, so that a scene of like shapes keeps its cells, and its order of
+            // contacts, however they move.)
+            let count = Double(grid.small.count)
             var cell = max(largest, 1e-3)
+            if largestReach > 3 * totalReach / count {
+                cell = max(2 * totalSize / count, largest / 4, 1e-3)
+            }
             while ((hi.x - lo.x) / cell + 1) * ((hi.y - lo.y) / cell + 1) > 1_000_000 { cell *= 2 }
             grid.fill(
                 shapes: shapes, origin: lo, cell: cell, columns: Int((hi.x - lo.x) / cell) + 1,
