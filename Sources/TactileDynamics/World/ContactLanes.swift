@@ -93,8 +93,8 @@ struct ContactLaneGroup {
     /// Whether any lane's contact has a second point (balls' contacts have one).
     var hasSecondPoint = false
     /// Whether any lane has friction, any lane a pair of points solved together, and any
-    /// lane points solved one at a time: kept as flags, since reading them from the lanes'
-    /// masks at every pass costs more than the work they skip.
+    /// lane's contact points solved one at a time: kept as flags, since reading them from the
+    /// lanes' masks at every pass costs more than the work they skip.
     var hasFriction = false
     var hasBlock = false
     var hasSequential = false

@@ -116,7 +116,11 @@ extension World {
         let group = laneGroups[g]
         laneGroups[g].hasFriction = any(group.friction .> 0)
         laneGroups[g].hasBlock = any(group.isBlock)
-        laneGroups[g].hasSequential = !all(group.isBlock)
+        var sequential = false
+        for lane in 0..<4 where group.contact[lane] >= 0 && !group.isBlock[lane] {
+            sequential = true
+        }
+        laneGroups[g].hasSequential = sequential
         laneGroups[g].hasRound = any(group.isRound)
     }
 
@@ -367,6 +371,14 @@ extension World {
             v.apply(
                 tx * change, ty * change, group.ra0x, group.ra0y, group.rb0x, group.rb0y, group)
             group.tangentImpulse = total
+        }
+        if !group.hasSequential {
+            // Every contact's two points are solved as a pair (an empty lane's zeros change
+            // nothing).
+            let (x0, x1) = pairLanes(&v, nx, ny, group)
+            group.normalImpulse0 = x0
+            group.normalImpulse1 = x1
+            return
         }
         let block = group.isBlock
         var sequential = v
