@@ -178,13 +178,21 @@ struct DragFeatures: Hashable, Sendable {
     {
         if time <= times[0] { return values[0] }
         if time >= times[times.count - 1] { return values[values.count - 1] }
+        let (low, high, fraction) = segment(times, containing: time)
+        return values[low] + (values[high] - values[low]) * fraction
+    }
+
+    /// The samples either side of `time` in strictly increasing `times` (by bisection), and
+    /// how far between them it lies (0 at `low`, 1 at `high`).
+    static func segment(_ times: [Double], containing time: Double) -> (
+        low: Int, high: Int, fraction: Double
+    ) {
         var low = 0
         var high = times.count - 1
         while high - low > 1 {
             let middle = (low + high) / 2
             if times[middle] <= time { low = middle } else { high = middle }
         }
-        let fraction = (time - times[low]) / (times[high] - times[low])
-        return values[low] + (values[high] - values[low]) * fraction
+        return (low, high, (time - times[low]) / (times[high] - times[low]))
     }
 }

@@ -172,13 +172,7 @@ public struct DragFingerprint: Hashable, Sendable {
 
         /// The integral of the line from the first time to `time` (within the samples').
         func integral(to time: Double) -> Double {
-            var low = 0
-            var high = times.count - 1
-            while high - low > 1 {
-                let middle = (low + high) / 2
-                if times[middle] <= time { low = middle } else { high = middle }
-            }
-            let fraction = (time - times[low]) / (times[high] - times[low])
+            let (low, high, fraction) = DragFeatures.segment(times, containing: time)
             let value = values[low] + (values[high] - values[low]) * fraction
             return integrals[low] + (time - times[low]) * (values[low] + value) / 2
         }
