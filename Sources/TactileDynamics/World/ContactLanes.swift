@@ -4,6 +4,14 @@ typealias Lanes = SIMD4<Double>
 typealias LaneMask = SIMDMask<Lanes.MaskStorage>
 
 extension Lanes {
+    /// `value` of each lane's index (a body's or a contact's), as lanes.
+    @inline(__always)
+    init(gathering indices: SIMD4<Int32>, _ value: (Int) -> Double) {
+        self.init(
+            value(Int(indices[0])), value(Int(indices[1])), value(Int(indices[2])),
+            value(Int(indices[3])))
+    }
+
     /// `other` in the lanes of `mask`, these values in the rest: a blend of bits, with no branch
     /// and no lane-by-lane loop.
     @inline(__always)
@@ -106,26 +114,21 @@ struct LaneVelocities {
     /// `a` and `b` name in each lane.
     @inline(__always)
     init(_ bodies: borrowing Pool<Body>, _ a: SIMD4<Int32>, _ b: SIMD4<Int32>, push: Bool) {
-        func velocity(_ i: Int32) -> Vec2 {
-            push ? bodies[Int(i)].pushVelocity : bodies[Int(i)].velocity
+        if push {
+            vAx = Lanes(gathering: a) { bodies[$0].pushVelocity.x }
+            vAy = Lanes(gathering: a) { bodies[$0].pushVelocity.y }
+            wA = Lanes(gathering: a) { bodies[$0].pushAngularVelocity }
+            vBx = Lanes(gathering: b) { bodies[$0].pushVelocity.x }
+            vBy = Lanes(gathering: b) { bodies[$0].pushVelocity.y }
+            wB = Lanes(gathering: b) { bodies[$0].pushAngularVelocity }
+        } else {
+            vAx = Lanes(gathering: a) { bodies[$0].velocity.x }
+            vAy = Lanes(gathering: a) { bodies[$0].velocity.y }
+            wA = Lanes(gathering: a) { bodies[$0].angularVelocity }
+            vBx = Lanes(gathering: b) { bodies[$0].velocity.x }
+            vBy = Lanes(gathering: b) { bodies[$0].velocity.y }
+            wB = Lanes(gathering: b) { bodies[$0].angularVelocity }
         }
-        func angular(_ i: Int32) -> Double {
-            push ? bodies[Int(i)].pushAngularVelocity : bodies[Int(i)].angularVelocity
-        }
-        let a0 = velocity(a[0])
-        let a1 = velocity(a[1])
-        let a2 = velocity(a[2])
-        let a3 = velocity(a[3])
-        let b0 = velocity(b[0])
-        let b1 = velocity(b[1])
-        let b2 = velocity(b[2])
-        let b3 = velocity(b[3])
-        vAx = Lanes(a0.x, a1.x, a2.x, a3.x)
-        vAy = Lanes(a0.y, a1.y, a2.y, a3.y)
-        wA = Lanes(angular(a[0]), angular(a[1]), angular(a[2]), angular(a[3]))
-        vBx = Lanes(b0.x, b1.x, b2.x, b3.x)
-        vBy = Lanes(b0.y, b1.y, b2.y, b3.y)
-        wB = Lanes(angular(b[0]), angular(b[1]), angular(b[2]), angular(b[3]))
     }
 
     /// Stores each lane's velocities back in its bodies (A, then B, lane by lane, as the
@@ -222,22 +225,12 @@ struct LaneMoves {
 
     @inline(__always)
     init(_ bodies: borrowing Pool<Body>, _ a: SIMD4<Int32>, _ b: SIMD4<Int32>) {
-        func move(_ i: Int32) -> Vec2 { bodies[Int(i)].position - bodies[Int(i)].origin }
-        func turn(_ i: Int32) -> Double { bodies[Int(i)].angle - bodies[Int(i)].originAngle }
-        let a0 = move(a[0])
-        let a1 = move(a[1])
-        let a2 = move(a[2])
-        let a3 = move(a[3])
-        let b0 = move(b[0])
-        let b1 = move(b[1])
-        let b2 = move(b[2])
-        let b3 = move(b[3])
-        moveAx = Lanes(a0.x, a1.x, a2.x, a3.x)
-        moveAy = Lanes(a0.y, a1.y, a2.y, a3.y)
-        turnA = Lanes(turn(a[0]), turn(a[1]), turn(a[2]), turn(a[3]))
-        moveBx = Lanes(b0.x, b1.x, b2.x, b3.x)
-        moveBy = Lanes(b0.y, b1.y, b2.y, b3.y)
-        turnB = Lanes(turn(b[0]), turn(b[1]), turn(b[2]), turn(b[3]))
+        moveAx = Lanes(gathering: a) { bodies[$0].position.x - bodies[$0].origin.x }
+        moveAy = Lanes(gathering: a) { bodies[$0].position.y - bodies[$0].origin.y }
+        turnA = Lanes(gathering: a) { bodies[$0].angle - bodies[$0].originAngle }
+        moveBx = Lanes(gathering: b) { bodies[$0].position.x - bodies[$0].origin.x }
+        moveBy = Lanes(gathering: b) { bodies[$0].position.y - bodies[$0].origin.y }
+        turnB = Lanes(gathering: b) { bodies[$0].angle - bodies[$0].originAngle }
     }
 
     /// The separation at a point with offsets `ra`, `rb`: as prepared plus
@@ -267,21 +260,13 @@ struct LanePoses {
 
     @inline(__always)
     init(_ bodies: borrowing Pool<Body>, _ a: SIMD4<Int32>, _ b: SIMD4<Int32>) {
-        let a0 = bodies[Int(a[0])]
-        let a1 = bodies[Int(a[1])]
-        let a2 = bodies[Int(a[2])]
-        let a3 = bodies[Int(a[3])]
-        let b0 = bodies[Int(b[0])]
-        let b1 = bodies[Int(b[1])]
-        let b2 = bodies[Int(b[2])]
-        let b3 = bodies[Int(b[3])]
-        pAx = Lanes(a0.position.x, a1.position.x, a2.position.x, a3.position.x)
-        pAy = Lanes(a0.position.y, a1.position.y, a2.position.y, a3.position.y)
-        cA = Lanes(a0.rotation.c, a1.rotation.c, a2.rotation.c, a3.rotation.c)
-        sA = Lanes(a0.rotation.s, a1.rotation.s, a2.rotation.s, a3.rotation.s)
-        pBx = Lanes(b0.position.x, b1.position.x, b2.position.x, b3.position.x)
-        pBy = Lanes(b0.position.y, b1.position.y, b2.position.y, b3.position.y)
-        cB = Lanes(b0.rotation.c, b1.rotation.c, b2.rotation.c, b3.rotation.c)
-        sB = Lanes(b0.rotation.s, b1.rotation.s, b2.rotation.s, b3.rotation.s)
+        pAx = Lanes(gathering: a) { bodies[$0].position.x }
+        pAy = Lanes(gathering: a) { bodies[$0].position.y }
+        cA = Lanes(gathering: a) { bodies[$0].rotation.c }
+        sA = Lanes(gathering: a) { bodies[$0].rotation.s }
+        pBx = Lanes(gathering: b) { bodies[$0].position.x }
+        pBy = Lanes(gathering: b) { bodies[$0].position.y }
+        cB = Lanes(gathering: b) { bodies[$0].rotation.c }
+        sB = Lanes(gathering: b) { bodies[$0].rotation.s }
     }
 }

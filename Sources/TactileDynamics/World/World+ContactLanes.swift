@@ -18,7 +18,6 @@ extension World {
                 var group = ContactLaneGroup()
                 for lane in 0..<min(4, end - k) {
                     group.contact[lane] = Int32(k + lane)
-                    if contacts[k + lane].pointCount == 2 { group.hasSecondPoint = true }
                 }
                 laneGroups.append(group)
                 k += 4
@@ -50,15 +49,12 @@ extension World {
     /// A value of each lane's contact (0 for an empty lane), as lanes.
     @inline(__always)
     func gather(_ contact: SIMD4<Int32>, _ value: (Int) -> Double) -> Lanes {
-        Lanes(
-            contact[0] >= 0 ? value(Int(contact[0])) : 0,
-            contact[1] >= 0 ? value(Int(contact[1])) : 0,
-            contact[2] >= 0 ? value(Int(contact[2])) : 0,
-            contact[3] >= 0 ? value(Int(contact[3])) : 0)
+        Lanes(gathering: contact) { $0 >= 0 ? value($0) : 0 }
     }
 
-    /// `loadLaneConstants` for all four lanes of group `g` at once, a lane's worth of each
-    /// value in one store.
+    /// Copies the contacts' bodies, normals, friction, offsets, masses, prepared separations
+    /// and round surfaces into group `g`'s lanes, a lane's worth of each value in one store;
+    /// a one-point contact's second point gets zeros. Then sets the group's flags.
     mutating func loadGroupConstants(_ g: Int) {
         let contact = laneGroups[g].contact
         for lane in 0..<4 {
@@ -122,49 +118,7 @@ extension World {
         }
         laneGroups[g].hasSequential = sequential
         laneGroups[g].hasRound = any(group.isRound)
-    }
-
-    /// Copies contact `k`'s bodies, normal, friction, offsets, masses and prepared
-    /// separations into lane `lane` of group `g`; a one-point contact's second point gets
-    /// zeros.
-    mutating func loadLaneConstants(_ g: Int, _ lane: Int, _ k: Int) {
-        let c = contacts[k]
-        laneGroups[g].bodyA[lane] = Int32(c.bodyA)
-        laneGroups[g].bodyB[lane] = Int32(c.bodyB)
-        laneGroups[g].normalX[lane] = c.normal.x
-        laneGroups[g].normalY[lane] = c.normal.y
-        laneGroups[g].friction[lane] = c.friction
-        laneGroups[g].invMassA[lane] = c.invMassA
-        laneGroups[g].invInertiaA[lane] = c.invInertiaA
-        laneGroups[g].invMassB[lane] = c.invMassB
-        laneGroups[g].invInertiaB[lane] = c.invInertiaB
-        laneGroups[g].ra0x[lane] = c.first.ra.x
-        laneGroups[g].ra0y[lane] = c.first.ra.y
-        laneGroups[g].rb0x[lane] = c.first.rb.x
-        laneGroups[g].rb0y[lane] = c.first.rb.y
-        laneGroups[g].normalMass0[lane] = c.first.normalMass
-        laneGroups[g].tangentMass[lane] = c.first.tangentMass
-        let two = c.pointCount == 2
-        laneGroups[g].ra1x[lane] = two ? c.second.ra.x : 0
-        laneGroups[g].ra1y[lane] = two ? c.second.ra.y : 0
-        laneGroups[g].rb1x[lane] = two ? c.second.rb.x : 0
-        laneGroups[g].rb1y[lane] = two ? c.second.rb.y : 0
-        laneGroups[g].normalMass1[lane] = two ? c.second.normalMass : 0
-        laneGroups[g].preparedSeparation0[lane] = c.first.preparedSeparation
-        laneGroups[g].preparedSeparation1[lane] = two ? c.second.preparedSeparation : 0
-        laneGroups[g].isBlock[lane] = two && c.isBlock
-        laneGroups[g].hasTwoPoints[lane] = two
-        laneGroups[g].isRound[lane] = c.kind == .points
-        laneGroups[g].pointAx[lane] = c.localPlane.x
-        laneGroups[g].pointAy[lane] = c.localPlane.y
-        laneGroups[g].pointBx[lane] = c.local0.x
-        laneGroups[g].pointBy[lane] = c.local0.y
-        laneGroups[g].radiusA[lane] = c.radiusA
-        laneGroups[g].radiusB[lane] = c.radiusB
-        laneGroups[g].k00[lane] = c.k00
-        laneGroups[g].k01[lane] = c.k01
-        laneGroups[g].k11[lane] = c.k11
-        laneGroups[g].inverseDeterminant[lane] = c.inverseDeterminant
+        laneGroups[g].hasSecondPoint = any(group.hasTwoPoints)
     }
 
     /// Copies the accumulated impulses from the lanes back to their contacts.
@@ -201,8 +155,9 @@ extension World {
 
     /// Measures group `g`'s contacts again and applies their accumulated impulses again, as
     /// `measureContact` and `warmStartContacts(in:)` do one contact at a time. A contact
-    /// between round surfaces, or whose body turned more than 0.02 rad, is prepared again
-    /// one at a time first (its lane loaded afresh), and then measured exactly.
+    /// between round surfaces is prepared again in lanes; one whose body turned more than
+    /// 0.02 rad, one at a time (its group then loaded afresh); both are then measured
+    /// exactly.
     @inline(__always)
     mutating func measureAndWarmStartLaneGroup(_ g: Int) {
         let a = laneGroups[g].bodyA
@@ -221,9 +176,9 @@ extension World {
                     let k = Int(laneGroups[g].contact[lane])
                     guard k >= 0 else { continue }
                     prepareContact(k)
-                    loadLaneConstants(g, lane, k)
                 }
-                refreshLaneFlags(g)
+                // The whole group loads again; its round lanes are prepared afresh below.
+                loadGroupConstants(g)
             }
             if laneGroups[g].hasRound { prepareRoundLanes(g) }
         }
