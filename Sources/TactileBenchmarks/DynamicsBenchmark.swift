@@ -140,13 +140,25 @@ enum DynamicsBenchmark {
             ]
         }
         if let only = sceneFilter {
-            scenes = scenes.filter { only.contains($0.peerName) }
-            guard !scenes.isEmpty || only == ["drag"] else {
+            let known = Set(scenes.map(\.peerName) + ["drag"])
+            let unknown = only.subtracting(known).sorted()
+            guard unknown.isEmpty else {
                 throw .usage(
-                    "TACTILE_BENCH_SCENES names no scene; accepted: cradle, pit1000, pit4000, pyramid, drag, and with TACTILE_BENCH_LARGE pit10000, pyramid100, pyramids"
+                    "TACTILE_BENCH_SCENES names \(unknown.joined(separator: ", ")), which is no scene; accepted: cradle, pit1000, pit4000, pyramid, drag, and with TACTILE_BENCH_LARGE set pit10000, pyramid100, pyramids"
                 )
             }
+            scenes = scenes.filter { only.contains($0.peerName) }
         }
+        if !scenes.isEmpty { try measure(scenes, with: &peers, output: output) }
+        if let only = sceneFilter, !only.contains("drag") { return }
+        try measureDraggedPit(output: output)
+    }
+
+    /// Times `scenes` on our engine and the peers, round after round, and prints the table
+    /// and every engine's checks.
+    static func measure(
+        _ scenes: [Scene], with peers: inout PeerRunner, output: CommandOutput
+    ) throws(CommandFailure) {
         let peerNames = ["chipmunk", "box2d", "box2d-v3"]
         // Rounds of every engine in turn, keeping each one's best time: a busy moment on the
         // machine slows one round, not one engine.
@@ -217,7 +229,10 @@ enum DynamicsBenchmark {
                 }
             }
         }
-        if let only = sceneFilter, !only.contains("drag") { return }
+    }
+
+    /// The dragged pit, in place and recompiling, best of the rounds.
+    static func measureDraggedPit(output: CommandOutput) throws(CommandFailure) {
         // A scene dragged by its anchor every frame: parameters changed in place, against
         // the whole world recompiled every frame (what every anchor change used to cost).
         var inPlace = Double.infinity
