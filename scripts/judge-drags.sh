@@ -25,4 +25,6 @@ for split in "${splits[@]}"; do
   python3 scripts/drag-model/by_person.py .build/release/tactile --data "$data/$split"
   echo "== $split: replay attacks, each recording used twice"
   python3 scripts/drag-model/replays.py .build/release/tactile --data "$data/$split"
+  echo "== $split: copies of people's accepted drags, re-timed, re-scaled or moved a little"
+  python3 scripts/drag-model/copies.py .build/release/tactile --data "$data/$split"
 done

@@ -231,6 +231,82 @@ import Testing
         #expect(judged(.touch) == nil)
     }
 
+    /// The ratio of the second differences' power to the first's, against closed forms: 3
+    /// for independent noise (each second difference adds three samples' noise, each first
+    /// two), 4 sin²(ω/2) for a sine of angular step ω, 0 for a steady drift.
+    @Test func theCrossNoiseRatioOfNoiseAndOfDrift() throws {
+        func samples(_ across: (Int) -> Double, count: Int) -> [PuzzleTrackPoint] {
+            (0..<count).map {
+                PuzzleTrackPoint(x: Double($0), y: across($0), time: Double($0) / 60)
+            }
+        }
+        // Independent noise, redrawn where it would keep its place (under 0.005 from the one
+        // before): about one draw in 600, too few to move the ratio.
+        var random = SeededRandom(seed: 39)
+        var noise = [0.0]
+        while noise.count < 20_000 {
+            let value = Double.random(in: -3...3, using: &random)
+            if abs(value - noise[noise.count - 1]) >= 0.005 { noise.append(value) }
+        }
+        let noiseRatio = try #require(
+            TrajectoryRules.crossNoiseRatio(
+                samples({ noise[$0] }, count: 20_000), axis: .horizontal))
+        expectClose(noiseRatio, 3, within: 0.1)
+        let step = 2 * Double.pi / 40
+        let sine = try #require(
+            TrajectoryRules.crossNoiseRatio(
+                samples({ 5 * sin(step * Double($0) + 0.3) }, count: 4_000), axis: .horizontal))
+        expectClose(sine, 4 * pow(sin(step / 2), 2), within: 0.002)
+        let drift = try #require(
+            TrajectoryRules.crossNoiseRatio(
+                samples({ 0.5 * Double($0) }, count: 30), axis: .horizontal))
+        expectClose(drift, 0, within: 1e-12)
+        // Read across the slider whichever way it runs.
+        let vertical = samples({ noise[$0] }, count: 2_000).map {
+            PuzzleTrackPoint(x: $0.y, y: $0.x, time: $0.time)
+        }
+        #expect(
+            TrajectoryRules.crossNoiseRatio(vertical, axis: .vertical)
+                == TrajectoryRules.crossNoiseRatio(
+                    samples({ noise[$0] }, count: 2_000), axis: .horizontal))
+        // Not judged: under six samples, a sample that keeps its place across, a free axis.
+        #expect(
+            TrajectoryRules.crossNoiseRatio(samples({ noise[$0] }, count: 5), axis: .horizontal)
+                == nil)
+        var still = samples({ noise[$0] }, count: 60)
+        still[30].y = still[29].y
+        #expect(TrajectoryRules.crossNoiseRatio(still, axis: .horizontal) == nil)
+        #expect(
+            TrajectoryRules.crossNoiseRatio(samples({ noise[$0] }, count: 60), axis: .free) == nil)
+    }
+
+    /// A drag whose wobble across the slider drifts passes; the same drag with every sample
+    /// moved up to ±3 px (a replay tool's noise) is refused for it, and so is one laid flat
+    /// and moved so.
+    @Test func perSampleNoiseAcrossTheSliderIsRefused() {
+        let progress: (Double) -> Double = { $0 < 0.5 ? $0 * 0.4 : 0.2 + ($0 - 0.5) * 1.6 }
+        let drifting = track(count: 40, progress) { 4 * sin(Double($0) / 7) + 0.05 * Double($0) }
+        var random = SeededRandom(seed: 3)
+        let noisy = drifting.map {
+            PuzzleTrackPoint(
+                x: $0.x, y: $0.y + Double.random(in: -3...3, using: &random), time: $0.time)
+        }
+        let flat = drifting.map {
+            PuzzleTrackPoint(
+                x: $0.x, y: 120 + Double.random(in: -3...3, using: &random), time: $0.time)
+        }
+        #expect(TrajectoryRules.crossNoiseRatio(drifting, axis: .horizontal)! < 0.1)
+        #expect(violation(drifting, rules: structural) == nil)
+        for (name, samples) in [("moved", noisy), ("laid flat and moved", flat)] {
+            guard case .perSampleNoise(let ratio) = violation(samples, rules: structural) else {
+                Issue.record(
+                    "\(name): \(String(describing: violation(samples, rules: structural)))")
+                continue
+            }
+            #expect(ratio > rules.maximumCrossNoiseRatio)
+        }
+    }
+
     @Test func aDamagedModelTextDoesNotParse() {
         #expect(DragModel(text: "base 0\nrate 0.1\nthreshold 0.5\n0 0 0.5 7 8 0") == nil)
         #expect(DragModel(text: "base 0\nrate 0.1\n0 -1 0 -1 -1 1") == nil)

@@ -20,6 +20,9 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
     case evenlyTimed
     /// The progress along the slider follows a textbook easing curve within a hair.
     case textbookCurve(residual: Double)
+    /// The wobble across the slider is noise added to each sample, not a hand's drift: the
+    /// mean square of its second differences over that of its first (3 for such noise).
+    case perSampleNoise(ratio: Double)
     /// The drag moves the way scripts' drags do: the drag model's score, from 0 (a person's)
     /// to 1 (a script's), and the score from which it refuses.
     case scriptLike(score: Double, threshold: Double)
@@ -46,6 +49,7 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
         case .offAxis: "off-axis"
         case .evenlyTimed: "evenly-timed"
         case .textbookCurve: "textbook-curve"
+        case .perSampleNoise: "per-sample-noise"
         case .scriptLike: "script-like"
         case .endsElsewhere: "ends-elsewhere"
         case .replayed: "replayed"
@@ -69,6 +73,8 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
         case .offAxis(let d): "a sample strays \(f(d)) of the width from the slider"
         case .evenlyTimed: "every sample comes after the same interval, like a timer's"
         case .textbookCurve(let r): "progress follows an easing formula (residual \(f(r, 4)))"
+        case .perSampleNoise(let r):
+            "the wobble across the slider is per-sample noise (difference ratio \(f(r, 2)))"
         case .scriptLike(let score, let threshold):
             "moves like a script (drag model score \(f(score)), refused from \(f(threshold)))"
         case .endsElsewhere: "the track does not end where the piece was released"
@@ -126,6 +132,14 @@ public struct TrajectoryRules: Hashable, Sendable {
     /// frames stay within 0.01 of their curve, as 0.4 % of people's recorded finger flicks and
     /// 0.1 % of their aimed finger strokes do (those pay the price instead).
     public var minimumSteadyCurveResidual = 0.01
+    /// The most a drag's wobble across the slider may look like noise added to each sample,
+    /// as the mean square of its second differences over that of its first (see
+    /// ``crossNoiseRatio(_:axis:)``): such noise gives 3, a hand's drift much less. A copy of
+    /// a person's drag moved up to ±3 px a sample goes over 2.2 about half the time (nine
+    /// times in ten when laid flat first); 3 of the 4,784 recorded people's drags of the dev
+    /// split do (they pay the price instead). Judged on drags of six samples or more none of
+    /// which keeps its place across the slider; a mouse's whole pixels do, noise never.
+    public var maximumCrossNoiseRatio = 2.2
     /// The drag model's score from which a drag is refused; `nil` uses the trained
     /// threshold (the score that keeps 99.5 % of people's recorded drags), 1 or more refuses
     /// no drag for its shape.
@@ -242,6 +256,9 @@ public struct TrajectoryRules: Hashable, Sendable {
         if features.easingResidual < closest {
             return .textbookCurve(residual: features.easingResidual)
         }
+        if let ratio = Self.crossNoiseRatio(track, axis: axis), ratio > maximumCrossNoiseRatio {
+            return .perSampleNoise(ratio: ratio)
+        }
         let model = DragModel.judging(device)
         let threshold = maximumScriptScore ?? model.threshold
         let score = model.score(features)
@@ -249,6 +266,24 @@ public struct TrajectoryRules: Hashable, Sendable {
             return .scriptLike(score: score, threshold: threshold)
         }
         return nil
+    }
+
+    /// How much a track's position across the slider looks like noise added to each sample:
+    /// the mean square of its second differences over the mean square of its first. Noise
+    /// alone gives 3 (each second difference adds three samples' noise, each first two); a
+    /// drift, which changes little from sample to sample, gives nearly 0. `nil` for fewer than
+    /// six samples, a free axis, a track with a sample that keeps its place across the slider
+    /// (less than a two-hundredth of a unit from the one before: the widget sends hundredths),
+    /// or one that never moves across.
+    public static func crossNoiseRatio(_ track: [PuzzleTrackPoint], axis: PuzzleAxis) -> Double? {
+        guard track.count >= 6, axis != .free else { return nil }
+        let across = track.map { axis == .horizontal ? $0.y : $0.x }
+        let first = zip(across, across.dropFirst()).map { $1 - $0 }
+        guard first.allSatisfy({ abs($0) >= 0.005 }) else { return nil }
+        let second = zip(first, first.dropFirst()).map { $1 - $0 }
+        let firstPower = first.reduce(0) { $0 + $1 * $1 } / Double(first.count)
+        let secondPower = second.reduce(0) { $0 + $1 * $1 } / Double(second.count)
+        return firstPower > 0 ? secondPower / firstPower : nil
     }
 
     private func keyboardViolation(
