@@ -3,8 +3,9 @@
 # (../shared/captcha-drags, when present): run_eval.py on the dev and the holdout split
 # through `tactile puzzle serve` exactly as widget.js sends a drag (a finger's strokes as
 # "pointer": "touch"), every bot's drag again re-timed to a touchscreen's cadence and sent as a
-# finger's, the finger strokes by person, then every replay attack twice (passing both times is
-# the figure that counts). Builds the release `tactile` first.
+# finger's, the finger strokes by person and as a slow phone delivers them, then every replay attack twice (passing both times is
+# the figure that counts), then copies of people's accepted drags as a replay tool changes them
+# (copies.py). Builds the release `tactile` first.
 # Usage: scripts/judge-drags.sh [--dev-only] [DATA]      (DATA: default ../shared/captcha-drags)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +24,8 @@ for split in "${splits[@]}"; do
   python3 scripts/drag-model/touch_claims.py .build/release/tactile --data "$data/$split"
   echo "== $split: finger strokes by person"
   python3 scripts/drag-model/by_person.py .build/release/tactile --data "$data/$split"
+  echo "== $split: finger strokes as a slow phone delivers them"
+  python3 scripts/drag-model/slow_phones.py .build/release/tactile --data "$data/$split"
   echo "== $split: replay attacks, each recording used twice"
   python3 scripts/drag-model/replays.py .build/release/tactile --data "$data/$split"
   echo "== $split: copies of people's accepted drags, re-timed, re-scaled or moved a little"

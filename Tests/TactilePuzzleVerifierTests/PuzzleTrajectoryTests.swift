@@ -231,53 +231,54 @@ import Testing
         #expect(judged(.touch) == nil)
     }
 
-    /// The ratio of the second differences' power to the first's, against closed forms: 3
-    /// for independent noise (each second difference adds three samples' noise, each first
-    /// two), 4 sin²(ω/2) for a sine of angular step ω, 0 for a steady drift.
-    @Test func theCrossNoiseRatioOfNoiseAndOfDrift() throws {
+    /// The share of steps across the slider that turn back, against closed forms: 2/3 for
+    /// independent noise (of three values in a row, the middle one is the highest or the
+    /// lowest two times in three), ω/π for a sine of angular step ω (it turns twice a
+    /// period), 0 for a steady drift, and as little for a drift with a jump in it.
+    @Test func theShareOfStepsThatTurnBack() throws {
         func samples(_ across: (Int) -> Double, count: Int) -> [PuzzleTrackPoint] {
             (0..<count).map {
                 PuzzleTrackPoint(x: Double($0), y: across($0), time: Double($0) / 60)
             }
         }
         // Independent noise, redrawn where it would keep its place (under 0.005 from the one
-        // before): about one draw in 600, too few to move the ratio.
+        // before): about one draw in 600, too few to move the share.
         var random = SeededRandom(seed: 39)
         var noise = [0.0]
         while noise.count < 20_000 {
             let value = Double.random(in: -3...3, using: &random)
             if abs(value - noise[noise.count - 1]) >= 0.005 { noise.append(value) }
         }
-        let noiseRatio = try #require(
-            TrajectoryRules.crossNoiseRatio(
-                samples({ noise[$0] }, count: 20_000), axis: .horizontal))
-        expectClose(noiseRatio, 3, within: 0.1)
+        let noiseTurns = try #require(
+            TrajectoryRules.crossTurns(samples({ noise[$0] }, count: 20_000), axis: .horizontal))
+        expectClose(noiseTurns, 2.0 / 3, within: 0.02)
         let step = 2 * Double.pi / 40
         let sine = try #require(
-            TrajectoryRules.crossNoiseRatio(
-                samples({ 5 * sin(step * Double($0) + 0.3) }, count: 4_000), axis: .horizontal))
-        expectClose(sine, 4 * pow(sin(step / 2), 2), within: 0.002)
+            TrajectoryRules.crossTurns(
+                samples({ 5 * sin(step * Double($0) + 0.3) }, count: 4_001), axis: .horizontal))
+        expectClose(sine, step / Double.pi, within: 0.001)
         let drift = try #require(
-            TrajectoryRules.crossNoiseRatio(
-                samples({ 0.5 * Double($0) }, count: 30), axis: .horizontal))
-        expectClose(drift, 0, within: 1e-12)
+            TrajectoryRules.crossTurns(samples({ 0.5 * Double($0) }, count: 30), axis: .horizontal))
+        #expect(drift == 0)
+        let jump = try #require(
+            TrajectoryRules.crossTurns(
+                samples({ 0.5 * Double($0) + ($0 >= 15 ? 20 : 0) }, count: 30), axis: .horizontal))
+        #expect(jump == 0)
         // Read across the slider whichever way it runs.
         let vertical = samples({ noise[$0] }, count: 2_000).map {
             PuzzleTrackPoint(x: $0.y, y: $0.x, time: $0.time)
         }
         #expect(
-            TrajectoryRules.crossNoiseRatio(vertical, axis: .vertical)
-                == TrajectoryRules.crossNoiseRatio(
+            TrajectoryRules.crossTurns(vertical, axis: .vertical)
+                == TrajectoryRules.crossTurns(
                     samples({ noise[$0] }, count: 2_000), axis: .horizontal))
         // Not judged: under six samples, a sample that keeps its place across, a free axis.
         #expect(
-            TrajectoryRules.crossNoiseRatio(samples({ noise[$0] }, count: 5), axis: .horizontal)
-                == nil)
+            TrajectoryRules.crossTurns(samples({ noise[$0] }, count: 5), axis: .horizontal) == nil)
         var still = samples({ noise[$0] }, count: 60)
         still[30].y = still[29].y
-        #expect(TrajectoryRules.crossNoiseRatio(still, axis: .horizontal) == nil)
-        #expect(
-            TrajectoryRules.crossNoiseRatio(samples({ noise[$0] }, count: 60), axis: .free) == nil)
+        #expect(TrajectoryRules.crossTurns(still, axis: .horizontal) == nil)
+        #expect(TrajectoryRules.crossTurns(samples({ noise[$0] }, count: 60), axis: .free) == nil)
     }
 
     /// A drag whose wobble across the slider drifts passes; the same drag with every sample
@@ -295,15 +296,15 @@ import Testing
             PuzzleTrackPoint(
                 x: $0.x, y: 120 + Double.random(in: -3...3, using: &random), time: $0.time)
         }
-        #expect(TrajectoryRules.crossNoiseRatio(drifting, axis: .horizontal)! < 0.1)
+        #expect(TrajectoryRules.crossTurns(drifting, axis: .horizontal)! < 0.1)
         #expect(violation(drifting, rules: structural) == nil)
         for (name, samples) in [("moved", noisy), ("laid flat and moved", flat)] {
-            guard case .perSampleNoise(let ratio) = violation(samples, rules: structural) else {
+            guard case .perSampleNoise(let turns) = violation(samples, rules: structural) else {
                 Issue.record(
                     "\(name): \(String(describing: violation(samples, rules: structural)))")
                 continue
             }
-            #expect(ratio > rules.maximumCrossNoiseRatio)
+            #expect(turns > rules.maximumCrossTurns)
         }
     }
 

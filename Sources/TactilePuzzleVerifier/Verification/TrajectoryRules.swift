@@ -21,8 +21,8 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
     /// The progress along the slider follows a textbook easing curve within a hair.
     case textbookCurve(residual: Double)
     /// The wobble across the slider is noise added to each sample, not a hand's drift: the
-    /// mean square of its second differences over that of its first (3 for such noise).
-    case perSampleNoise(ratio: Double)
+    /// share of its steps across that turn back (2/3 for such noise).
+    case perSampleNoise(turns: Double)
     /// The drag moves the way scripts' drags do: the drag model's score, from 0 (a person's)
     /// to 1 (a script's), and the score from which it refuses.
     case scriptLike(score: Double, threshold: Double)
@@ -73,8 +73,8 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
         case .offAxis(let d): "a sample strays \(f(d)) of the width from the slider"
         case .evenlyTimed: "every sample comes after the same interval, like a timer's"
         case .textbookCurve(let r): "progress follows an easing formula (residual \(f(r, 4)))"
-        case .perSampleNoise(let r):
-            "the wobble across the slider is per-sample noise (difference ratio \(f(r, 2)))"
+        case .perSampleNoise(let share):
+            "the wobble across the slider is per-sample noise (\(f(share, 2)) of its steps turn back)"
         case .scriptLike(let score, let threshold):
             "moves like a script (drag model score \(f(score)), refused from \(f(threshold)))"
         case .endsElsewhere: "the track does not end where the piece was released"
@@ -132,14 +132,15 @@ public struct TrajectoryRules: Hashable, Sendable {
     /// frames stay within 0.01 of their curve, as 0.4 % of people's recorded finger flicks and
     /// 0.1 % of their aimed finger strokes do (those pay the price instead).
     public var minimumSteadyCurveResidual = 0.01
-    /// The most a drag's wobble across the slider may look like noise added to each sample,
-    /// as the mean square of its second differences over that of its first (see
-    /// ``crossNoiseRatio(_:axis:)``): such noise gives 3, a hand's drift much less. A copy of
-    /// a person's drag moved up to ±3 px a sample goes over 2.2 about half the time (nine
-    /// times in ten when laid flat first); 3 of the 4,784 recorded people's drags of the dev
-    /// split do (they pay the price instead). Judged on drags of six samples or more none of
-    /// which keeps its place across the slider; a mouse's whole pixels do, noise never.
-    public var maximumCrossNoiseRatio = 2.2
+    /// The largest share of a drag's steps across the slider that may turn back (see
+    /// ``crossTurns(_:axis:)``): noise added to each sample turns back at 2/3 of them, a
+    /// hand's drift seldom. A copy of a person's drag moved up to ±3 px a sample turns back
+    /// at over half its steps about half the time (85 % when laid flat first); 2 of the 4,784
+    /// recorded people's drags of the dev split do (they pay the price instead), and 6 of
+    /// 7,629 finger strokes with frames lost as a slow phone loses them. Judged on drags of
+    /// six samples or more none of which keeps its place across the slider: a mouse's whole
+    /// pixels do, noise never.
+    public var maximumCrossTurns = 0.5
     /// The drag model's score from which a drag is refused; `nil` uses the trained
     /// threshold (the score that keeps 99.5 % of people's recorded drags), 1 or more refuses
     /// no drag for its shape.
@@ -256,8 +257,8 @@ public struct TrajectoryRules: Hashable, Sendable {
         if features.easingResidual < closest {
             return .textbookCurve(residual: features.easingResidual)
         }
-        if let ratio = Self.crossNoiseRatio(track, axis: axis), ratio > maximumCrossNoiseRatio {
-            return .perSampleNoise(ratio: ratio)
+        if let turns = Self.crossTurns(track, axis: axis), turns > maximumCrossTurns {
+            return .perSampleNoise(turns: turns)
         }
         let model = DragModel.judging(device)
         let threshold = maximumScriptScore ?? model.threshold
@@ -268,22 +269,18 @@ public struct TrajectoryRules: Hashable, Sendable {
         return nil
     }
 
-    /// How much a track's position across the slider looks like noise added to each sample:
-    /// the mean square of its second differences over the mean square of its first. Noise
-    /// alone gives 3 (each second difference adds three samples' noise, each first two); a
-    /// drift, which changes little from sample to sample, gives nearly 0. `nil` for fewer than
-    /// six samples, a free axis, a track with a sample that keeps its place across the slider
-    /// (less than a two-hundredth of a unit from the one before: the widget sends hundredths),
-    /// or one that never moves across.
-    public static func crossNoiseRatio(_ track: [PuzzleTrackPoint], axis: PuzzleAxis) -> Double? {
+    /// The share of a track's steps across the slider that turn back (each pair of steps in
+    /// a row that go opposite ways). Independent noise turns back at 2/3 of them; a drift, or
+    /// a jump where frames were lost, seldom. `nil` for fewer than six samples, a free axis,
+    /// or a track with a sample that keeps its place across the slider (less than a
+    /// two-hundredth of a unit from the one before: the widget sends hundredths).
+    public static func crossTurns(_ track: [PuzzleTrackPoint], axis: PuzzleAxis) -> Double? {
         guard track.count >= 6, axis != .free else { return nil }
         let across = track.map { axis == .horizontal ? $0.y : $0.x }
-        let first = zip(across, across.dropFirst()).map { $1 - $0 }
-        guard first.allSatisfy({ abs($0) >= 0.005 }) else { return nil }
-        let second = zip(first, first.dropFirst()).map { $1 - $0 }
-        let firstPower = first.reduce(0) { $0 + $1 * $1 } / Double(first.count)
-        let secondPower = second.reduce(0) { $0 + $1 * $1 } / Double(second.count)
-        return firstPower > 0 ? secondPower / firstPower : nil
+        let steps = zip(across, across.dropFirst()).map { $1 - $0 }
+        guard steps.allSatisfy({ abs($0) >= 0.005 }) else { return nil }
+        let turns = zip(steps, steps.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+        return Double(turns) / Double(steps.count - 1)
     }
 
     private func keyboardViolation(
