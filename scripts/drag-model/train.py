@@ -54,15 +54,8 @@ RATE = 0.1
 class Model:
     """One of the verifier's drag models: which tracks it learns from and how it reads them."""
 
-    def __init__(self, name, trees, depth, keep, devices, reads, file, fixtures, leaf=1,
-                 share=None):
+    def __init__(self, name, trees, depth, keep, devices, reads, file, fixtures):
         self.name, self.trees, self.depth, self.keep = name, trees, depth, keep
-        # Each split chooses among a random `share` of the features and leaves at least
-        # `leaf` tracks on each side, so the trees lean on many signs at once rather than on
-        # the few that tell one recorded generator apart: what a generator it never saw is
-        # judged by (the mouse model's worst family left out of training went from 57-62 %
-        # to about 10 % of its drags passing).
-        self.leaf, self.share = leaf, share
         self.devices = devices  # the recorded people's devices it learns from
         self.judged = name  # the device whose people the threshold keeps
         self.reads = reads  # a track as the model reads it
@@ -70,8 +63,8 @@ class Model:
 
 
 MODELS = [
-    Model("mouse", 800, 3, 0.995, {"mouse"}, lambda track: track, "DragModel.txt",
-          "drag-model-fixtures.json", leaf=100, share=0.3),
+    Model("mouse", 150, 3, 0.995, {"mouse"}, lambda track: track, "DragModel.txt",
+          "drag-model-fixtures.json"),
     Model("touch", 300, 4, 0.98, {"mouse", "touch"}, steady_frames, "TouchDragModel.txt",
           "drag-model-touch-fixtures.json"),
 ]
@@ -123,8 +116,7 @@ def tracks(data, widget):
 def fit(model, x, y, w):
     return GradientBoostingClassifier(
         n_estimators=model.trees, max_depth=model.depth, learning_rate=RATE, subsample=0.8,
-        min_samples_leaf=model.leaf, max_features=model.share, random_state=0).fit(
-            x, y, sample_weight=w)
+        random_state=0).fit(x, y, sample_weight=w)
 
 
 def weights(sources):
