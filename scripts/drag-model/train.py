@@ -24,15 +24,17 @@ person, so the figure is for people the model has not seen). Writes, in the veri
 Synthetic scripted drags of several families (synthetic.py) join the bots, so the models
 learn kinds of generator rather than the recorded ones. Replays of recorded drags are left
 out of training: they are people's motion, caught by the verifier's memory of accepted drags,
-not by their shape. --check prints the cross-validated figures and, for each bot family
-(recorded or synthetic), how a model trained without it judges it: the figure for a generator
-the model has never seen. Needs numpy and scikit-learn (pip or python3-sklearn).
+not by their shape. --check prints the cross-validated figures; for the mouse model, how many
+of each person's drags (where the recordings name people) a model trained without that person
+keeps; and, for each bot family (recorded or synthetic), how a model trained without it judges
+it: the figure for a generator the model has never seen. Needs numpy and scikit-learn (pip or python3-sklearn).
 """
 import argparse
 import json
 import math
 import os
 import random
+import re
 import sys
 
 import numpy as np
@@ -76,6 +78,15 @@ def device_of(doc):
     return "touch" if "touch" in device else "pen" if device.startswith("pen") else "mouse"
 
 
+def person_of(track, who):
+    """The person a recorded drag names (a finger stroke's user, or `userN` in a recording's
+    id), else None."""
+    if who:
+        return str(who)
+    named = re.search(r"user\d+", track.get("id", ""))
+    return named.group(0) if named else None
+
+
 def tracks(data, widget):
     rng = random.Random(20261203)
     rows = []
@@ -100,7 +111,7 @@ def tracks(data, widget):
                     if len(body["track"]) < 3:
                         continue
                     rows.append((body["track"], group == "bots", doc["source"], group_name,
-                                 device))
+                                 device, person_of(track, who)))
     for family in synthetic.FAMILIES:
         for number in range(SYNTHETIC):
             pts = synthetic.drag(rng, family)
@@ -109,7 +120,7 @@ def tracks(data, widget):
             body, _, _ = widget.widget_answer(pts, hole, top, IMAGE_WIDTH, PIECE)
             if len(body["track"]) >= 3:
                 rows.append((body["track"], True, "synthetic-" + family,
-                             f"synthetic-{family}/{number}", "mouse"))
+                             f"synthetic-{family}/{number}", "mouse", None))
     return rows
 
 
@@ -195,6 +206,19 @@ def train(spec, rows, check):
     if check:
         # How the model does on a generator it has never seen: each bot family (a recorded
         # source or a synthetic family) left out of training in turn, judged by the rest.
+        # And on people it has never seen: each person the mouse recordings name (with 20
+        # drags or more) left out of training, judged by the rest at the threshold (the touch
+        # model's folds are by person already). A model can learn to tell unseen generators
+        # apart only as far as it still keeps unseen people.
+        if spec.devices == {"mouse"}:
+            persons = [r[5] if not r[1] else None for r in mine]
+            print(f"{spec.name} model, each named person left out of training, kept by the rest:")
+            for who in sorted({p for p in persons if p and persons.count(p) >= 20 * DRAWS}):
+                mask = np.array([p == who for p in persons])
+                left_out = fit(spec, x[~mask], y[~mask], w[~mask])
+                kept = np.mean(left_out.predict_proba(x[mask])[:, 1] < threshold) * 100
+                recorded = sources[int(np.argmax(mask))].split("-")[0]
+                print(f"  {recorded + ' ' + who:34} {kept:6.1f} %  ({mask.sum() // DRAWS} drags)")
         print(f"{spec.name} model, each bot family left out of training, judged by the rest:")
         for source in sorted({s for s, bot in zip(sources, y) if bot}):
             mask = np.array([s == source for s in sources])
