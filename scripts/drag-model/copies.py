@@ -15,13 +15,13 @@ with the path laid flat across the slider. A finger's strokes are sent as `"poin
 Uses run_eval.py's service driver and widget emulation (imported from the data folder's parent),
 each drag on a fresh puzzle from a fresh client address.
 """
-import argparse
 import concurrent.futures as cf
 import glob
 import json
 import os
 import random
-import sys
+
+import service_args
 
 CHANGES = [
     ("the same samples", {}),
@@ -63,16 +63,8 @@ def jittered(track, rng, jitter=(0.0, 0.0), flat=False, **_):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tactile")
-    ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "..",
-                                                    "shared", "captcha-drags", "dev"),
-                    help="a split folder (with humans/)")
-    ap.add_argument("--every", type=int, default=4, help="take every Nth drag of each source")
-    ap.add_argument("--jobs", type=int, default=2)
-    a = ap.parse_args()
-    sys.path.insert(0, os.path.dirname(os.path.abspath(a.data)))
-    import run_eval
+    a, run_eval = service_args.parse(__doc__, options=[
+        ("--every", {"type": int, "default": 4, "help": "take every Nth drag of each source"})])
 
     # The second use goes through the widget's emulation, then the change's per-sample noise.
     emulate, noise = run_eval.widget_answer, {}

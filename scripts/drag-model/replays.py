@@ -12,22 +12,16 @@ another puzzle): the figure that counts is how many passed both times. Uses
 run_eval.py's service driver and widget emulation (imported from the data folder's parent),
 each submission on a fresh puzzle from a fresh client address.
 """
-import argparse
 import concurrent.futures as cf
 import glob
 import json
 import os
-import sys
+
+import service_args
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tactile")
-    ap.add_argument("--data", required=True, help="a split folder (with bots/)")
-    ap.add_argument("--jobs", type=int, default=2)
-    a = ap.parse_args()
-    sys.path.insert(0, os.path.dirname(os.path.abspath(a.data)))
-    import run_eval
+    a, run_eval = service_args.parse(__doc__, folder="bots")
 
     service = run_eval.HTTP(a.tactile)
     try:

@@ -10,14 +10,14 @@ A person's drag must pass on a slow machine too. Each way of losing frames runs 
 run_eval.py's service driver and widget emulation (imported from the data folder's parent), each
 stroke on a fresh puzzle from a fresh client address, sent as `"pointer": "touch"`.
 """
-import argparse
 import collections
 import concurrent.futures as cf
 import glob
 import json
 import os
 import random
-import sys
+
+import service_args
 
 
 def every_other(pts, rng):
@@ -40,15 +40,7 @@ WAYS = [("as recorded", lambda pts, rng: pts), ("every other frame (30 Hz)", eve
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("tactile")
-    ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "..",
-                                                    "shared", "captcha-drags", "dev"),
-                    help="a split folder (with humans/)")
-    ap.add_argument("--jobs", type=int, default=2)
-    a = ap.parse_args()
-    sys.path.insert(0, os.path.dirname(os.path.abspath(a.data)))
-    import run_eval
+    a, run_eval = service_args.parse(__doc__)
 
     rng = random.Random(11)
     print(f"{'finger strokes':24} {'delivered':28} {'passed':>7}   most refused by")
