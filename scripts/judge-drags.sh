@@ -3,9 +3,9 @@
 # (../shared/captcha-drags, when present): run_eval.py on the dev and the holdout split
 # through `tactile puzzle serve` exactly as widget.js sends a drag (a finger's strokes as
 # "pointer": "touch"), every bot's drag again re-timed to a touchscreen's cadence and sent as a
-# finger's, the finger strokes by person and as a slow phone delivers them, then every replay attack twice (passing both times is
-# the figure that counts), then copies of people's accepted drags as a replay tool changes them
-# (copies.py). Builds the release `tactile` first.
+# finger's, the finger strokes by person and as a slow phone delivers them, then every replay
+# attack twice (passing both times is the figure that counts), then copies of people's accepted
+# drags as a replay tool changes them (copies.py). Builds the release `tactile` first.
 # Usage: scripts/judge-drags.sh [--dev-only] [DATA]      (DATA: default ../shared/captcha-drags)
 set -euo pipefail
 cd "$(dirname "$0")/.."

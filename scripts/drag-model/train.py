@@ -30,6 +30,7 @@ keeps; and, for each bot family (recorded or synthetic), how a model trained wit
 it: the figure for a generator the model has never seen. Needs numpy and scikit-learn (pip or python3-sklearn).
 """
 import argparse
+import collections
 import json
 import math
 import os
@@ -212,8 +213,9 @@ def train(spec, rows, check):
         # apart only as far as it still keeps unseen people.
         if spec.devices == {"mouse"}:
             persons = [r[5] if not r[1] else None for r in mine]
+            counts = collections.Counter(p for p in persons if p)
             print(f"{spec.name} model, each named person left out of training, kept by the rest:")
-            for who in sorted({p for p in persons if p and persons.count(p) >= 20 * DRAWS}):
+            for who in sorted(p for p, n in counts.items() if n >= 20 * DRAWS):
                 mask = np.array([p == who for p in persons])
                 left_out = fit(spec, x[~mask], y[~mask], w[~mask])
                 kept = np.mean(left_out.predict_proba(x[mask])[:, 1] < threshold) * 100
