@@ -231,6 +231,29 @@ import Testing
         #expect(judged(.touch) == nil)
     }
 
+    /// A browser hands a script's timer to the service a tenth of a millisecond off its beat
+    /// either way (coarsened, jittered event times): still a timer's. Intervals a millisecond
+    /// apart or more are not judged by this rule.
+    @Test func aTimerJitteredByTheBrowserIsStillATimer() {
+        func judged(jitter: Double) -> TrajectoryViolation? {
+            let samples = (0..<20).map {
+                let u = Double($0) / 19
+                let offset = [0, jitter, -jitter, jitter / 2][$0 % 4]
+                return PuzzleTrackPoint(
+                    x: 400 * (u < 0.5 ? u * 1.4 : 0.7 + (u - 0.5) * 0.6), y: 120,
+                    time: Double($0) * 0.016 + offset)
+            }
+            return structural.violation(
+                in: samples, release: Point(x: samples.last!.x, y: 120), start: start,
+                displayWidth: 640, axis: .horizontal, inputMethod: .pointer, device: .mouse)
+        }
+        // The intervals move by +j, -2j, +1.5j, -0.5j: spreads of 0, 0.35 ms and 1.05 ms
+        // between the shortest and the longest.
+        #expect(judged(jitter: 0) == .evenlyTimed)
+        #expect(judged(jitter: 0.0001) == .evenlyTimed)
+        #expect(judged(jitter: 0.0003) == nil)
+    }
+
     /// The share of steps across the slider that turn back, against closed forms: 2/3 for
     /// independent noise (of three values in a row, the middle one is the highest or the
     /// lowest two times in three), ω/π for a sine of angular step ω (it turns twice a

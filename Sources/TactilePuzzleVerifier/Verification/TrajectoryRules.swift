@@ -16,7 +16,8 @@ public enum TrajectoryViolation: Hashable, Sendable, CustomStringConvertible {
     case startsElsewhere(fractionOfWidth: Double)
     /// A sample strays over a whole width from the slider's row or column.
     case offAxis(fractionOfWidth: Double)
-    /// Every interval between samples is the same to a tenth of a millisecond: a timer's.
+    /// Every interval between samples is the same within ``TrajectoryRules/evenTimingTolerance``:
+    /// a timer's.
     case evenlyTimed
     /// The progress along the slider follows a textbook easing curve within a hair.
     case textbookCurve(residual: Double)
@@ -117,6 +118,12 @@ public struct TrajectoryRules: Hashable, Sendable {
     public var minimumSteadyDuration = 0.05
     /// Longest drag, in seconds.
     public var maximumDuration = 120.0
+    /// The widest spread of a mouse drag's intervals, in seconds, that is still a timer's
+    /// beat (six intervals or more). A browser coarsens event times to a tenth of a
+    /// millisecond and jitters them, so a script's timer reaches the service up to ±0.2 ms
+    /// off its beat; no recorded person's mouse drag of the dev split has its intervals within
+    /// 1 ms of each other (0 of 2,229; the closest within 2 ms).
+    public var evenTimingTolerance = 0.0005
     /// How far the first sample may be from the piece's start.
     public var maximumStartGap = 0.02
     /// How far the last sample may be from the reported release.
@@ -249,7 +256,7 @@ public struct TrajectoryRules: Hashable, Sendable {
         // on a textbook easing curve.
         let intervals = zip(points, points.dropFirst()).map { $1.time - $0.time }
         if device == .mouse, intervals.count >= 6, let low = intervals.min(),
-            let high = intervals.max(), high - low < 0.0001
+            let high = intervals.max(), high - low < evenTimingTolerance
         {
             return .evenlyTimed
         }
