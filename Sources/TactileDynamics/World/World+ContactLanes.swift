@@ -247,10 +247,10 @@ extension World {
         let distance = (dx * dx + dy * dy).squareRoot()
         let inverse = 1 / distance
         // Centres that meet keep the normal they had (straight down when they had none).
-        let unset = (group.normalX .== 0) .& (group.normalY .== 0)
+        let unset: LaneMask = (group.normalX .== 0) .& (group.normalY .== 0)
         let keptX = group.normalX.taking(Lanes(), where: unset)
         let keptY = group.normalY.taking(Lanes(repeating: 1), where: unset)
-        let apart = distance .> Lanes(repeating: 1e-12)
+        let apart: LaneMask = distance .> Lanes(repeating: 1e-12)
         let nx = keptX.taking(dx * inverse, where: apart)
         let ny = keptY.taking(dy * inverse, where: apart)
         let separation = distance - group.radiusA - group.radiusB
@@ -315,7 +315,7 @@ extension World {
         let ty = -nx
         // Friction: one impulse per contact, within friction × its normal impulses.
         if group.hasFriction {
-            let hasFriction = group.friction .> 0
+            let hasFriction: LaneMask = group.friction .> 0
             let limit = group.friction * (group.normalImpulse0 + group.normalImpulse1)
             let old = group.tangentImpulse
             let vt = v.relativeVelocity(
@@ -396,15 +396,15 @@ extension World {
         // Both push.
         let both0 = (-b0 * k11 + b1 * k01) * group.inverseDeterminant
         let both1 = (-b1 * k00 + b0 * k01) * group.inverseDeterminant
-        let bothPush = (both0 .>= 0) .& (both1 .>= 0)
+        let bothPush: LaneMask = (both0 .>= 0) .& (both1 .>= 0)
         // Only the first pushes.
         let first0 = -b0 * group.normalMass0
-        let firstPushes = (first0 .>= 0) .& (k01 * first0 + b1 .>= 0)
+        let firstPushes: LaneMask = (first0 .>= 0) .& (k01 * first0 + b1 .>= 0)
         // Only the second pushes.
         let second1 = -b1 * group.normalMass1
-        let secondPushes = (second1 .>= 0) .& (k01 * second1 + b0 .>= 0)
+        let secondPushes: LaneMask = (second1 .>= 0) .& (k01 * second1 + b0 .>= 0)
         // Neither pushes; failing every case, the impulses stay as they are.
-        let neither = (b0 .>= 0) .& (b1 .>= 0)
+        let neither: LaneMask = (b0 .>= 0) .& (b1 .>= 0)
         let x0 = a0.taking(zero, where: neither .| secondPushes)
             .taking(first0, where: firstPushes).taking(both0, where: bothPush)
         let x1 = a1.taking(zero, where: neither).taking(second1, where: secondPushes)
