@@ -45,15 +45,26 @@ struct Pool<Element>: ~Copyable {
     }
 
     mutating func append(_ element: Element) {
-        if count == capacity {
-            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: base, count: count)
-            base.deallocate()
-            base = grown
-            capacity *= 2
-        }
+        if count == capacity { grow(to: capacity * 2) }
         (base + count).initialize(to: element)
         count += 1
+    }
+
+    /// Adds one element whose value is left as it was, for a caller that sets it in its place
+    /// before reading it (instead of building it elsewhere and copying it in); its index.
+    mutating func appendUninitialized() -> Int {
+        if count == capacity { grow(to: capacity * 2) }
+        count += 1
+        return count - 1
+    }
+
+    /// Moves the elements to storage for `newCapacity`.
+    private mutating func grow(to newCapacity: Int) {
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        grown.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
     }
 
     mutating func append(contentsOf elements: some Sequence<Element>) {
@@ -64,13 +75,7 @@ struct Pool<Element>: ~Copyable {
     /// initialised when the pool grows), for a caller that writes every one before reading
     /// any: no default value is built and copied into each first.
     mutating func resize(toUninitialized count: Int) {
-        if count > capacity {
-            let grown = UnsafeMutablePointer<Element>.allocate(capacity: count)
-            grown.moveInitialize(from: base, count: self.count)
-            base.deallocate()
-            base = grown
-            capacity = count
-        }
+        if count > capacity { grow(to: count) }
         self.count = count
     }
 

@@ -243,9 +243,11 @@ extension World {
                 - shapes[b].radius
             guard gap <= margin else { return }
         }
-        // Built in place at the end of the list, and dropped again if nothing is found.
-        contacts.append(Contact())
-        let k = contacts.count - 1
+        // Built in place at the end of the list, and dropped again if nothing is found: a
+        // fresh contact is set where it lies (a contact is plain values), not built elsewhere
+        // and copied in.
+        let k = contacts.appendUninitialized()
+        contacts[k] = Contact()
         var found: Bool
         if isCircleA && !isCircleB {
             contacts[k].setShapes(b, shapes[b].body, a, shapes[a].body)
