@@ -21,8 +21,13 @@ person, so the figure is for people the model has not seen). Writes, in the veri
 - Tests/TactilePuzzleVerifierTests/Fixtures/drag-model-fixtures.json and
   drag-model-touch-fixtures.json: synthetic tracks (made here, no recorded data) with this
   script's features and scores, which the Swift tests compare against.
-Synthetic scripted drags of several families (synthetic.py) join the bots, so the models
-learn kinds of generator rather than the recorded ones. Replays of recorded drags are left
+Synthetic scripted drags of several families (synthetic.py; 2,400 of each) join the bots, so
+the models learn kinds of generator rather than the recorded ones. Every source weighs the same
+within its class; for the mouse model the people's drags and the scripts' weigh the same in
+total too. The touch model's people leave out the mouse drags that come in batches (over a
+remote desktop, or through a throttled logger): a browser that reports a finger or a pen has the
+touchscreen's own stream, and read at 60 frames a second a batched drag is a row of straight
+segments, as a sparse generator's is. Replays of recorded drags are left
 out of training: they are people's motion, caught by the verifier's memory of accepted drags,
 not by their shape. --check prints the cross-validated figures; for the mouse model, how many
 of each person's drags (where the recordings name people) a model trained without that person
@@ -50,16 +55,18 @@ import synthetic  # noqa: E402
 
 IMAGE_WIDTH, IMAGE_HEIGHT, PIECE = 640, 360, 96  # the service's default puzzle
 DRAWS = 2  # puzzles (hole positions, so stage widths) per recorded drag
-SYNTHETIC = 300  # synthetic scripted drags of each family
+SYNTHETIC = 2400  # synthetic scripted drags of each family
 RATE = 0.1
 
 
 class Model:
     """One of the verifier's drag models: which tracks it learns from and how it reads them."""
 
-    def __init__(self, name, trees, depth, keep, devices, reads, file, fixtures):
+    def __init__(self, name, trees, depth, keep, devices, reads, file, fixtures, balanced, batched):
         self.name, self.trees, self.depth, self.keep = name, trees, depth, keep
         self.devices = devices  # the recorded people's devices it learns from
+        self.balanced = balanced  # people and scripts weigh the same in total
+        self.batched = batched  # whether people's batched mouse drags are among its people
         self.judged = name  # the device whose people the threshold keeps
         self.reads = reads  # a track as the model reads it
         self.file, self.fixtures = file, fixtures
@@ -67,10 +74,13 @@ class Model:
 
 MODELS = [
     Model("mouse", 150, 3, 0.995, {"mouse"}, lambda track: track, "DragModel.txt",
-          "drag-model-fixtures.json"),
+          "drag-model-fixtures.json", balanced=True, batched=True),
     Model("touch", 300, 4, 0.98, {"mouse", "touch"}, steady_frames, "TouchDragModel.txt",
-          "drag-model-touch-fixtures.json"),
+          "drag-model-touch-fixtures.json", balanced=False, batched=False),
 ]
+# People's mouse recordings whose events come in batches: over a remote desktop (balabit, ~100
+# ms batches) or through a logger that throttles them (bdci2017, median 27 ms, a tenth over 100 ms).
+BATCHED = ("balabit-", "bdci2017-")
 
 
 def device_of(doc):
@@ -131,10 +141,14 @@ def fit(model, x, y, w):
         random_state=0).fit(x, y, sample_weight=w)
 
 
-def weights(sources):
-    """Every source weighs the same in total, so big sources do not drown small ones."""
+def weights(sources, bots, balanced):
+    """Every source weighs the same in total, so big sources do not drown small ones; when
+    `balanced`, people's sources together weigh as much as scripts' (there are more bot sources
+    than people's, and without it the model keeps fewer of the people it has not seen)."""
     counts = {s: sources.count(s) for s in set(sources)}
     w = np.array([1.0 / counts[s] for s in sources])
+    if balanced:
+        w = np.where(bots, w / w[bots].sum(), w / w[~bots].sum())
     return w * len(w) / w.sum()
 
 
@@ -185,12 +199,12 @@ def fixture_tracks():
 
 def train(spec, rows, check):
     """Fits one model; writes its text and fixtures unless `check`."""
-    mine = [r for r in rows if r[1] or r[4] in spec.devices]
+    mine = [r for r in rows if r[1] or (r[4] in spec.devices and (spec.batched or not r[2].startswith(BATCHED)))]
     x = np.array([features(spec.reads(r[0])) for r in mine])
     y = np.array([r[1] for r in mine])
     sources = [r[2] for r in mine]
     judged = np.array([not r[1] and r[4] == spec.judged for r in mine])
-    w = weights(sources)
+    w = weights(sources, y, spec.balanced)
     scores = np.zeros(len(y))
     groups = [r[3] for r in mine]  # both puzzles of one drag (a person's strokes) in one fold
     folds = StratifiedGroupKFold(5, shuffle=True, random_state=0)
