@@ -12,8 +12,9 @@ for each way a pointer reports:
 - the touch model (touch and pen) reads the track at a steady 60 frames a second
   (`features.steady_frames`), since a touchscreen's even stream is what people's fingers
   produce and says nothing of who moved: only the motion counts, so a script re-timing its path
-  to a touchscreen's cadence gains nothing. People: every recorded drag, mouse and finger (the
-  mouse drags stand in for a pen's aimed motion). Threshold: keeps 98 % of the finger strokes.
+  to a touchscreen's cadence gains nothing. People: the finger strokes and the mouse drags
+  recorded at a browser's own event rate (standing in for a pen's aimed motion; not the batched
+  ones, below). Threshold: keeps 98 % of the finger strokes.
 Thresholds come from five-fold cross-validation, folds by recorded drag (finger strokes: by
 person, so the figure is for people the model has not seen). Writes, in the verifier's module:
 - Verification/Judgement/DragModel.txt and TouchDragModel.txt: the trees and thresholds, as text
