@@ -72,6 +72,12 @@ class Model:
         self.reads = reads  # a track as the model reads it
         self.file, self.fixtures = file, fixtures
 
+    def learns_from(self, row):
+        """Whether a training row is among this model's: every script's drag, and the people's
+        drags of its devices (without the batched ones unless `batched`)."""
+        _, bot, source, _, device, _ = row
+        return bot or (device in self.devices and (self.batched or not source.startswith(BATCHED)))
+
 
 MODELS = [
     Model("mouse", 150, 3, 0.995, {"mouse"}, lambda track: track, "DragModel.txt",
@@ -146,7 +152,7 @@ def weights(sources, bots, balanced):
     """Every source weighs the same in total, so big sources do not drown small ones; when
     `balanced`, people's sources together weigh as much as scripts' (there are more bot sources
     than people's, and without it the model keeps fewer of the people it has not seen)."""
-    counts = {s: sources.count(s) for s in set(sources)}
+    counts = collections.Counter(sources)
     w = np.array([1.0 / counts[s] for s in sources])
     if balanced:
         w = np.where(bots, w / w[bots].sum(), w / w[~bots].sum())
@@ -200,7 +206,7 @@ def fixture_tracks():
 
 def train(spec, rows, check):
     """Fits one model; writes its text and fixtures unless `check`."""
-    mine = [r for r in rows if r[1] or (r[4] in spec.devices and (spec.batched or not r[2].startswith(BATCHED)))]
+    mine = [r for r in rows if spec.learns_from(r)]
     x = np.array([features(spec.reads(r[0])) for r in mine])
     y = np.array([r[1] for r in mine])
     sources = [r[2] for r in mine]
