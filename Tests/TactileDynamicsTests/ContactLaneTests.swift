@@ -10,11 +10,11 @@ import Testing
     /// Boxes and balls dropped into a box, so that they come to rest on each other: contacts
     /// of one point (balls) and two (boxes on boxes, solved as a pair or one at a time), with
     /// friction, restitution, a spring and a push; enough shapes (over 64) for the contacts to
-    /// be reused and ordered by colour.
-    func makeScene(lanes: Bool) throws -> (DynamicAnimator, [DynamicItem]) {
+    /// be reused and ordered by colour. With `soft` contacts, every contact is soft.
+    func makeScene(lanes: Bool, soft: Bool) throws -> (DynamicAnimator, [DynamicItem]) {
         let animator = try DynamicAnimator(
             referenceBounds: Rect(x: 0, y: 0, width: 400, height: 400),
-            timeStep: 1.0 / 240, positionIterations: 3)
+            timeStep: 1.0 / 240, positionIterations: soft ? 1 : 3, softContacts: soft)
         animator.world.solvesInLanes = lanes
         var items: [DynamicItem] = []
         for i in 0..<150 {
@@ -38,9 +38,12 @@ import Testing
         return (animator, items)
     }
 
-    @Test func lanesGiveTheOneAtATimeResultToTheBit() throws {
-        let (inLanes, laneItems) = try makeScene(lanes: true)
-        let (oneByOne, items) = try makeScene(lanes: false)
+    /// Rigid contacts (points in pairs and one at a time) and soft ones (one at a time, a
+    /// spring while solving, relaxed after the move).
+    @Test(arguments: [false, true])
+    func lanesGiveTheOneAtATimeResultToTheBit(soft: Bool) throws {
+        let (inLanes, laneItems) = try makeScene(lanes: true, soft: soft)
+        let (oneByOne, items) = try makeScene(lanes: false, soft: soft)
         var groupsSeen = 0
         var blocksSeen = false
         var onePointSeen = false

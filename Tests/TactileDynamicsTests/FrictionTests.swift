@@ -13,9 +13,11 @@ import Testing
 
     /// A 40×20 box resting on an incline of `degrees` (falling to the right, y down), with
     /// the given friction. Returns the distance slid down the slope at each of the times.
-    static func slide(degrees: Double, friction: Double, at times: [Double]) throws -> [Double] {
+    static func slide(
+        degrees: Double, friction: Double, at times: [Double], softContacts: Bool = false
+    ) throws -> [Double] {
         let theta = degrees * .pi / 180
-        let animator = Scene.animator()
+        let animator = Scene.animator(softContacts: softContacts)
         let down = Vec2(cos(theta), sin(theta))
         let up = Vec2(sin(theta), -cos(theta))
         let start = Vec2(-900 * down.x, -900 * down.y)

@@ -7,8 +7,11 @@ import TactileCore
 enum Scene {
     static let area = Rect(x: -2000, y: -2000, width: 4000, height: 4000)
 
-    static func animator(_ bounds: Rect = area, timeStep: Double = 1.0 / 600) -> DynamicAnimator {
-        try! DynamicAnimator(referenceBounds: bounds, timeStep: timeStep)
+    static func animator(
+        _ bounds: Rect = area, timeStep: Double = 1.0 / 600, softContacts: Bool = false
+    ) -> DynamicAnimator {
+        try! DynamicAnimator(
+            referenceBounds: bounds, timeStep: timeStep, softContacts: softContacts)
     }
 
     static func ball(_ x: Double, _ y: Double, radius: Double = 10) -> DynamicItem {

@@ -83,8 +83,14 @@ public final class DynamicAnimator {
     ///   - referenceBounds: The area in points; must have a positive, finite size.
     ///   - timeStep: The fixed step in seconds, 1/10,000…1/30. Default 1/600.
     ///   - positionIterations: Constraint passes per step, 1…100. Default 4.
+    ///   - softContacts: Whether contacts are soft (the soft step): overlap is pushed out by a
+    ///     stiff, damped spring within the constraint passes, and as many passes again after
+    ///     the items moved take back the speed the spring gave. Tall stacks stand with fewer
+    ///     passes. Default false: rigid contacts, overlap pushed out by motion that leaves no
+    ///     speed behind.
     public init(
-        referenceBounds: Rect, timeStep: Double = 1.0 / 600, positionIterations: Int = 4
+        referenceBounds: Rect, timeStep: Double = 1.0 / 600, positionIterations: Int = 4,
+        softContacts: Bool = false
     ) throws(DynamicsError) {
         try DynamicAnimator.validate(referenceBounds)
         try DynamicsError.check(timeStep, "time step", in: 1.0 / 10_000...1.0 / 30)
@@ -93,6 +99,7 @@ public final class DynamicAnimator {
         }
         self.referenceBounds = referenceBounds
         world = World(timeStep: timeStep, positionIterations: positionIterations)
+        world.softContacts = softContacts
         maximumStepsPerAdvance = Int((2 / timeStep).rounded(.up))
     }
 

@@ -29,6 +29,8 @@ struct ContactPoint {
     /// pushed out this step (points/s).
     var preparedSeparation = 0.0
     var push = 0.0
+    /// The separation measured at this step's start (soft contacts), points.
+    var separation = 0.0
 }
 
 /// A contact manifold between two shapes, found when contacts are detected. Its geometry is
@@ -55,6 +57,9 @@ struct Contact {
     /// keeps its one tangential impulse at the first point.
     var first = ContactPoint()
     var second = ContactPoint()
+    /// The spring soft contacts push overlap out with (``Softness``): one for two moving
+    /// bodies, a stiffer one against a body that does not move.
+    var softness = Softness.rigid
     var k00 = 0.0
     var k01 = 0.0
     var k11 = 0.0

@@ -165,6 +165,12 @@ struct ContactLaneGroup {
     var bias1 = Lanes()
     var push0 = Lanes()
     var push1 = Lanes()
+    /// Soft contacts: each point's separation at the step's start, and the spring.
+    var separation0 = Lanes()
+    var separation1 = Lanes()
+    var biasRate = Lanes()
+    var massScale = Lanes()
+    var impulseScale = Lanes()
     /// The accumulated impulses: normal at each point, and the contact's one tangential.
     var normalImpulse0 = Lanes()
     var normalImpulse1 = Lanes()

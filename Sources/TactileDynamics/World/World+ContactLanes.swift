@@ -94,6 +94,9 @@ extension World {
         laneGroups[g].preparedSeparation1 = gather(contact) {
             second($0) { $0.preparedSeparation }
         }
+        laneGroups[g].biasRate = gather(contact) { contacts[$0].softness.biasRate }
+        laneGroups[g].massScale = gather(contact) { contacts[$0].softness.massScale }
+        laneGroups[g].impulseScale = gather(contact) { contacts[$0].softness.impulseScale }
         laneGroups[g].k00 = gather(contact) { contacts[$0].k00 }
         laneGroups[g].k01 = gather(contact) { contacts[$0].k01 }
         laneGroups[g].k11 = gather(contact) { contacts[$0].k11 }
@@ -160,9 +163,7 @@ extension World {
     /// exactly.
     @inline(__always)
     mutating func measureAndWarmStartLaneGroup(_ g: Int) {
-        let a = laneGroups[g].bodyA
-        let b = laneGroups[g].bodyB
-        let moves = LaneMoves(bodies, a, b)
+        let moves = LaneMoves(bodies, laneGroups[g].bodyA, laneGroups[g].bodyB)
         // Round, or turned more than 0.02 rad (either way: the larger of t and −t).
         let limit = Lanes(repeating: 0.02)
         let turnedA: LaneMask = laneMax(moves.turnA, -moves.turnA) .> limit
@@ -183,17 +184,66 @@ extension World {
             if laneGroups[g].hasRound { prepareRoundLanes(g) }
         }
         let group = laneGroups[g]
+        // As measureContact: the separation from the moves and turns since the contacts were
+        // prepared (or as prepared, when measured exactly), and what each point asks for.
+        let s0 = moves.separation(
+            group.preparedSeparation0, group.ra0x, group.ra0y, group.rb0x, group.rb0y,
+            group.normalX, group.normalY, exact: exact)
+        if softContacts {
+            measureSoftLanes(g, s0, exact: exact, moves)
+        } else {
+            measureRigidLanes(g, s0, exact: exact, moves)
+        }
+        warmStartLaneGroup(g)
+    }
+
+    /// Sets what group `g`'s soft points ask for, from their separations (`s0` at the first
+    /// points), as `measureContact` does for soft contacts: a gap's approach, or the spring's
+    /// push.
+    @inline(__always)
+    mutating func measureSoftLanes(
+        _ g: Int, _ s0: Lanes, exact: LaneMask, _ moves: borrowing LaneMoves
+    ) {
+        let group = laneGroups[g]
+        let invH = Lanes(repeating: 1 / h)
+        let slop = Lanes(repeating: contactSlop)
+        let fastest = Lanes(repeating: contactPushSpeed)
+        let zero = Lanes()
+        laneGroups[g].separation0 = s0
+        let spring0 = laneMin(group.biasRate * laneMax(zero, -(s0 + slop)), fastest)
+        laneGroups[g].bias0 = spring0.taking((-s0) * invH, where: s0 .> zero)
+        laneGroups[g].push0 = zero
+        laneGroups[g].pushes = false
+        var springs = spring0
+        if group.hasSecondPoint {
+            let s1 = moves.separation(
+                group.preparedSeparation1, group.ra1x, group.ra1y, group.rb1x, group.rb1y,
+                group.normalX, group.normalY, exact: exact)
+            let two = group.hasTwoPoints
+            let spring1 = zero.taking(
+                laneMin(group.biasRate * laneMax(zero, -(s1 + slop)), fastest), where: two)
+            laneGroups[g].separation1 = zero.taking(s1, where: two)
+            laneGroups[g].bias1 = spring1.taking((-s1) * invH, where: two .& (s1 .> zero))
+            laneGroups[g].push1 = zero
+            springs = laneMax(springs, spring1)
+        }
+        // The spring's push is motion the pass after the move takes back out of the velocities.
+        let widest = max(max(springs[0], springs[1]), max(springs[2], springs[3]))
+        fastestPush = max(fastestPush, widest)
+    }
+
+    /// Sets what group `g`'s rigid points ask for, from their separations (`s0` at the first
+    /// points): a gap's approach, and the overlap to push out.
+    @inline(__always)
+    mutating func measureRigidLanes(
+        _ g: Int, _ s0: Lanes, exact: LaneMask, _ moves: borrowing LaneMoves
+    ) {
+        let group = laneGroups[g]
         let invH = Lanes(repeating: 1 / h)
         let slop = Lanes(repeating: contactSlop)
         let baumgarte = Lanes(repeating: contactBaumgarte)
         let correction = Lanes(repeating: maximumContactCorrection)
         let zero = Lanes()
-        // As measureContact: the separation from the moves and turns since the contacts were
-        // prepared (or as prepared, when measured exactly); the approach a gap allows; the
-        // speed at which overlap beyond the slop is pushed out.
-        let s0 = moves.separation(
-            group.preparedSeparation0, group.ra0x, group.ra0y, group.rb0x, group.rb0y,
-            group.normalX, group.normalY, exact: exact)
         laneGroups[g].bias0 = zero.taking((-s0) * invH, where: s0 .> zero)
         let push0 = laneMin(laneMax(zero, -(s0 + slop)) * baumgarte, correction) * invH
         laneGroups[g].push0 = push0
@@ -212,6 +262,14 @@ extension World {
         let widest = max(max(fastest[0], fastest[1]), max(fastest[2], fastest[3]))
         laneGroups[g].pushes = widest > 0
         fastestPush = max(fastestPush, widest)
+    }
+
+    /// Applies group `g`'s accumulated impulses again.
+    @inline(__always)
+    mutating func warmStartLaneGroup(_ g: Int) {
+        let group = laneGroups[g]
+        let a = group.bodyA
+        let b = group.bodyB
         // Warm starting: n · normal impulse + t · tangential impulse, t = (n.y, −n.x).
         let nx = group.normalX
         let ny = group.normalY
@@ -310,27 +368,11 @@ extension World {
     func solveLanes(_ v: inout LaneVelocities, _ group: inout ContactLaneGroup) {
         let nx = group.normalX
         let ny = group.normalY
-        // The tangent (n.y, −n.x).
-        let tx = ny
-        let ty = -nx
-        // Friction: one impulse per contact, within friction × its normal impulses.
-        if group.hasFriction {
-            let hasFriction: LaneMask = group.friction .> 0
-            let limit = group.friction * (group.normalImpulse0 + group.normalImpulse1)
-            let old = group.tangentImpulse
-            let vt = v.relativeVelocity(
-                group.ra0x, group.ra0y, group.rb0x, group.rb0y, along: tx, ty)
-            let total = laneMax(-limit, laneMin(limit, old - vt * group.tangentMass))
-                .taking(old, where: .!hasFriction)
-            let change = total - old
-            v.apply(
-                tx * change, ty * change, group.ra0x, group.ra0y, group.rb0x, group.rb0y, group)
-            group.tangentImpulse = total
-        }
+        frictionLanes(&v, &group)
         if !group.hasSequential {
             // Every contact's two points are solved as a pair (an empty lane's zeros change
             // nothing).
-            let (x0, x1) = pairLanes(&v, nx, ny, group)
+            let (x0, x1) = pairLanes(&v, nx, ny, group, .rigid)
             group.normalImpulse0 = x0
             group.normalImpulse1 = x1
             return
@@ -353,7 +395,7 @@ extension World {
         }
         if group.hasBlock {
             var paired = v
-            let (x0, x1) = pairLanes(&paired, nx, ny, group)
+            let (x0, x1) = pairLanes(&paired, nx, ny, group, .rigid)
             sequential.take(paired, where: block)
             sequential0 = sequential0.taking(x0, where: block)
             sequential1 = sequential1.taking(x1, where: block)
@@ -361,6 +403,88 @@ extension World {
         v = sequential
         group.normalImpulse0 = sequential0
         group.normalImpulse1 = sequential1
+    }
+
+    /// Friction: one impulse per contact, within friction × its normal impulses.
+    @inline(__always)
+    func frictionLanes(_ v: inout LaneVelocities, _ group: inout ContactLaneGroup) {
+        guard group.hasFriction else { return }
+        // The tangent (n.y, −n.x).
+        let tx = group.normalY
+        let ty = -group.normalX
+        let hasFriction: LaneMask = group.friction .> 0
+        let limit = group.friction * (group.normalImpulse0 + group.normalImpulse1)
+        let old = group.tangentImpulse
+        let vt = v.relativeVelocity(group.ra0x, group.ra0y, group.rb0x, group.rb0y, along: tx, ty)
+        let total = laneMax(-limit, laneMin(limit, old - vt * group.tangentMass))
+            .taking(old, where: .!hasFriction)
+        let change = total - old
+        v.apply(tx * change, ty * change, group.ra0x, group.ra0y, group.rb0x, group.rb0y, group)
+        group.tangentImpulse = total
+    }
+
+    /// One soft velocity pass (see `solveSoftContacts(in:relaxing:)`): the groups in lanes,
+    /// then the last colour one contact at a time.
+    mutating func solveSoftContactLanes(relaxing: Bool) {
+        for g in laneGroups.indices {
+            let a = laneGroups[g].bodyA
+            let b = laneGroups[g].bodyB
+            var v = LaneVelocities(bodies, a, b, push: false)
+            softLanes(&v, &laneGroups[g], relaxing: relaxing)
+            v.store(in: bodies, a, b, push: false)
+        }
+        solveSoftContacts(in: laneRemainder..<contacts.count, relaxing: relaxing)
+    }
+
+    /// The arithmetic of `solveSoftContacts(in:relaxing:)` for one contact, in four lanes.
+    @inline(__always)
+    func softLanes(_ v: inout LaneVelocities, _ group: inout ContactLaneGroup, relaxing: Bool) {
+        let pass: ContactPass = relaxing ? .relaxing : .soft
+        frictionLanes(&v, &group)
+        if !group.hasSequential {
+            let (x0, x1) = pairLanes(&v, group.normalX, group.normalY, group, pass)
+            group.normalImpulse0 = x0
+            group.normalImpulse1 = x1
+            return
+        }
+        var sequential = v
+        let sequential0 = softNormalLanes(
+            &sequential, group.ra0x, group.ra0y, group.rb0x, group.rb0y, group.separation0,
+            group.bias0, group.normalMass0, group.normalImpulse0, group, pass)
+        var sequential1 = group.normalImpulse1
+        if group.hasSecondPoint {
+            sequential1 = softNormalLanes(
+                &sequential, group.ra1x, group.ra1y, group.rb1x, group.rb1y, group.separation1,
+                group.bias1, group.normalMass1, group.normalImpulse1, group, pass)
+        }
+        if group.hasBlock {
+            var paired = v
+            let (x0, x1) = pairLanes(&paired, group.normalX, group.normalY, group, pass)
+            sequential.take(paired, where: group.isBlock)
+            group.normalImpulse0 = sequential0.taking(x0, where: group.isBlock)
+            group.normalImpulse1 = sequential1.taking(x1, where: group.isBlock)
+        } else {
+            group.normalImpulse0 = sequential0
+            group.normalImpulse1 = sequential1
+        }
+        v = sequential
+    }
+
+    /// A soft normal impulse at one point in each lane, as `softNormalImpulse` computes it.
+    @inline(__always)
+    func softNormalLanes(
+        _ v: inout LaneVelocities, _ rax: Lanes, _ ray: Lanes, _ rbx: Lanes, _ rby: Lanes,
+        _ separation: Lanes, _ bias: Lanes, _ mass: Lanes, _ old: Lanes,
+        _ group: borrowing ContactLaneGroup, _ pass: ContactPass
+    ) -> Lanes {
+        let nx = group.normalX
+        let ny = group.normalY
+        let vn = v.relativeVelocity(rax, ray, rbx, rby, along: nx, ny)
+        let asks = pass.asks(separation, bias, vn, group, h: h)
+        let total = laneMax(Lanes(), asks.kept * old - (vn - asks.target) * mass * asks.massScale)
+        let change = total - old
+        v.apply(nx * change, ny * change, rax, ray, rbx, rby, group)
+        return total
     }
 
     /// A normal impulse at one point in each lane, as `SolverPair.normalImpulse` computes it.
@@ -381,7 +505,8 @@ extension World {
     /// each lane takes the first of the four cases that holds, or keeps its impulses.
     @inline(__always)
     func pairLanes(
-        _ v: inout LaneVelocities, _ nx: Lanes, _ ny: Lanes, _ group: borrowing ContactLaneGroup
+        _ v: inout LaneVelocities, _ nx: Lanes, _ ny: Lanes, _ group: borrowing ContactLaneGroup,
+        _ pass: ContactPass
     ) -> (Lanes, Lanes) {
         let a0 = group.normalImpulse0
         let a1 = group.normalImpulse1
@@ -390,8 +515,10 @@ extension World {
         let k00 = group.k00
         let k01 = group.k01
         let k11 = group.k11
-        let b0 = vn0 - group.bias0 - (k00 * a0 + k01 * a1)
-        let b1 = vn1 - group.bias1 - (k01 * a0 + k11 * a1)
+        let first = pass.asks(group.separation0, group.bias0, vn0, group, h: h)
+        let second = pass.asks(group.separation1, group.bias1, vn1, group, h: h)
+        let b0 = first.massScale * (vn0 - first.target) - first.kept * (k00 * a0 + k01 * a1)
+        let b1 = second.massScale * (vn1 - second.target) - second.kept * (k01 * a0 + k11 * a1)
         let zero = Lanes()
         // Both push.
         let both0 = (-b0 * k11 + b1 * k01) * group.inverseDeterminant

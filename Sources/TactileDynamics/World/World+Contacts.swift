@@ -151,6 +151,7 @@ extension World {
             contacts[k].invMassB = mB
             contacts[k].invInertiaB = iB
             contacts[k].isBlock = false
+            contacts[k].softness = softContacts ? softness(fixed: mA == 0 || mB == 0) : .rigid
             for point in 0..<c.pointCount {
                 let m = evaluate(c, point)
                 let n = m.normal
@@ -315,7 +316,7 @@ extension World {
                     contacts[k].first.tangentMass, contacts[k].first.tangentImpulse)
             }
             if contacts[k].isBlock {
-                solveNormalPair(k, n, &pair)
+                solveNormalPair(k, n, &pair, .rigid)
             } else {
                 contacts[k].first.normalImpulse = pair.normalImpulse(
                     ra0, rb0, n, contacts[k].first.bias, contacts[k].first.normalMass,
@@ -328,12 +329,69 @@ extension World {
         }
     }
 
+    /// One pass over the soft contacts in `range`: friction, as `solveContactVelocities` has
+    /// it, then the normal impulses: a well-conditioned pair of points together, as
+    /// `solveNormalPair` solves them, any other point on its own. While `relaxing` (after the bodies
+    /// moved), a point allows the approach its gap leaves and asks for no more than a rigid
+    /// contact does; otherwise an overlapping or touching point is a spring
+    /// (``Softness``), pushing overlap out at the speed measured for it.
+    mutating func solveSoftContacts(in range: Range<Int>, relaxing: Bool) {
+        for k in range {
+            let n = contacts[k].normal
+            let t = Vec2(n.y, -n.x)
+            let friction = contacts[k].friction
+            var pair = solverPair(k, push: false)
+            if friction > 0 {
+                let second = contacts[k].pointCount == 2 ? contacts[k].second.normalImpulse : 0
+                contacts[k].first.tangentImpulse = pair.frictionImpulse(
+                    contacts[k].first.ra, contacts[k].first.rb, t,
+                    friction * (contacts[k].first.normalImpulse + second),
+                    contacts[k].first.tangentMass, contacts[k].first.tangentImpulse)
+            }
+            let softness = contacts[k].softness
+            if contacts[k].isBlock {
+                solveNormalPair(k, n, &pair, relaxing ? .relaxing : .soft)
+                store(pair, for: k, push: false)
+                continue
+            }
+            contacts[k].first.normalImpulse = softNormalImpulse(
+                &pair, contacts[k].first, n, softness, relaxing: relaxing)
+            if contacts[k].pointCount == 2 {
+                contacts[k].second.normalImpulse = softNormalImpulse(
+                    &pair, contacts[k].second, n, softness, relaxing: relaxing)
+            }
+            store(pair, for: k, push: false)
+        }
+    }
+
+    /// The new accumulated normal impulse of one soft contact point, its change applied.
+    @inline(__always)
+    func softNormalImpulse(
+        _ pair: inout SolverPair, _ point: borrowing ContactPoint, _ n: Vec2,
+        _ softness: Softness, relaxing: Bool
+    ) -> Double {
+        let vn = pair.relativeVelocity(point.ra, point.rb).dot(n)
+        let pass: ContactPass = relaxing ? .relaxing : .soft
+        let asks = pass.asks(point, vn, softness, h: h)
+        let old = point.normalImpulse
+        let total = max(
+            0, asks.kept * old - (vn - asks.target) * point.normalMass * asks.massScale)
+        pair.apply(n * (total - old), point.ra, point.rb)
+        return total
+    }
+
     /// Solves both normal impulses of a two-point contact at once: the 2×2 complementarity
     /// problem (each point either pushes with zero relative normal velocity, or does not
     /// push and separates) by trying its four cases. Solving the points one after the other
     /// instead leaves a small imbalance that turns a tall stack over time.
+    ///
+    /// Soft points (`pass` `.soft`, not in a gap) are the same problem with each point's
+    /// velocity error scaled by the spring's mass scale and the impulse it holds by one less
+    /// the impulse scale: `ContactPass` has the arithmetic.
     @inline(__always)
-    mutating func solveNormalPair(_ k: Int, _ n: Vec2, _ pair: inout SolverPair) {
+    mutating func solveNormalPair(
+        _ k: Int, _ n: Vec2, _ pair: inout SolverPair, _ pass: ContactPass
+    ) {
         let ra0 = contacts[k].first.ra
         let rb0 = contacts[k].first.rb
         let ra1 = contacts[k].second.ra
@@ -345,9 +403,11 @@ extension World {
         let k00 = contacts[k].k00
         let k01 = contacts[k].k01
         let k11 = contacts[k].k11
+        let first = pass.asks(contacts[k].first, vn0, contacts[k].softness, h: h)
+        let second = pass.asks(contacts[k].second, vn1, contacts[k].softness, h: h)
         // Velocities the current impulses would give with no impulse at all, less the bias.
-        let b0 = vn0 - contacts[k].first.bias - (k00 * a0 + k01 * a1)
-        let b1 = vn1 - contacts[k].second.bias - (k01 * a0 + k11 * a1)
+        let b0 = first.massScale * (vn0 - first.target) - first.kept * (k00 * a0 + k01 * a1)
+        let b1 = second.massScale * (vn1 - second.target) - second.kept * (k01 * a0 + k11 * a1)
         // Divisions precomputed: 1/k00 and 1/k11 are the points' normal masses.
         let inverseDeterminant = contacts[k].inverseDeterminant
         // Both push.
@@ -435,6 +495,18 @@ extension World {
             }
             var s = prepared
             if !exact { s += (moveB + cross(turnB, rb) - moveA - cross(turnA, ra)).dot(n) }
+            if softContacts {
+                // The spring's push, in the velocity passes themselves.
+                let spring = min(
+                    contacts[k].softness.biasRate * max(0, -(s + contactSlop)), contactPushSpeed)
+                fastestPush = max(fastestPush, spring)
+                contacts[k].withPoint(point) {
+                    $0.bias = s > 0 ? -s * invH : spring
+                    $0.push = 0
+                    $0.separation = s
+                }
+                continue
+            }
             let bias = s > 0 ? -s * invH : 0
             let push =
                 min(max(0, -(s + contactSlop)) * contactBaumgarte, maximumContactCorrection) * invH
@@ -448,5 +520,62 @@ extension World {
             }
         }
         if pushes { pushing.append(k) }
+    }
+}
+
+/// Which velocity pass a contact point is solved in, and what it asks for there.
+enum ContactPass {
+    /// A rigid contact: the normal velocity at least the point's bias.
+    case rigid
+    /// A soft contact before the move: a spring where the point touches or overlaps.
+    case soft
+    /// A soft contact after the move: rigid, at the gap it has now.
+    case relaxing
+
+    /// What a point asks of its normal impulse in this pass: the least normal velocity
+    /// (`target`), the share of the impulse that would bring it there (`massScale`) and the
+    /// share of the impulse it holds that it keeps (`kept`, one less the impulse scale). For
+    /// one point, the new impulse is `kept · old − massScale · (vₙ − target) · normal mass`.
+    @inline(__always)
+    func asks(
+        _ point: borrowing ContactPoint, _ vn: Double, _ softness: Softness, h: Double
+    ) -> (target: Double, massScale: Double, kept: Double) {
+        switch self {
+        case .rigid:
+            return (point.bias, 1, 1)
+        case .soft:
+            guard !(point.separation > 0) else { return (point.bias, 1, 1) }
+            return (point.bias, softness.massScale, 1 - softness.impulseScale)
+        case .relaxing:
+            // The gap now, as far as this contact can tell: moved at this relative speed.
+            let s = point.separation + h * vn
+            return (s > 0 ? -s * (1 / h) : 0, 1, 1)
+        }
+    }
+}
+
+extension ContactPass {
+    /// `asks(_:_:_:h:)` for the points of four contacts in lanes: their separations, biases
+    /// and normal velocities.
+    @inline(__always)
+    func asks(
+        _ separation: Lanes, _ bias: Lanes, _ vn: Lanes, _ group: borrowing ContactLaneGroup,
+        h: Double
+    ) -> (target: Lanes, massScale: Lanes, kept: Lanes) {
+        let one = Lanes(repeating: 1)
+        switch self {
+        case .rigid:
+            return (bias, one, one)
+        case .soft:
+            let gap: LaneMask = separation .> Lanes()
+            return (
+                bias, group.massScale.taking(one, where: gap),
+                (one - group.impulseScale).taking(one, where: gap)
+            )
+        case .relaxing:
+            let s = separation + Lanes(repeating: h) * vn
+            let zero = Lanes()
+            return (zero.taking((-s) * Lanes(repeating: 1 / h), where: s .> zero), one, one)
+        }
     }
 }

@@ -41,6 +41,10 @@ extension World {
         contactSlop = other.contactSlop
         contactBaumgarte = other.contactBaumgarte
         maximumContactCorrection = other.maximumContactCorrection
+        softContacts = other.softContacts
+        contactHertz = other.contactHertz
+        contactDampingRatio = other.contactDampingRatio
+        contactPushSpeed = other.contactPushSpeed
         fastestPush = other.fastestPush
         pushing = Pool(copying: other.pushing)
         contactsJustPrepared = other.contactsJustPrepared

@@ -65,6 +65,17 @@ struct World: ~Copyable {
     /// pushed out in one step, points.
     var contactBaumgarte = 0.2
     var maximumContactCorrection = 2.0
+    /// Whether contacts are soft (the soft step): overlap is pushed out in the velocity passes
+    /// themselves, by a stiff, damped spring (``Softness``), and after the bodies have moved, a
+    /// pass without the spring ("relaxing") takes back the speed it gave. Otherwise contacts
+    /// are rigid and overlap is pushed out with velocities of its own (`pushContactsApart`).
+    var softContacts = false
+    /// The soft contacts' spring: its frequency (at most a quarter of the step rate) and
+    /// damping ratio; against a body that does not move, twice the frequency. And the fastest
+    /// it pushes overlap out, points/s.
+    var contactHertz = 60.0
+    var contactDampingRatio = 10.0
+    var contactPushSpeed = 300.0
     /// The fastest push this step, points/s: overlap still being pushed out is motion, though
     /// it leaves no trace in the velocities.
     var fastestPush = 0.0
@@ -179,17 +190,41 @@ struct World: ~Copyable {
         warmStartContacts()
         for _ in 0..<positionIterations {
             if !joints.isEmpty { solveJointVelocities() }
-            if contactsAreInLanes { solveContactLanes() } else { solveContactVelocities() }
+            solveContacts(relaxing: false)
         }
-        if contactsAreInLanes { storeContactLanes() }
-        pushContactsApart()
-        predictPositions()
+        if softContacts {
+            predictPositions()
+            for _ in 0..<positionIterations { solveContacts(relaxing: true) }
+            if contactsAreInLanes { storeContactLanes() }
+        } else {
+            if contactsAreInLanes { storeContactLanes() }
+            pushContactsApart()
+            predictPositions()
+        }
         if !joints.isEmpty {
             for _ in 0..<positionIterations { solveJointPositions() }
         }
         applyJointFriction()
         if tracksContacts { measureSeparations() }
         time += h
+    }
+
+    /// One velocity pass over the contacts, in lanes where they are; `relaxing` (soft
+    /// contacts only): the pass after the bodies moved, without the spring.
+    mutating func solveContacts(relaxing: Bool) {
+        switch (softContacts, contactsAreInLanes) {
+        case (false, true): solveContactLanes()
+        case (false, false): solveContactVelocities()
+        case (true, true): solveSoftContactLanes(relaxing: relaxing)
+        case (true, false): solveSoftContacts(in: contacts.indices, relaxing: relaxing)
+        }
+    }
+
+    /// The soft contacts' spring against moving bodies (`fixed`: against a body that does not
+    /// move) at this step.
+    func softness(fixed: Bool) -> Softness {
+        let hertz = min(contactHertz, 0.25 / h) * (fixed ? 2 : 1)
+        return Softness(hertz: hertz, dampingRatio: contactDampingRatio, h: h)
     }
 
     // MARK: - Forces and velocities
