@@ -44,6 +44,11 @@ public struct LocalCaptcha: Sendable {
     public let client: String
     /// The puzzle waiting for its one check, if any.
     public private(set) var puzzleID: String?
+    /// The price of the waiting puzzle's answer, when the policy sets one
+    /// (`VerifierPolicy.proofOfWorkDifficulty`): the host pays it (with more, up to the price
+    /// of the proof of work alone, so that a drag the rules doubt may still pass in the hole)
+    /// and hands the nonce to ``check(_:now:proofOfWorkNonce:)``.
+    public private(set) var waitingPrice: ProofOfWorkChallenge?
     /// The whole picture of the puzzle last passed, without its hole and decoys, for the host
     /// to show once the piece is in; `nil` until a pass, and again with the next puzzle.
     public private(set) var passedPicture: Bitmap?
@@ -105,6 +110,7 @@ public struct LocalCaptcha: Sendable {
         puzzleID = nil
         passedPicture = nil
         waitingPicture = nil
+        waitingPrice = nil
         let puzzle = cut.generated
         // Only the pictures are shown here: the store keeps no files of them.
         let none = ChallengeImages(background: [], backgroundType: "", piece: [])
@@ -112,7 +118,9 @@ public struct LocalCaptcha: Sendable {
             try desk.register(
                 puzzle, client: client, site: nil, surcharge: 0, images: none, now: now)
         }) {
-        case .success(let issued): puzzleID = issued.challenge.id
+        case .success(let issued):
+            puzzleID = issued.challenge.id
+            waitingPrice = issued.challenge.proofOfWork
         case .failure(let limit): return .failure(IssueRefusal(until: limit.until))
         }
         waitingPicture = puzzle.picture
@@ -138,13 +146,23 @@ public struct LocalCaptcha: Sendable {
 
     /// Checks an attempt at the waiting puzzle (once); the outcome's
     /// `CheckOutcome.verdict(now:)` is what the person may be told.
-    public mutating func check(_ result: PuzzleResult, now: Double) -> CheckOutcome {
+    ///
+    /// - Parameters:
+    ///   - result: The attempt, as the view reports it.
+    ///   - now: The time, seconds since 1970.
+    ///   - proofOfWorkNonce: The price paid, when the puzzle has one (``waitingPrice``).
+    public mutating func check(
+        _ result: PuzzleResult, now: Double, proofOfWorkNonce: String? = nil
+    ) -> CheckOutcome {
         guard let id = puzzleID else { return .failed(.unknownPuzzle) }
         puzzleID = nil
+        waitingPrice = nil
         let picture = waitingPicture
         waitingPicture = nil
+        var answer = DeskAnswer(result)
+        answer.proofOfWorkNonce = proofOfWorkNonce
         let outcome = Self.inMemory { () throws(DeskFailure) in
-            try desk.answer(DeskAnswer(result), to: id, client: client, now: now).outcome
+            try desk.answer(answer, to: id, client: client, now: now).outcome
         }
         if outcome.isPassed { passedPicture = picture }
         return outcome

@@ -20,6 +20,7 @@ public final class LocalCaptchaClient: CaptchaClient {
     /// The round trip in this process: its options, picture and policy are the host's to set.
     public var captcha: LocalCaptcha
     private let background: Background
+    private let solveWork: RemoteCaptcha.WorkSolver?
     private let clock: () -> Double
     private let log: (String) -> Void
     /// Whether a puzzle is being cut, and the completion of the latest request for one.
@@ -34,14 +35,19 @@ public final class LocalCaptchaClient: CaptchaClient {
     /// - Parameters:
     ///   - captcha: The round trip, with the options to cut puzzles with.
     ///   - background: Runs the cutting off the host's loop.
+    ///   - solveWork: Pays a priced puzzle's price, as for a service (see
+    ///     `RemoteCaptcha.WorkSolver`), before the attempt is checked. A policy that sets a
+    ///     price needs it: an answer without the price fails.
     ///   - clock: Seconds since 1970.
     ///   - log: Where the operator's side of a verdict (the rule that failed) goes.
     public init(
         _ captcha: LocalCaptcha, background: @escaping Background,
+        solveWork: RemoteCaptcha.WorkSolver? = nil,
         clock: @escaping () -> Double, log: @escaping (String) -> Void
     ) {
         self.captcha = captcha
         self.background = background
+        self.solveWork = solveWork
         self.clock = clock
         self.log = log
     }
@@ -109,8 +115,23 @@ public final class LocalCaptchaClient: CaptchaClient {
         _ result: PuzzleResult,
         _ completion: @escaping (Result<PuzzleVerdict, CaptchaClientError>) -> Void
     ) {
+        guard let price = captcha.waitingPrice, let solveWork, let id = captcha.puzzleID else {
+            return check(result, nonce: nil, completion)
+        }
+        solveWork(price.salt, price.difficulty, price.parts) { [self] nonce in
+            // A new puzzle was asked for while the price was paid: this one is gone.
+            guard captcha.puzzleID == id else { return completion(.success(.expired)) }
+            check(result, nonce: nonce, completion)
+        }
+    }
+
+    /// Checks an attempt at the waiting puzzle with the price paid, if any.
+    private func check(
+        _ result: PuzzleResult, nonce: String?,
+        _ completion: @escaping (Result<PuzzleVerdict, CaptchaClientError>) -> Void
+    ) {
         let now = clock()
-        let outcome = captcha.check(result, now: now)
+        let outcome = captcha.check(result, now: now, proofOfWorkNonce: nonce)
         if case .failed(let failure) = outcome {
             // The operator's side of the verdict (the rule and its figures) goes to the log.
             log("\(failure.verdict.code): \(failure)")

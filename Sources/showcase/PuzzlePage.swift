@@ -36,17 +36,24 @@ func makeRemoteCaptcha(server: String, siteKey: String) throws(CaptchaClientErro
         decode: { bytes in
             try ImageLoader.decode(bytes, name: Localization.text("the service's image"))
         },
-        // The price, on a thread of its own while the page shows it is checking, then up to a
-        // second more for the price of the proof of work alone, which lets a drag the verifier
-        // doubts pass when it is in the hole (as the widget does).
-        solveWork: { salt, difficulty, parts, paid in
-            runInBackground(
-                {
-                    ProofOfWorkChallenge(salt: salt, difficulty: difficulty, parts: parts)
-                        .payInParts(grace: 1) { Date().timeIntervalSinceReferenceDate }
-                }, then: paid)
-        })
+        solveWork: payPrice)
 }
+
+/// Pays a puzzle's price on a thread of its own while the page shows it is checking, then
+/// goes on up to a second more for the price of the proof of work alone, which lets a drag the
+/// verifier doubts pass when it is in the hole (as the widget does).
+func payPrice(salt: String, difficulty: Int, parts: Int, paid: @escaping (String) -> Void) {
+    runInBackground(
+        {
+            ProofOfWorkChallenge(salt: salt, difficulty: difficulty, parts: parts)
+                .payInParts(grace: 1) { Date().timeIntervalSinceReferenceDate }
+        }, then: paid)
+}
+
+/// The price of the page's own puzzles, in bits: in one process it protects nothing, but it
+/// gives a drag the verifier doubts the same way through as a service does, paying the price
+/// of the proof of work alone (2^18 hashes here: a few hundredths of a second).
+let localPrice = 16
 
 /// The puzzle captcha page. By default a desk in this process makes each puzzle and keeps
 /// its answer; with `remote`, a running service does, and the page only shows what it sends
@@ -89,9 +96,14 @@ private final class PuzzlePage {
         if let remote {
             (client, local, server) = (remote, nil, remote.baseURL)
         } else {
+            var policy = VerifierPolicy()
+            policy.proofOfWorkDifficulty = localPrice
             let here = LocalCaptchaClient(
-                LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), client: "showcase"),
+                LocalCaptcha(
+                    options: PuzzleOptions(width: 640, height: 360), client: "showcase",
+                    policy: policy),
                 background: { work, then in runInBackground(work, then: then) },
+                solveWork: payPrice,
                 clock: { Date().timeIntervalSince1970 },
                 log: { FileHandle.standardError.write(Data("tactile captcha: \($0)\n".utf8)) })
             (client, local, server) = (here, here, nil)

@@ -94,4 +94,60 @@ import Testing
         loop.finishAll()
         #expect((try? results.last?.get()) != nil)
     }
+
+    /// A priced page (as the showcase's is) pays before each check. A drag the rules doubt
+    /// (a straight line at a steady 16 ms timer), dropped in the hole, passes as the proof of
+    /// work alone when the client pays that price too; a client that pays nothing is refused
+    /// (a priced answer must carry its price); a page without a price refuses the drag.
+    @Test(arguments: [(true, true), (false, true), (true, false)])
+    func aDoubtedDragInTheHolePassesOnlyWithTheAlonePricePaid(priced: Bool, pays: Bool) throws {
+        let loop = Loop()
+        var policy = VerifierPolicy()
+        policy.proofOfWorkDifficulty = priced ? 10 : nil
+        var paid: [(Int, Int)] = []
+        let client = LocalCaptchaClient(
+            LocalCaptcha(options: PuzzleOptions(width: 640, height: 360), policy: policy),
+            background: { work, then in loop.jobs.append { then(work()) } },
+            solveWork: pays
+                ? { salt, difficulty, parts, done in
+                    paid.append((difficulty, parts))
+                    let work = ProofOfWorkChallenge(
+                        salt: salt, difficulty: difficulty, parts: parts)
+                    loop.jobs.append {
+                        done(work.solveInParts(extraBits: ProofOfWorkChallenge.aloneSurcharge))
+                    }
+                } : nil,
+            clock: { 100 }, log: { _ in })
+        var shown: [ShownPuzzle] = []
+        client.nextPuzzle { shown.append(try! $0.get()) }
+        loop.finishAll()
+        let puzzle = try #require(shown.first)
+        let hole = try #require(client.captcha.testingAnswer())
+        #expect((client.captcha.waitingPrice != nil) == priced)
+        let start = puzzle.startPosition
+        let end = Point(x: hole.x, y: start.y)
+        let track = (0...30).map { step in
+            PuzzleTrackPoint(
+                x: start.x + (end.x - start.x) * Double(step) / 30, y: start.y,
+                time: Double(step) * 0.016)
+        }
+        let result = PuzzleResult(
+            position: end, areaSize: Size(width: 640, height: 360), offset: nil,
+            elapsedTime: 0.48, dragDistance: end.x - start.x, track: track, inputMethod: .pointer)
+        var verdicts: [PuzzleVerdict] = []
+        client.submit(result) { verdicts.append(try! $0.get()) }
+        loop.finishAll()
+        #expect(paid.count == (priced && pays ? 1 : 0))
+        let verdict = try #require(verdicts.first)
+        guard priced && pays else {
+            #expect(verdict == .notPassed, "\(verdict)")
+            return
+        }
+        guard case .passed(_, let token?, _) = verdict else {
+            Issue.record("a doubted drag in the hole, the price paid: \(verdict)")
+            return
+        }
+        #expect(try client.captcha.redeem(token, now: 101).get().mode == .proofOfWork)
+    }
+
 }
