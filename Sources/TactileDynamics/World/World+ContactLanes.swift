@@ -189,21 +189,25 @@ extension World {
         let s0 = moves.separation(
             group.preparedSeparation0, group.ra0x, group.ra0y, group.rb0x, group.rb0y,
             group.normalX, group.normalY, exact: exact)
+        // The second points' (zeros where a contact has one).
+        let s1 =
+            group.hasSecondPoint
+            ? moves.separation(
+                group.preparedSeparation1, group.ra1x, group.ra1y, group.rb1x, group.rb1y,
+                group.normalX, group.normalY, exact: exact) : Lanes()
         if softContacts {
-            measureSoftLanes(g, s0, exact: exact, moves)
+            measureSoftLanes(g, s0, s1)
         } else {
-            measureRigidLanes(g, s0, exact: exact, moves)
+            measureRigidLanes(g, s0, s1)
         }
         warmStartLaneGroup(g)
     }
 
     /// Sets what group `g`'s soft points ask for, from their separations (`s0` at the first
-    /// points), as `measureContact` does for soft contacts: a gap's approach, or the spring's
-    /// push.
+    /// points, `s1` at the second), as `measureContact` does for soft contacts: a gap's
+    /// approach, or the spring's push.
     @inline(__always)
-    mutating func measureSoftLanes(
-        _ g: Int, _ s0: Lanes, exact: LaneMask, _ moves: borrowing LaneMoves
-    ) {
+    mutating func measureSoftLanes(_ g: Int, _ s0: Lanes, _ s1: Lanes) {
         let group = laneGroups[g]
         let invH = Lanes(repeating: 1 / h)
         let slop = Lanes(repeating: contactSlop)
@@ -216,9 +220,6 @@ extension World {
         laneGroups[g].pushes = false
         var springs = spring0
         if group.hasSecondPoint {
-            let s1 = moves.separation(
-                group.preparedSeparation1, group.ra1x, group.ra1y, group.rb1x, group.rb1y,
-                group.normalX, group.normalY, exact: exact)
             let two = group.hasTwoPoints
             let spring1 = zero.taking(
                 laneMin(group.biasRate * laneMax(zero, -(s1 + slop)), fastest), where: two)
@@ -233,11 +234,9 @@ extension World {
     }
 
     /// Sets what group `g`'s rigid points ask for, from their separations (`s0` at the first
-    /// points): a gap's approach, and the overlap to push out.
+    /// points, `s1` at the second): a gap's approach, and the overlap to push out.
     @inline(__always)
-    mutating func measureRigidLanes(
-        _ g: Int, _ s0: Lanes, exact: LaneMask, _ moves: borrowing LaneMoves
-    ) {
+    mutating func measureRigidLanes(_ g: Int, _ s0: Lanes, _ s1: Lanes) {
         let group = laneGroups[g]
         let invH = Lanes(repeating: 1 / h)
         let slop = Lanes(repeating: contactSlop)
@@ -249,9 +248,6 @@ extension World {
         laneGroups[g].push0 = push0
         var fastest = push0
         if group.hasSecondPoint {
-            let s1 = moves.separation(
-                group.preparedSeparation1, group.ra1x, group.ra1y, group.rb1x, group.rb1y,
-                group.normalX, group.normalY, exact: exact)
             let two = group.hasTwoPoints
             laneGroups[g].bias1 = zero.taking((-s1) * invH, where: two .& (s1 .> zero))
             let push1 = zero.taking(
