@@ -5,8 +5,11 @@ Usage: scripts/human-drag.py X0 Y0 X1 Y1 [--seed N] [--dry-run]
 
 Presses at (X0, Y0), reaches towards (X1, Y1) the way Tests/Browser/hand.py's hand does
 (speeding up from rest, slowing into the target, missing by a little, resting and settling
-onto it, drifting sideways), and releases. Events go out about 60 times a second with jitter. Used to check
-that a person's drag through the app (or a browser) passes the captcha's trajectory rules.
+onto it, drifting sideways), and releases. Events go out about 60 times a second with jitter. Used to
+drive the app (or a browser) with the real pointer: the press, the motion and the release reach it
+as a person's would. It is a simulated hand, not a person, and the drag model is trained to refuse
+hand.py's drags, so a refusal (or a pass as `proof-of-work`) is what to expect of it; whether
+people pass is shown by replaying their recorded drags (Tests/Showcase/slow-drag.py).
 --dry-run prints the xdotool command instead of running it.
 """
 import argparse
