@@ -104,3 +104,34 @@ import Testing
         #expect(tilt < 1, "a box tilted \(tilt)°")
     }
 }
+
+/// Soft contacts between unequal masses.
+@Suite struct SoftContactMassTests {
+    /// A box ten times as heavy as the one it rests on: the light box is squeezed by what the
+    /// springs give under that weight (Hooke's law, as in `SoftContactTests`, with μ the
+    /// reduced mass 10m · m / 11m), and the pair stands exactly upright. (At a hundred times,
+    /// with rigid or soft contacts alike, the light box squirts out from under within seconds.)
+    @Test func aHeavyBoxOnALightOneSinksAsTheSpringsSay() throws {
+        let light = Scene.box(0, 990, 20, 20)
+        let heavy = Scene.box(0, 970, 20, 20)
+        let animator = try DynamicAnimator(
+            referenceBounds: Rect(x: -1000, y: 0, width: 2000, height: 1000),
+            timeStep: 1.0 / 240, positionIterations: 1, softContacts: true)
+        let collision = CollisionBehavior(items: [light, heavy])
+        collision.translatesReferenceBoundsIntoBoundary = true
+        try animator.addBehavior(collision)
+        try animator.addBehavior(GravityBehavior(items: [light, heavy]))
+        try animator.addBehavior(Scene.properties([heavy], .init(density: 10)))
+        Scene.run(animator, to: 6)
+        let g = GravityBehavior.pointsPerSecondSquared
+        let slop = animator.world.contactSlop
+        let omega = 2 * Double.pi * min(animator.world.contactHertz, 60)
+        // Between the boxes: 10 m g over (10m/11) ω². On the floor: 11 m g over m (2ω)².
+        let between = slop + 11 * g / (omega * omega)
+        let floor = slop + 11 * g / (4 * omega * omega)
+        let sink = heavy.center.y - 970
+        #expect(abs(sink - (between + floor)) <= 0.02 * (between + floor), "sank \(sink)")
+        #expect(abs(light.center.y - 990 - floor) <= 0.02 * floor)
+        #expect(abs(heavy.center.x) < 1e-6 && abs(heavy.rotation) < 1e-6)
+    }
+}

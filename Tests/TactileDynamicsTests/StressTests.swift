@@ -8,12 +8,14 @@ import Testing
 /// Randomised abuse: hundreds of items, extreme pushes, anchors that jump about. Nothing
 /// may become NaN or infinite, and nothing may leave a closed box.
 @Suite struct StressTests {
-    @Test(arguments: [11 as UInt64, 12])
-    func noNaNUnderRandomisedStress(seed: UInt64) throws {
+    /// With rigid contacts and with soft ones.
+    @Test(arguments: [(11 as UInt64, false), (12, false), (13, true), (14, true)])
+    func noNaNUnderRandomisedStress(seed: UInt64, softContacts: Bool) throws {
         var random = SeededGenerator(seed: seed)
         let bounds = Rect(x: 0, y: 0, width: 800, height: 600)
         // A coarser step keeps this quick in a debug build; the abuse is the same.
-        let animator = try DynamicAnimator(referenceBounds: bounds, timeStep: 1.0 / 120)
+        let animator = try DynamicAnimator(
+            referenceBounds: bounds, timeStep: 1.0 / 120, softContacts: softContacts)
         var items: [DynamicItem] = []
         var triangle = Path()
         triangle.move(to: Point(x: 0, y: -8))
