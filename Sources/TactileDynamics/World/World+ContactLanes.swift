@@ -216,8 +216,6 @@ extension World {
         laneGroups[g].separation0 = s0
         let spring0 = laneMin(group.biasRate * laneMax(zero, -(s0 + slop)), fastest)
         laneGroups[g].bias0 = spring0.taking((-s0) * invH, where: s0 .> zero)
-        laneGroups[g].push0 = zero
-        laneGroups[g].pushes = false
         var springs = spring0
         if group.hasSecondPoint {
             let two = group.hasTwoPoints
@@ -225,7 +223,6 @@ extension World {
                 laneMin(group.biasRate * laneMax(zero, -(s1 + slop)), fastest), where: two)
             laneGroups[g].separation1 = zero.taking(s1, where: two)
             laneGroups[g].bias1 = spring1.taking((-s1) * invH, where: two .& (s1 .> zero))
-            laneGroups[g].push1 = zero
             springs = laneMax(springs, spring1)
         }
         // The spring's push is motion the pass after the move takes back out of the velocities.

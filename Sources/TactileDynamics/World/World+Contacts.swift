@@ -348,17 +348,18 @@ extension World {
                     friction * (contacts[k].first.normalImpulse + second),
                     contacts[k].first.tangentMass, contacts[k].first.tangentImpulse)
             }
-            let softness = contacts[k].softness
+            let pass: ContactPass = relaxing ? .relaxing : .soft
             if contacts[k].isBlock {
-                solveNormalPair(k, n, &pair, relaxing ? .relaxing : .soft)
+                solveNormalPair(k, n, &pair, pass)
                 store(pair, for: k, push: false)
                 continue
             }
+            let softness = contacts[k].softness
             contacts[k].first.normalImpulse = softNormalImpulse(
-                &pair, contacts[k].first, n, softness, relaxing: relaxing)
+                &pair, contacts[k].first, n, softness, pass)
             if contacts[k].pointCount == 2 {
                 contacts[k].second.normalImpulse = softNormalImpulse(
-                    &pair, contacts[k].second, n, softness, relaxing: relaxing)
+                    &pair, contacts[k].second, n, softness, pass)
             }
             store(pair, for: k, push: false)
         }
@@ -368,10 +369,9 @@ extension World {
     @inline(__always)
     func softNormalImpulse(
         _ pair: inout SolverPair, _ point: borrowing ContactPoint, _ n: Vec2,
-        _ softness: Softness, relaxing: Bool
+        _ softness: Softness, _ pass: ContactPass
     ) -> Double {
         let vn = pair.relativeVelocity(point.ra, point.rb).dot(n)
-        let pass: ContactPass = relaxing ? .relaxing : .soft
         let asks = pass.asks(point, vn, softness, h: h)
         let old = point.normalImpulse
         let total = max(
@@ -502,7 +502,6 @@ extension World {
                 fastestPush = max(fastestPush, spring)
                 contacts[k].withPoint(point) {
                     $0.bias = s > 0 ? -s * invH : spring
-                    $0.push = 0
                     $0.separation = s
                 }
                 continue
