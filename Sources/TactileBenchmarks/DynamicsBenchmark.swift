@@ -463,10 +463,13 @@ enum DynamicsBenchmark {
                 simulated += 1
             }
         }
+        let searches = animator.contactSearches
+        let found =
+            "contacts found \(searches.all) times in \(animator.stepCount) steps, and around strays \(searches.aroundStrays) times"
         let note =
             animator.isRunning
-            ? "simulated all \(Layout.frames) frames"
-            : "came to rest and paused at \(String(format: "%.2f", animator.elapsedTime)) s; timed over the \(simulated) frames simulated"
+            ? "simulated all \(Layout.frames) frames, \(found)"
+            : "came to rest and paused at \(String(format: "%.2f", animator.elapsedTime)) s, \(found); timed over the \(simulated) frames simulated"
         return (total / Double(max(1, simulated)), note)
     }
 }

@@ -67,6 +67,8 @@ import Testing
         #expect(framesCompared == 361)
         #expect(groupsSeen > 20, "the contacts were solved in lanes")
         #expect(blocksSeen && onePointSeen, "lanes held paired points and balls' single points")
+        let searches = inLanes.contactSearches
+        #expect(searches.aroundStrays > 0, "contacts were found around strays too: \(searches)")
         #expect(inLanes.isRunning || inLanes.elapsedTime > 1)
     }
 }

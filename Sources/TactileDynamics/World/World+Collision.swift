@@ -20,55 +20,69 @@ extension World {
     /// Moves shapes to their bodies and recomputes their bounds, swept along the motion until
     /// the next detection; notes each body's velocities and drift limit for the drift check.
     mutating func updateShapes() {
-        let h = self.h * Double(detectionInterval)
+        for i in bodies.indices { startDrift(i) }
+        let sweep = self.h * Double(sweepSteps)
         let slack = reuseSlack
-        for i in bodies.indices {
-            let b = bodies[i]
-            bodies[i].drift = 0
-            bodies[i].detectedVelocity = b.velocity
-            bodies[i].detectedAngularVelocity = b.angularVelocity
-            // A body may also stray a quarter of its thickness (half its smallest inner
-            // radius), at most a point: what that leaves unseen till the next detection is a
-            // shallow overlap, pushed out from the right side.
-            bodies[i].driftLimit = slack + min(0.5 * b.inner, 1)
+        for s in shapes.indices { bound(s, sweep: sweep, slack: slack) }
+    }
+
+    /// Notes body `i`'s velocities for the drift check, from now.
+    @inline(__always)
+    mutating func startDrift(_ i: Int) {
+        let b = bodies[i]
+        bodies[i].drift = 0
+        bodies[i].detectedVelocity = b.velocity
+        bodies[i].detectedAngularVelocity = b.angularVelocity
+        // A body may also stray a quarter of its thickness (half its smallest inner radius),
+        // at most a point: what that leaves unseen till the next detection is a shallow
+        // overlap, pushed out from the right side.
+        bodies[i].driftLimit = reuseSlack + min(0.5 * b.inner, 1)
+    }
+
+    /// Moves shape `s` to its body and sets its bounds: swept along the body's motion for
+    /// `sweep` seconds (the start and end bounds and everything between), padded by the
+    /// margin, the slack and the turn.
+    @inline(__always)
+    mutating func bound(_ s: Int, sweep: Double, slack: Double) {
+        let i = shapes[s].body
+        var motion = Vec2.zero
+        var pad = World.contactMargin
+        if bodies[i].isDynamic {
+            motion = bodies[i].velocity * sweep
+            pad += abs(bodies[i].angularVelocity) * shapes[s].reach * sweep + slack
         }
-        for s in shapes.indices {
-            let i = shapes[s].body
-            let position = bodies[i].position
-            let rotation = bodies[i].rotation
-            // Bounds swept along the motion until the next detection (the start and end
-            // bounds and everything between), padded by the margin, the slack and the turn.
-            var motion = Vec2.zero
-            var pad = World.contactMargin
-            if bodies[i].isDynamic {
-                motion = bodies[i].velocity * h
-                pad += abs(bodies[i].angularVelocity) * shapes[s].reach * h + slack
-            }
-            var lo: Vec2
-            var hi: Vec2
-            if shapes[s].isCircle {
-                let c = position + rotation.apply(shapes[s].center)
-                shapes[s].worldCenter = c
-                let r = Vec2(shapes[s].radius, shapes[s].radius)
-                lo = c - r
-                hi = c + r
-            } else {
-                lo = Vec2(Double.infinity, Double.infinity)
-                hi = Vec2(-Double.infinity, -Double.infinity)
-                let first = shapes[s].first
-                for k in first..<(first + shapes[s].count) {
-                    let v = position + rotation.apply(localVertices[k])
-                    worldVertices[k] = v
-                    worldNormals[k] = rotation.apply(localNormals[k])
-                    lo = Vec2(min(lo.x, v.x), min(lo.y, v.y))
-                    hi = Vec2(max(hi.x, v.x), max(hi.y, v.y))
-                }
-            }
-            shapes[s].minX = lo.x + min(0, motion.x) - pad
-            shapes[s].maxX = hi.x + max(0, motion.x) + pad
-            shapes[s].minY = lo.y + min(0, motion.y) - pad
-            shapes[s].maxY = hi.y + max(0, motion.y) + pad
+        let (lo, hi) = place(s)
+        shapes[s].minX = lo.x + min(0, motion.x) - pad
+        shapes[s].maxX = hi.x + max(0, motion.x) + pad
+        shapes[s].minY = lo.y + min(0, motion.y) - pad
+        shapes[s].maxY = hi.y + max(0, motion.y) + pad
+    }
+
+    /// Moves shape `s` to where its body is now (its centre, or its vertices and normals, in
+    /// the world), leaving its bounds; the box around it there.
+    @inline(__always)
+    @discardableResult
+    mutating func place(_ s: Int) -> (lo: Vec2, hi: Vec2) {
+        let i = shapes[s].body
+        let position = bodies[i].position
+        let rotation = bodies[i].rotation
+        if shapes[s].isCircle {
+            let c = position + rotation.apply(shapes[s].center)
+            shapes[s].worldCenter = c
+            let r = Vec2(shapes[s].radius, shapes[s].radius)
+            return (c - r, c + r)
         }
+        var lo = Vec2(Double.infinity, Double.infinity)
+        var hi = Vec2(-Double.infinity, -Double.infinity)
+        let first = shapes[s].first
+        for k in first..<(first + shapes[s].count) {
+            let v = position + rotation.apply(localVertices[k])
+            worldVertices[k] = v
+            worldNormals[k] = rotation.apply(localNormals[k])
+            lo = Vec2(min(lo.x, v.x), min(lo.y, v.y))
+            hi = Vec2(max(hi.x, v.x), max(hi.y, v.y))
+        }
+        return (lo, hi)
     }
 
     /// Whether shapes `a` and `b` may collide at all.
@@ -227,7 +241,7 @@ extension World {
         let wB = movesB ? abs(bodies[j].angularVelocity) : 0
         let reach =
             ((vB - vA).length + wA * shapes[a].reach + wB * shapes[b].reach) * h
-            * Double(detectionInterval)
+            * Double(sweepSteps)
         return reach + World.contactMargin + (movesA ? reuseSlack : 0) + (movesB ? reuseSlack : 0)
     }
 

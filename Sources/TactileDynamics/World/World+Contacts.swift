@@ -14,13 +14,14 @@
 /// before this, pairwise along contact chains; this solver then only keeps contacts from
 /// approaching and applies friction.
 extension World {
-    /// Gives each contact found again the impulses it ended last step with.
-    mutating func matchContacts() {
+    /// Gives each contact found again (from index `start` on) the impulses it ended last step
+    /// with.
+    mutating func matchContacts(from start: Int = 0) {
         let shapeCount = shapes.count
         if previousHead.count != shapeCount {
             previousHead = Pool(repeating: -1, count: shapeCount)
         }
-        guard !previousContacts.isEmpty, !contacts.isEmpty else { return }
+        guard !previousContacts.isEmpty, start < contacts.count else { return }
         if previousNext.count < previousContacts.count {
             previousNext = Pool(repeating: -1, count: 2 * previousContacts.count)
         }
@@ -31,7 +32,7 @@ extension World {
             previousNext[k] = previousHead[s]
             previousHead[s] = k
         }
-        for k in contacts.indices {
+        for k in start..<contacts.count {
             var m = previousHead[contacts[k].shapeA]
             while m >= 0 {
                 if previousContacts[m].shapeB == contacts[k].shapeB {

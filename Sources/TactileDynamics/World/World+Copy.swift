@@ -56,6 +56,14 @@ extension World {
         tethers = Pool(copying: other.tethers)
         tetherPoints = Pool(copying: other.tetherPoints)
         stepsUntilDetection = other.stepsUntilDetection
+        sweepSteps = other.sweepSteps
+        strays = Pool(copying: other.strays)
+        strayMarks = Pool(copying: other.strayMarks)
+        shapesBoundAgain = Pool(copying: other.shapesBoundAgain)
+        boundAgain = Pool(copying: other.boundAgain)
+        strayShapes = Pool(copying: other.strayShapes)
+        detections = other.detections
+        strayDetections = other.strayDetections
         detectionInterval = other.detectionInterval
         reuseDistance = other.reuseDistance
         tracksContacts = other.tracksContacts

@@ -102,6 +102,24 @@ struct World: ~Copyable {
     var tetherPoints = Pool<Vec2>()
     /// Steps left before contacts are found again; 0 finds them at the next step.
     var stepsUntilDetection = 0
+    /// How many steps the contacts found last (all of them, or those around strays) serve
+    /// from when they were found: shapes' bounds and contact margins are swept that far.
+    var sweepSteps = 1
+    /// Bodies that strayed further than their contacts allow for in the last step (see
+    /// `contactReuse`), whose contacts are found again at the next step; and each body's mark
+    /// while they are.
+    var strays = Pool<Int>()
+    var strayMarks = Pool<Bool>()
+    /// The shapes whose bounds were set again around strays since the last detection (their
+    /// places in the grid are stale), each body's mark while they are, and the strays' shapes
+    /// at the present search.
+    var shapesBoundAgain = Pool<Int>()
+    var boundAgain = Pool<Bool>()
+    var strayShapes = Pool<Int>()
+    /// How many times every contact was found, and how many times only strays' contacts
+    /// were (for the benchmark's report and the tests).
+    var detections = 0
+    var strayDetections = 0
     /// How many steps the contacts found at the last detection serve; bounds and margins are
     /// swept that far ahead.
     var detectionInterval = 1
@@ -112,8 +130,10 @@ struct World: ~Copyable {
     /// are then found that far ahead: each pair within the distance its relative motion
     /// covers by then, plus each body's slack, and measured again at every step. A body that
     /// strays further from its velocity at detection than the slack and a quarter of its
-    /// thickness (it bounced, or was struck) makes them be found again at the next step; a
-    /// push or a change of velocity made through the API, at once.
+    /// thickness (it bounced, or was struck) has its own contacts found again at the next
+    /// step, for the steps left (`findContactsAroundStrays`), or all of them when more than
+    /// one body in 16 strayed; a push or a change of velocity made through the API finds them
+    /// all again at once.
     var contactReuse: Int {
         guard shapes.count > 64 else { return 1 }
         let frame = max(1, Int(1 / (60 * h) + 1e-9))
@@ -169,9 +189,16 @@ struct World: ~Copyable {
         applyImpulses()
         accumulateForces()
         integrateVelocities()
+        if stepsUntilDetection > 0 && strays.count * 16 > bodies.count {
+            stepsUntilDetection = 0
+        }
         if stepsUntilDetection <= 0 {
             detectionInterval = contactReuse
             stepsUntilDetection = detectionInterval
+            sweepSteps = detectionInterval
+            strays.removeAll()
+            forgetShapesBoundAgain()
+            detections += 1
             updateShapes()
             swap(&contacts, &previousContacts)
             findContacts()
@@ -184,6 +211,7 @@ struct World: ~Copyable {
             // Between detections the contacts found last serve as prepared; their accumulated
             // impulses carry over as they are.
             for k in contacts.indices { contacts[k].isImpact = false }
+            if !strays.isEmpty { findContactsAroundStrays() }
         }
         stepsUntilDetection -= 1
         propagateImpacts()
@@ -296,8 +324,8 @@ struct World: ~Copyable {
                         + (abs(b.angularVelocity - b.detectedAngularVelocity)
                             + abs(b.pushAngularVelocity)) * b.reach)
                     * h
-                // Strayed further than the contacts allow for: find them again next step.
-                if bodies[i].drift > b.driftLimit { stepsUntilDetection = 0 }
+                // Strayed further than its contacts allow for: find them again next step.
+                if bodies[i].drift > b.driftLimit { strays.append(i) }
             }
             bodies[i].position += (b.velocity + b.pushVelocity) * h
             var turn = (b.angularVelocity + b.pushAngularVelocity) * h
