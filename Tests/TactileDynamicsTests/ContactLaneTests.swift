@@ -47,6 +47,7 @@ import Testing
         var groupsSeen = 0
         var blocksSeen = false
         var onePointSeen = false
+        var vacantSeen = false
         var framesCompared = 0
         for t in FrameTimes(from: 0, to: 6, rate: 60) {
             inLanes.advance(to: t)
@@ -56,6 +57,10 @@ import Testing
                 for group in inLanes.world.laneGroups.elements {
                     if any(group.isBlock) { blocksSeen = true }
                     if !group.hasSecondPoint { onePointSeen = true }
+                }
+                // Contacts of strays, found again, leave their lanes vacant.
+                if inLanes.world.contacts.elements.contains(where: { $0.pointCount == 0 }) {
+                    vacantSeen = true
                 }
             }
             let oneByOneInLanes = oneByOne.world.contactsAreInLanes
@@ -69,6 +74,7 @@ import Testing
         #expect(blocksSeen && onePointSeen, "lanes held paired points and balls' single points")
         let searches = inLanes.contactSearches
         #expect(searches.aroundStrays > 0, "contacts were found around strays too: \(searches)")
+        #expect(vacantSeen, "lanes were left vacant by strays' contacts")
         #expect(inLanes.isRunning || inLanes.elapsedTime > 1)
     }
 }

@@ -55,7 +55,10 @@ import Testing
             full.step()
             #expect(local.strayDetections == searches + 1, "the step searched around strays")
             var pairs: [Int: Int] = [:]
-            for c in local.contacts.elements { pairs[c.shapeA << 20 | c.shapeB, default: 0] += 1 }
+            // (A contact left vacant in its lane has no points.)
+            for c in local.contacts.elements where c.pointCount > 0 {
+                pairs[c.shapeA << 20 | c.shapeB, default: 0] += 1
+            }
             #expect(pairs.values.allSatisfy { $0 == 1 }, "a pair has one contact at \(t) s")
             for c in full.contacts.elements {
                 let closest =

@@ -10,6 +10,7 @@ extension World {
     /// ordered by colour, with `colorStarts[c]` the end of colour c.
     mutating func groupContactsIntoLanes() {
         laneGroups.removeAll()
+        contactLanes.resize(toUninitialized: contacts.count)
         var start = 0
         for color in 0..<64 {
             let end = colorStarts[color]
@@ -18,6 +19,7 @@ extension World {
                 var group = ContactLaneGroup()
                 for lane in 0..<min(4, end - k) {
                     group.contact[lane] = Int32(k + lane)
+                    contactLanes[k + lane] = 4 * laneGroups.count + lane
                 }
                 laneGroups.append(group)
                 k += 4
@@ -59,7 +61,15 @@ extension World {
         let contact = laneGroups[g].contact
         for lane in 0..<4 {
             let k = Int(contact[lane])
-            guard k >= 0 else { continue }
+            guard k >= 0 else {
+                // An empty lane (or one left vacant around a stray) is the static frame's.
+                laneGroups[g].bodyA[lane] = 0
+                laneGroups[g].bodyB[lane] = 0
+                laneGroups[g].isBlock[lane] = false
+                laneGroups[g].hasTwoPoints[lane] = false
+                laneGroups[g].isRound[lane] = false
+                continue
+            }
             laneGroups[g].bodyA[lane] = Int32(contacts[k].bodyA)
             laneGroups[g].bodyB[lane] = Int32(contacts[k].bodyB)
             let two = contacts[k].pointCount == 2

@@ -28,7 +28,8 @@ extension World {
         // Chains of last step's contacts by shape A, each in the order they were found.
         for k in stride(from: previousContacts.count - 1, through: 0, by: -1) {
             let s = previousContacts[k].shapeA
-            guard s < shapeCount else { continue }
+            // A contact vacated around a stray hands nothing on.
+            guard s < shapeCount, previousContacts[k].pointCount > 0 else { continue }
             previousNext[k] = previousHead[s]
             previousHead[s] = k
         }

@@ -30,6 +30,7 @@ extension World {
         colorStarts = Pool(copying: other.colorStarts)
         orderedContacts = Pool(copying: other.orderedContacts)
         laneGroups = Pool(copying: other.laneGroups)
+        contactLanes = Pool(copying: other.contactLanes)
         solvesInLanes = other.solvesInLanes
         laneRemainder = other.laneRemainder
         contactsAreInLanes = other.contactsAreInLanes

@@ -323,6 +323,10 @@ extension World {
     /// Records each contact's separation after the step, for contact callbacks.
     mutating func measureSeparations() {
         for k in contacts.indices {
+            guard contacts[k].pointCount > 0 else {
+                contacts[k].finalSeparation = .infinity
+                continue
+            }
             var least = evaluate(contacts[k], 0).separation
             if contacts[k].pointCount == 2 {
                 least = min(least, evaluate(contacts[k], 1).separation)

@@ -34,34 +34,36 @@ extension World {
             if !boundAgain[shapes[s].body] { shapesBoundAgain.append(s) }
         }
         // The contacts on a stray leave for `previousContacts`, to hand their impulses on.
-        swap(&contacts, &previousContacts)
-        contacts.removeAll(keepingCapacity: true)
-        var leaving = 0
-        for k in previousContacts.indices {
-            let c = previousContacts[k]
-            if strayMarks[c.bodyA] || strayMarks[c.bodyB] {
-                previousContacts[leaving] = c
-                leaving += 1
+        // Those in lanes leave their places vacant (their lanes empty), so the others keep
+        // their colours, groups and lanes; those after them close up.
+        previousContacts.removeAll()
+        let inLanes = contactsAreInLanes ? laneRemainder : 0
+        for k in 0..<inLanes where contacts[k].pointCount > 0 {
+            guard strayMarks[contacts[k].bodyA] || strayMarks[contacts[k].bodyB] else { continue }
+            previousContacts.append(contacts[k])
+            vacate(k)
+        }
+        var kept = inLanes
+        for k in inLanes..<contacts.count {
+            if strayMarks[contacts[k].bodyA] || strayMarks[contacts[k].bodyB] {
+                previousContacts.append(contacts[k])
             } else {
-                contacts.append(c)
+                if kept != k { contacts[kept] = contacts[k] }
+                kept += 1
             }
         }
-        previousContacts.resize(toUninitialized: leaving)
+        contacts.resize(toUninitialized: kept)
+        // The contacts found now come last, solved one at a time.
         let firstFound = contacts.count
         for index in strayShapes.indices { findContacts(ofStray: index) }
         for index in strays.indices { boundAgain[strays[index]] = true }
-        contactsAreInLanes = false
         matchContacts(from: firstFound)
-        orderContactsByColor()
         for index in strays.indices {
             let i = strays[index]
             bodies[i].origin = bodies[i].position
             bodies[i].originAngle = bodies[i].angle
         }
-        for k in contacts.indices
-        where strayMarks[contacts[k].bodyA] || strayMarks[contacts[k].bodyB] {
-            prepareStrayContact(k)
-        }
+        for k in firstFound..<contacts.count { prepareStrayContact(k) }
         for index in strays.indices { strayMarks[strays[index]] = false }
         strays.removeAll()
     }
@@ -118,6 +120,24 @@ extension World {
             guard boundsOverlap(a, b), shouldCollide(a, b) else { continue }
             collide(min(a, b), max(a, b))
         }
+    }
+
+    /// Empties contact `k`, in a lane: no points, no impulses, nothing to collide or call back
+    /// about, and its lane empty (the group's lanes loaded again).
+    @inline(__always)
+    mutating func vacate(_ k: Int) {
+        contacts[k].pointCount = 0
+        contacts[k].elasticity = 0
+        contacts[k].friction = 0
+        contacts[k].first.normalImpulse = 0
+        contacts[k].first.tangentImpulse = 0
+        contacts[k].second.normalImpulse = 0
+        contacts[k].second.tangentImpulse = 0
+        contacts[k].isImpact = false
+        contacts[k].finalSeparation = .infinity
+        let g = contactLanes[k] / 4
+        laneGroups[g].contact[contactLanes[k] % 4] = -1
+        if !lanesNeedConstants { loadGroupConstants(g) }
     }
 
     /// Prepares contact `k`, found around a stray, where its bodies are now. Contacts are

@@ -44,6 +44,8 @@ struct World: ~Copyable {
     /// from `laneRemainder` on (the last colour) are solved one at a time. Only while
     /// `contactsAreInLanes`: since the contacts were last found and ordered by colour.
     var laneGroups = Pool<ContactLaneGroup>()
+    /// For each contact before `laneRemainder`, its group and lane (4 × group + lane).
+    var contactLanes = Pool<Int>()
     /// Whether contacts ordered by colour are solved in lanes (tests turn it off to compare).
     var solvesInLanes = true
     var laneRemainder = 0
