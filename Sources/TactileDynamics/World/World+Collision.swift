@@ -110,6 +110,8 @@ extension World {
     /// for many; then exact tests.
     mutating func findContacts() {
         contacts.removeAll(keepingCapacity: true)
+        contactsMayImpact = false
+        impactsMarked = false
         if shapes.count > 64 {
             findContactsOnGrid()
             return
@@ -306,6 +308,7 @@ extension World {
             ? bodies[j].friction
             : boundaryB
                 ? bodies[i].friction : (bodies[i].friction * bodies[j].friction).squareRoot()
+        if contacts[k].elasticity > 0 { contactsMayImpact = true }
     }
 
     /// Measures contact point `k` at the bodies' current positions: the normal from A to B,

@@ -49,6 +49,8 @@ extension World {
         fastestPush = other.fastestPush
         pushing = Pool(copying: other.pushing)
         contactsJustPrepared = other.contactsJustPrepared
+        contactsMayImpact = other.contactsMayImpact
+        impactsMarked = other.impactsMarked
         previousFastestPush = other.previousFastestPush
         maximumTranslation = other.maximumTranslation
         impactTimes = Pool(copying: other.impactTimes)

@@ -63,7 +63,7 @@ extension World {
     /// the threshold. In a row of touching balls this hands the momentum from ball to ball
     /// exactly as a sequence of separate collisions does, which is what a Newton's cradle does.
     mutating func propagateImpacts() {
-        guard !contacts.isEmpty else { return }
+        guard !contacts.isEmpty, contactsMayImpact else { return }
         let h = self.h
         if impactTimes.count != bodies.count {
             impactTimes = Pool(repeating: -1, count: bodies.count)
@@ -109,6 +109,7 @@ extension World {
                 applyImpact(c.bodyA, ra, -p, at: moment)
                 applyImpact(c.bodyB, rb, p, at: moment)
                 contacts[k].isImpact = true
+                impactsMarked = true
                 // Restitution set these bodies apart; the load they carried is stale.
                 contacts[k].first.normalImpulse = 0
                 contacts[k].second.normalImpulse = 0

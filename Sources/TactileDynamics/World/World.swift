@@ -83,6 +83,11 @@ struct World: ~Copyable {
     var fastestPush = 0.0
     /// The contacts with a point to push out this step.
     var pushing = Pool<Int>()
+    /// Whether any contact found since the last detection may bounce (has elasticity), and
+    /// whether any is marked as an impact: the passes over every contact for impacts, and for
+    /// clearing their marks, are skipped when none.
+    var contactsMayImpact = false
+    var impactsMarked = false
     /// Whether the contacts were prepared this step (so they need not be measured again), and
     /// last step's fastest push (a push that makes no headway is not motion).
     var contactsJustPrepared = false
@@ -212,7 +217,10 @@ struct World: ~Copyable {
         } else {
             // Between detections the contacts found last serve as prepared; their accumulated
             // impulses carry over as they are.
-            for k in contacts.indices { contacts[k].isImpact = false }
+            if impactsMarked {
+                for k in contacts.indices { contacts[k].isImpact = false }
+                impactsMarked = false
+            }
             if !strays.isEmpty { findContactsAroundStrays() }
         }
         stepsUntilDetection -= 1
