@@ -7,25 +7,39 @@ import Testing
 /// Between detections, the contacts of bodies that strayed are found again on their own
 /// (`findContactsAroundStrays`). The judge is a search of every contact, from the same state.
 @Suite struct StrayContactTests {
-    /// Balls of several sizes poured into a box from staggered heights, bouncing a little: a
-    /// scene of more than 64 shapes, so contacts serve several steps, in which balls keep
-    /// landing and striking each other.
-    func pour(soft: Bool) throws -> DynamicAnimator {
+    /// Balls of several sizes and boxes poured into a box from staggered heights, bouncing a
+    /// little: a scene of more than 64 shapes, so contacts serve several steps, in which items
+    /// keep landing and striking each other. With `groups`, every twelfth ball is joined to
+    /// the box after it into one body of two shapes.
+    func pour(soft: Bool, groups: Bool = false) throws -> DynamicAnimator {
         let animator = try DynamicAnimator(
             referenceBounds: Rect(x: 0, y: 0, width: 300, height: 600),
             timeStep: 1.0 / 240, positionIterations: soft ? 1 : 3, softContacts: soft)
-        var balls: [DynamicItem] = []
+        var items: [DynamicItem] = []
+        var pending: DynamicItem?
         for i in 0..<240 {
-            let radius = 5 + Double(i % 4)
             let x = 20 + Double(i % 13) * 20 + Double(i / 13 % 3) * 3
             let y = 560 - Double(i / 13) * 19
-            balls.append(Scene.ball(x, y, radius: radius))
+            let item =
+                i % 3 == 2
+                ? Scene.box(x, y, 12, 10, rotation: Double(i % 5) * 0.2)
+                : Scene.ball(x, y, radius: 5 + Double(i % 4))
+            if groups && i % 12 == 1 {
+                pending = item
+                continue
+            }
+            if let ball = pending {
+                items.append(try DynamicItemGroup(items: [ball, item]))
+                pending = nil
+            } else {
+                items.append(item)
+            }
         }
-        let collision = CollisionBehavior(items: balls)
+        let collision = CollisionBehavior(items: items)
         collision.translatesReferenceBoundsIntoBoundary = true
         try animator.addBehavior(collision)
-        try animator.addBehavior(GravityBehavior(items: balls))
-        try animator.addBehavior(Scene.properties(balls, .init(elasticity: 0.3, friction: 0.4)))
+        try animator.addBehavior(GravityBehavior(items: items))
+        try animator.addBehavior(Scene.properties(items, .init(elasticity: 0.3, friction: 0.4)))
         return animator
     }
 
@@ -35,9 +49,9 @@ import Testing
     /// contact in the first, once. A pair of other bodies keeps the contacts found at the last
     /// search: what each has strayed since (less than its drift limit) may have brought them
     /// into touch unseen, no deeper than the two limits.
-    @Test(arguments: [false, true])
-    func everyTouchingPairKeepsItsContact(soft: Bool) throws {
-        let animator = try pour(soft: soft)
+    @Test(arguments: [false, true], [false, true])
+    func everyTouchingPairKeepsItsContact(soft: Bool, groups: Bool) throws {
+        let animator = try pour(soft: soft, groups: groups)
         var compared = 0
         var touching = 0
         var unseen = 0

@@ -328,12 +328,17 @@ struct World: ~Copyable {
         for i in bodies.indices {
             guard bodies[i].isDynamic else { continue }
             let b = bodies[i]
+            let impact = shifted && impactTimes[i] >= 0
             if detectionInterval > 1 {
                 bodies[i].drift +=
                     ((b.velocity - b.detectedVelocity).length + b.pushVelocity.length
                         + (abs(b.angularVelocity - b.detectedAngularVelocity)
                             + abs(b.pushAngularVelocity)) * b.reach)
                     * h
+                // An impact's catching up moves the body off its path too.
+                if impact {
+                    bodies[i].drift += impactShifts[i].length + abs(impactTurns[i]) * b.reach
+                }
                 // Strayed further than its contacts allow for: find them again next step.
                 if bodies[i].drift > b.driftLimit { strays.append(i) }
             }
@@ -341,7 +346,7 @@ struct World: ~Copyable {
             var turn = (b.angularVelocity + b.pushAngularVelocity) * h
             bodies[i].pushVelocity = .zero
             bodies[i].pushAngularVelocity = 0
-            if shifted && impactTimes[i] >= 0 {
+            if impact {
                 bodies[i].position += impactShifts[i]
                 turn += impactTurns[i]
                 impactShifts[i] = .zero
