@@ -10,9 +10,10 @@
 extension World {
     /// Drops the strays' contacts and finds theirs again: each stray's shapes get bounds swept
     /// over the steps left, are tested against the shapes in the grid cells those bounds
-    /// cover, against large shapes and against one another, and the contacts found inherit
-    /// the impulses of the ones they replace. Contacts between other bodies are kept as they
-    /// are, prepared where they were.
+    /// cover, against large shapes, against the shapes of earlier strays since the detection
+    /// and against one another, and the contacts found inherit the impulses of the ones they
+    /// replace. Contacts between other bodies are kept as they are, prepared where they were,
+    /// in their lanes.
     mutating func findContactsAroundStrays() {
         if strayMarks.count != bodies.count {
             strayMarks = Pool(repeating: false, count: bodies.count)
