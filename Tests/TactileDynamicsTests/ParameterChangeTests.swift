@@ -78,6 +78,44 @@ import Testing
         #expect(ball.center.x > 250, "the ball was dragged along")
     }
 
+    /// An anchor moved alone compiles only the joints; the judge is the same drag with every
+    /// parameter compiled each frame (a property set to the value it has), to the bit. With a
+    /// snap, a push, gravity and friction in the scene, so the parameters left alone are many.
+    @Test func anAnchorMovedAloneGivesWhatCompilingEveryParameterGives() throws {
+        func drag(compilingEverything: Bool) throws -> [DynamicItem] {
+            let animator = Scene.animator(Rect(x: 0, y: 0, width: 400, height: 400))
+            let ball = Scene.ball(100, 200)
+            let box = Scene.box(250, 380, 40, 40)
+            let snapped = Scene.ball(300, 100, radius: 8)
+            let items = [ball, box, snapped]
+            let collision = CollisionBehavior(items: items)
+            collision.translatesReferenceBoundsIntoBoundary = true
+            let properties = Scene.properties(items, .init(elasticity: 0.4, friction: 0.7))
+            let string = try AttachmentBehavior(
+                item: ball, attachedToAnchor: Point(x: 100, y: 100))
+            let push = PushBehavior(items: [box], mode: .continuous)
+            try push.setAngle(.pi, magnitude: 0.2)
+            for behavior in [
+                collision, GravityBehavior(items: items), properties, string, push,
+                try SnapBehavior(item: snapped, snapTo: Point(x: 320, y: 120)),
+            ] as [DynamicBehavior] {
+                try animator.addBehavior(behavior)
+            }
+            Scene.run(animator, to: 0.5)
+            let compiled = animator.rebuildCount
+            Scene.run(animator, from: 0.5, to: 2.5) { t in
+                try? string.setAnchorPoint(Point(x: 100 + 120 * (t - 0.5), y: 100))
+                if compilingEverything { try? properties.update { $0.friction = 0.7 } }
+            }
+            #expect(animator.rebuildCount == compiled)
+            return items
+        }
+        let jointsOnly = try drag(compilingEverything: false)
+        let everything = try drag(compilingEverything: true)
+        #expect(Scene.stateHash(jointsOnly) == Scene.stateHash(everything))
+        #expect(jointsOnly[0].center.x > 250, "the ball was dragged along")
+    }
+
     @Test func addingAnItemStillCompilesTheWorld() throws {
         let (animator, _, gravity, _) = try restingBox()
         let compiled = animator.rebuildCount

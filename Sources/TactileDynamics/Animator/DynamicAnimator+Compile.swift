@@ -8,13 +8,20 @@ extension DynamicAnimator {
         if needsRebuild {
             needsRebuild = false
             needsRefresh = false
+            refreshesJointsOnly = true
             rebuild()
         } else if needsRefresh {
             needsRefresh = false
             var world = takeWorld()
-            // Contacts take masses, friction and elasticity from the bodies when they are
-            // found: when those changed, find them again now (their impulses carry over).
-            if compileParameters(into: &world) { world.stepsUntilDetection = 0 }
+            if refreshesJointsOnly {
+                // An anchor moved (every frame of a drag, say): nothing else to compile.
+                compileJoints(into: &world)
+            } else if compileParameters(into: &world) {
+                // Contacts take masses, friction and elasticity from the bodies when they are
+                // found: when those changed, find them again now (their impulses carry over).
+                world.stepsUntilDetection = 0
+            }
+            refreshesJointsOnly = true
             putBack(world)
         }
     }

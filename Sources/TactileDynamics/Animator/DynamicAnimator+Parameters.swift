@@ -85,23 +85,7 @@ extension DynamicAnimator {
                 push.deactivateAfterFiring()
             }
         }
-        world.joints.removeAll(keepingCapacity: true)
-        for behavior in flatBehaviors {
-            if let attachment = behavior as? AttachmentBehavior {
-                world.joints.append(compile(attachment, in: world))
-            } else if let snap = behavior as? SnapBehavior,
-                let b = bodyIndex[ObjectIdentifier(owner(of: snap.item))]
-            {
-                var joint = Joint()
-                joint.kind = .snap
-                joint.bodyA = b
-                joint.localB = Vec2(snap.snapPoint.x, snap.snapPoint.y)
-                joint.frequency = SnapBehavior.frequency
-                joint.dampingRatio = snap.dampingRatio
-                world.joints.append(joint)
-            }
-        }
-        world.findTethers()
+        compileJoints(into: &world)
         world.fields.removeAll(keepingCapacity: true)
         world.fieldBodies.removeAll(keepingCapacity: true)
         for case let field as FieldBehavior in flatBehaviors {
@@ -128,6 +112,28 @@ extension DynamicAnimator {
         }
         world.restitutionThreshold = 1 + 2 * largestAcceleration * world.h
         return contactsChanged
+    }
+
+    /// Compiles the attachments and snaps into `world`'s joints, and finds which bodies hang
+    /// from a single string.
+    func compileJoints(into world: inout World) {
+        world.joints.removeAll(keepingCapacity: true)
+        for behavior in flatBehaviors {
+            if let attachment = behavior as? AttachmentBehavior {
+                world.joints.append(compile(attachment, in: world))
+            } else if let snap = behavior as? SnapBehavior,
+                let b = bodyIndex[ObjectIdentifier(owner(of: snap.item))]
+            {
+                var joint = Joint()
+                joint.kind = .snap
+                joint.bodyA = b
+                joint.localB = Vec2(snap.snapPoint.x, snap.snapPoint.y)
+                joint.frequency = SnapBehavior.frequency
+                joint.dampingRatio = snap.dampingRatio
+                world.joints.append(joint)
+            }
+        }
+        world.findTethers()
     }
 
     /// The body and body-frame point (relative to the centre of mass) of an offset on an item,

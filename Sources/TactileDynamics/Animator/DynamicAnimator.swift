@@ -46,8 +46,10 @@ public final class DynamicAnimator {
     var spareWorld: World?
     /// Items or behaviours came or went: compile the world again before the next step.
     var needsRebuild = true
-    /// Only a behaviour's parameters changed: compile those in place before the next step.
+    /// Only a behaviour's parameters changed: compile those in place before the next step;
+    /// only an attachment's or a snap's (`refreshesJointsOnly`): compile the joints alone.
     var needsRefresh = false
+    var refreshesJointsOnly = true
     /// How many times the world was compiled from scratch (tests watch it).
     var rebuildCount = 0
     /// Host time of step zero, rebased whenever the animator pauses.
@@ -286,9 +288,11 @@ public final class DynamicAnimator {
         resume()
     }
 
-    /// Marks the compiled parameters stale (the world's structure stands) and resumes.
-    func setNeedsRefresh() {
+    /// Marks the compiled parameters stale (the world's structure stands) and resumes;
+    /// `jointsOnly`: only the joints' (an attachment's or a snap's).
+    func setNeedsRefresh(jointsOnly: Bool = false) {
         needsRefresh = true
+        if !jointsOnly { refreshesJointsOnly = false }
         resume()
     }
 

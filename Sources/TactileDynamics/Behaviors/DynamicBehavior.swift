@@ -67,7 +67,8 @@ open class DynamicBehavior {
     /// Tells the animator only the behaviour's parameters changed, so it updates them in
     /// place (keeping contacts) and resumes.
     func setNeedsParameterUpdate() {
-        dynamicAnimator?.setNeedsRefresh()
+        dynamicAnimator?.setNeedsRefresh(
+            jointsOnly: self is AttachmentBehavior || self is SnapBehavior)
     }
 
     /// This behaviour and its descendants, parents first.
