@@ -123,6 +123,8 @@ extension DynamicAnimator {
         world.contacts.removeAll(keepingCapacity: true)
         world.previousContacts.removeAll(keepingCapacity: true)
         world.stepsUntilDetection = 0
+        // Nor does any stray or shape bound again around one.
+        world.forgetStrays()
         world.localVertices.removeAll(keepingCapacity: true)
         world.localNormals.removeAll(keepingCapacity: true)
         world.bodies.append(Body())

@@ -77,6 +77,15 @@ extension World {
         shapesBoundAgain.removeAll()
     }
 
+    /// Forgets the strays and the shapes bound again around them, whose indices no longer
+    /// mean anything once the bodies and shapes are compiled again.
+    mutating func forgetStrays() {
+        strays.removeAll()
+        strayMarks = Pool()
+        shapesBoundAgain.removeAll()
+        boundAgain = Pool()
+    }
+
     /// Finds the contacts of the stray shape at `strayShapes[index]` with every other shape.
     @inline(__always)
     mutating func findContacts(ofStray index: Int) {
