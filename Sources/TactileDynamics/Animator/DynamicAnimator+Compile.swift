@@ -5,15 +5,16 @@ extension DynamicAnimator {
     /// Compiles what changed since the last step: the whole world when items or behaviours
     /// came or went, only the parameters when a behaviour's settings changed.
     func rebuildIfNeeded() {
+        let jointsOnly = refreshesJointsOnly
+        refreshesJointsOnly = true
         if needsRebuild {
             needsRebuild = false
             needsRefresh = false
-            refreshesJointsOnly = true
             rebuild()
         } else if needsRefresh {
             needsRefresh = false
             var world = takeWorld()
-            if refreshesJointsOnly {
+            if jointsOnly {
                 // An anchor moved (every frame of a drag, say): nothing else to compile.
                 compileJoints(into: &world)
             } else if compileParameters(into: &world) {
@@ -21,7 +22,6 @@ extension DynamicAnimator {
                 // found: when those changed, find them again now (their impulses carry over).
                 world.stepsUntilDetection = 0
             }
-            refreshesJointsOnly = true
             putBack(world)
         }
     }

@@ -188,6 +188,8 @@ public final class AttachmentBehavior: DynamicBehavior {
         try AttachmentBehavior(style: .sliding, item: item, other: nil, anchor: anchor, axis: axis)
     }
 
+    override var compilesToJointsOnly: Bool { true }
+
     public override var items: [DynamicItem] {
         secondItem.map { [firstItem, $0] } ?? [firstItem]
     }

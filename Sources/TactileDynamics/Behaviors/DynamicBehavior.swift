@@ -67,9 +67,12 @@ open class DynamicBehavior {
     /// Tells the animator only the behaviour's parameters changed, so it updates them in
     /// place (keeping contacts) and resumes.
     func setNeedsParameterUpdate() {
-        dynamicAnimator?.setNeedsRefresh(
-            jointsOnly: self is AttachmentBehavior || self is SnapBehavior)
+        dynamicAnimator?.setNeedsRefresh(jointsOnly: compilesToJointsOnly)
     }
+
+    /// Whether the behaviour's parameters are compiled into joints alone (an attachment's, a
+    /// snap's), so a change to them needs only the joints compiled again.
+    var compilesToJointsOnly: Bool { false }
 
     /// This behaviour and its descendants, parents first.
     func flattened(into list: inout [DynamicBehavior]) {

@@ -23,6 +23,8 @@ public final class SnapBehavior: DynamicBehavior {
         super.init()
     }
 
+    override var compilesToJointsOnly: Bool { true }
+
     public override var items: [DynamicItem] { [item] }
 
     /// Moves the target point.

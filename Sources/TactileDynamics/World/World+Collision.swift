@@ -146,6 +146,14 @@ extension World {
         }
     }
 
+    /// The grid cell that holds the top-left corner of the overlap of shapes `a` and `b`'s
+    /// bounds: both bounds cover it, so both shapes are listed there, and a pair is tested in
+    /// that one cell only.
+    @inline(__always)
+    func overlapCorner(_ a: Int, _ b: Int) -> Int {
+        grid.cell(max(shapes[a].minX, shapes[b].minX), max(shapes[a].minY, shapes[b].minY))
+    }
+
     /// Grid broad phase: shapes no larger than four cells go into every cell their bounds
     /// touch (a counting sort, so no allocation once the arrays have grown); each pair is
     /// tested in the one cell holding the top-left corner of their bounds' overlap. Larger
@@ -201,10 +209,7 @@ extension World {
                         let b = grid.entries[j]
                         guard boundsOverlap(a, b) else { continue }
                         // Only in the cell that holds the overlap's top-left corner.
-                        let corner = grid.cell(
-                            max(shapes[a].minX, shapes[b].minX), max(shapes[a].minY, shapes[b].minY)
-                        )
-                        guard corner == c, shouldCollide(a, b) else { continue }
+                        guard overlapCorner(a, b) == c, shouldCollide(a, b) else { continue }
                         if a < b { collide(a, b) } else { collide(b, a) }
                     }
                 }

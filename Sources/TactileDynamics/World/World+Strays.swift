@@ -39,11 +39,20 @@ extension World {
         // their colours, groups and lanes; those after them close up.
         previousContacts.removeAll()
         let inLanes = contactsAreInLanes ? laneRemainder : 0
+        // Contacts in lanes are in the order of their groups: a group is loaded again once,
+        // after the last of its lanes is emptied.
+        var emptied = -1
         for k in 0..<inLanes where contacts[k].pointCount > 0 {
             guard strayMarks[contacts[k].bodyA] || strayMarks[contacts[k].bodyB] else { continue }
             previousContacts.append(contacts[k])
             vacate(k)
+            let g = contactLanes[k] / 4
+            if g != emptied {
+                if emptied >= 0 { reloadEmptiedGroup(emptied) }
+                emptied = g
+            }
         }
+        if emptied >= 0 { reloadEmptiedGroup(emptied) }
         var kept = inLanes
         for k in inLanes..<contacts.count {
             if strayMarks[contacts[k].bodyA] || strayMarks[contacts[k].bodyB] {
@@ -104,9 +113,7 @@ extension World {
                     guard !boundAgain[shapes[b].body], !strayMarks[shapes[b].body],
                         boundsOverlap(a, b)
                     else { continue }
-                    let corner = grid.cell(
-                        max(shapes[a].minX, shapes[b].minX), max(shapes[a].minY, shapes[b].minY))
-                    guard corner == c, shouldCollide(a, b) else { continue }
+                    guard overlapCorner(a, b) == c, shouldCollide(a, b) else { continue }
                     collideWithStray(a, b)
                 }
             }
@@ -133,7 +140,8 @@ extension World {
     }
 
     /// Empties contact `k`, in a lane: no points, no impulses, nothing to collide or call back
-    /// about, and its lane empty (the group's lanes loaded again).
+    /// about, and its lane empty (its group's lanes to be loaded again with
+    /// ``reloadEmptiedGroup(_:)``).
     @inline(__always)
     mutating func vacate(_ k: Int) {
         contacts[k].pointCount = 0
@@ -145,8 +153,13 @@ extension World {
         contacts[k].second.tangentImpulse = 0
         contacts[k].isImpact = false
         contacts[k].finalSeparation = .infinity
-        let g = contactLanes[k] / 4
-        laneGroups[g].contact[contactLanes[k] % 4] = -1
+        laneGroups[contactLanes[k] / 4].contact[contactLanes[k] % 4] = -1
+    }
+
+    /// Loads group `g`'s lanes again after some were emptied, unless every group is loaded
+    /// before the next pass anyway.
+    @inline(__always)
+    mutating func reloadEmptiedGroup(_ g: Int) {
         if !lanesNeedConstants { loadGroupConstants(g) }
     }
 
