@@ -23,7 +23,11 @@ person, so the figure is for people the model has not seen). Writes, in the veri
   drag-model-touch-fixtures.json: synthetic tracks (made here, no recorded data) with this
   script's features and scores, which the Swift tests compare against.
 Synthetic scripted drags of several families (synthetic.py; 2,400 of each) join the bots, so
-the models learn kinds of generator rather than the recorded ones. Every source weighs the same
+the models learn kinds of generator rather than the recorded ones. The touch model also learns
+from 1,200 drags made here by HumanCursor, a public generator, itself (libraries.py), as more of
+that recorded family: claiming a finger, its drags were the ones the touch model let through
+most. (The mouse model does not need them: HumanCursor's drags as a mouse's pass none of its
+measures, and it stays as it was.) Every source weighs the same
 within its class; for the mouse model the people's drags and the scripts' weigh the same in
 total too. The touch model's people leave out the mouse drags that come in batches (over a
 remote desktop, or through a throttled logger): a browser that reports a finger or a pen has the
@@ -52,6 +56,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from features import NAMES, features, steady_frames  # noqa: E402
+import libraries  # noqa: E402
 import synthetic  # noqa: E402
 
 IMAGE_WIDTH, IMAGE_HEIGHT, PIECE = 640, 360, 96  # the service's default puzzle
@@ -63,28 +68,36 @@ RATE = 0.1
 class Model:
     """One of the verifier's drag models: which tracks it learns from and how it reads them."""
 
-    def __init__(self, name, trees, depth, keep, devices, reads, file, fixtures, balanced, batched):
+    def __init__(self, name, trees, depth, keep, devices, reads, file, fixtures, balanced, batched,
+                 libraries):
         self.name, self.trees, self.depth, self.keep = name, trees, depth, keep
         self.devices = devices  # the recorded people's devices it learns from
         self.balanced = balanced  # people and scripts weigh the same in total
         self.batched = batched  # whether people's batched mouse drags are among its people
+        self.libraries = libraries  # whether it learns from drags made here by libraries
         self.judged = name  # the device whose people the threshold keeps
         self.reads = reads  # a track as the model reads it
         self.file, self.fixtures = file, fixtures
 
     def learns_from(self, row):
-        """Whether a training row is among this model's: every script's drag, and the people's
-        drags of its devices (without the batched ones unless `batched`)."""
-        _, bot, source, _, device, _ = row
+        """Whether a training row is among this model's: every script's drag (those made here by
+        a library only if `libraries`), and the people's drags of its devices (without the
+        batched ones unless `batched`)."""
+        _, bot, source, group, device, _ = row
+        if group.startswith(LIBRARY):
+            return self.libraries
         return bot or (device in self.devices and (self.batched or not source.startswith(BATCHED)))
 
 
 MODELS = [
     Model("mouse", 150, 3, 0.995, {"mouse"}, lambda track: track, "DragModel.txt",
-          "drag-model-fixtures.json", balanced=True, batched=True),
+          "drag-model-fixtures.json", balanced=True, batched=True, libraries=False),
     Model("touch", 300, 4, 0.98, {"mouse", "touch"}, steady_frames, "TouchDragModel.txt",
-          "drag-model-touch-fixtures.json", balanced=False, batched=False),
+          "drag-model-touch-fixtures.json", balanced=False, batched=False, libraries=True),
 ]
+# The groups (cross-validation folds) of drags made here by a library start with this.
+LIBRARY = "library-"
+LIBRARY_DRAGS = 1200  # HumanCursor drags made here
 # People's mouse recordings whose events come in batches: over a remote desktop (balabit, ~100
 # ms batches) or through a logger that throttles them (bdci2017, median 27 ms, a tenth over 100 ms).
 BATCHED = ("balabit-", "bdci2017-")
@@ -139,6 +152,16 @@ def tracks(data, widget):
             if len(body["track"]) >= 3:
                 rows.append((body["track"], True, "synthetic-" + family,
                              f"synthetic-{family}/{number}", "mouse", None))
+    # More of the recorded HumanCursor family, from the library itself, with puzzles of their
+    # own (so the rows above stay as they were).
+    draws = random.Random("20261207 library")
+    for number, pts in enumerate(libraries.humancursor_drags(LIBRARY_DRAGS, 20261207)):
+        hole = draws.uniform(PIECE * 0.5, IMAGE_WIDTH - PIECE - 4)
+        top = float(draws.randrange(0, IMAGE_HEIGHT - PIECE))
+        body, _, _ = widget.widget_answer(pts, hole, top, IMAGE_WIDTH, PIECE)
+        if len(body["track"]) >= 3:
+            rows.append((body["track"], True, "bot-humancursor", f"{LIBRARY}humancursor/{number}",
+                         "mouse", None))
     return rows
 
 
