@@ -37,7 +37,8 @@ out of training: they are people's motion, caught by the verifier's memory of ac
 not by their shape. --check prints the cross-validated figures; for the mouse model, how many
 of each person's drags (where the recordings name people) a model trained without that person
 keeps; and, for each bot family (recorded or synthetic), how a model trained without it judges
-it: the figure for a generator the model has never seen. Needs numpy and scikit-learn (pip or python3-sklearn).
+it: the figure for a generator the model has never seen. Needs numpy and scikit-learn (pip or python3-sklearn),
+and HumanCursor (pip install HumanCursor==1.1.5, which brings pytweening and selenium).
 """
 import argparse
 import collections
