@@ -59,13 +59,15 @@ def family_doc(data, family, touch):
     return doc
 
 
-def accepted(output, family):
-    """The accepted share run_eval.py printed for the family, percent."""
-    for line in output.splitlines():
-        words = line.split()
-        if len(words) > 3 and words[1] == family and words[3].endswith("%"):
-            return float(words[3][:-1])
-    raise SystemExit(f"run_eval.py printed no line for {family}:\n{output[-800:]}")
+def accepted(evaluator, binary, data, family):
+    """The share of the family's drags in `data` that the service at `binary` accepts, percent,
+    from run_eval.py's summary of its verdicts."""
+    verdicts = os.path.join(data, "verdicts.json")
+    run = subprocess.run([sys.executable, evaluator, binary, "--data", data, "--out", verdicts],
+                         capture_output=True, text=True)
+    if run.returncode != 0 or not os.path.exists(verdicts):
+        raise SystemExit(f"run_eval.py failed for {family}:\n{(run.stdout + run.stderr)[-800:]}")
+    return json.load(open(verdicts))["summary"][family]["accepted_pct"]
 
 
 def main():
@@ -114,10 +116,8 @@ def main():
                 os.makedirs(os.path.join(data, "bots"))
                 json.dump(family_doc(a.data, family, spec.name == "touch"),
                           open(os.path.join(data, "bots", family + ".json"), "w"))
-                run = subprocess.run(
-                    [sys.executable, os.path.join(a.data, "run_eval.py"), binary, "--data", data],
-                    capture_output=True, text=True)
-                print(f"  {family:34} {alone:10.1f} % {accepted(run.stdout, family):8.1f} %", flush=True)
+                passed = accepted(os.path.join(a.data, "run_eval.py"), binary, data, family)
+                print(f"  {family:34} {alone:10.1f} % {passed:8.1f} %", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
