@@ -14,6 +14,7 @@ import concurrent.futures as cf
 import glob
 import json
 import os
+import sys
 
 import service_args
 

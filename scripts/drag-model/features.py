@@ -12,7 +12,12 @@ NAMES = [
     "long_intervals", "cross_range", "cross_moves", "cross_correlation", "backtrack", "overshoot",
     "start_speed", "end_speed", "easing_residual", "peak_at", "speed_peaks", "first_step",
     "largest_step", "still_steps", "lead_in", "settle",
+    # How the motion changes from frame to frame, for a track read at a steady frame rate (the
+    # touch model's; the mouse model reads the names above only).
+    "speed_roughness", "jerk", "across_high_frequency", "acceleration_flips",
+    "speed_change_correlation", "straight_frames",
 ]
+MOUSE_FEATURES = 21  # the mouse model reads the first 21
 
 
 def _median(values):
@@ -156,7 +161,74 @@ def features(track, axis="horizontal"):
             settle = (t[-1] - t[i]) / duration
             break
     f["settle"] = settle
+    for name, value in zip(NAMES[MOUSE_FEATURES:], _frame_motion(x, across)):
+        f[name] = value
     return [f[k] for k in NAMES]
+
+
+def _frame_motion(x, across):
+    """How the motion changes from one sample to the next, for a track read at a steady frame
+    rate: a generator's path is either smooth as a formula (a tween) or noisy sample by sample
+    (distortion added to each point), a sparse one is straight between its points, and a
+    finger's is neither. `x` is the progress along the slider, `across` the position across it
+    (pixels); the last sample (the release, off the frames' beat) is left out when there are
+    more than three. Values: the median change of speed from frame to frame (a share of the mean
+    speed); log of the third differences' energy against the first differences' (along); log of
+    the second differences' energy against the first (across); the share of the firm
+    accelerations (over 0.05 px a frame each) that change sign from the one before; the
+    correlation of each change of speed with the next; the share of frames in motion that do not
+    bend (second difference under a twentieth of the mean speed)."""
+    n = len(x) - 1 if len(x) > 3 else len(x)
+    if n < 5:
+        return [0.0] * 6
+    dx = [x[i + 1] - x[i] for i in range(n - 1)]
+    dy = [across[i + 1] - across[i] for i in range(n - 1)]
+    speeds = [math.sqrt(dx[i] * dx[i] + dy[i] * dy[i]) for i in range(n - 1)]
+    total = 0.0
+    for v in speeds:
+        total += v
+    mean = total / len(speeds) + 1e-9
+    changes = [speeds[i + 1] - speeds[i] for i in range(len(speeds) - 1)]
+    roughness = _median([abs(c) for c in changes]) / mean
+    along_first, along_third, across_first, across_second = 0.0, 0.0, 0.0, 0.0
+    for i in range(n - 1):
+        along_first += dx[i] * dx[i]
+        across_first += dy[i] * dy[i]
+    accel = [x[i + 2] - 2 * x[i + 1] + x[i] for i in range(n - 2)]
+    bend = [across[i + 2] - 2 * across[i + 1] + across[i] for i in range(n - 2)]
+    for i in range(n - 2):
+        across_second += bend[i] * bend[i]
+    for i in range(n - 3):
+        third = accel[i + 1] - accel[i]
+        along_third += third * third
+    jerk = math.log((along_third + 1e-6) / (along_first + 1e-6))
+    high = math.log((across_second + 1e-3) / (across_first + 1e-3))
+    firm = [a for a in accel if abs(a) > 0.05]
+    flips = 0.0
+    if len(firm) > 2:
+        flips = sum(1 for i in range(len(firm) - 1) if (firm[i] > 0) != (firm[i + 1] > 0)) / (len(firm) - 1)
+    correlation = 0.0
+    if len(changes) > 3:
+        a, b = changes[1:], changes[:-1]
+        ma, mb = 0.0, 0.0
+        for i in range(len(a)):
+            ma += a[i]
+            mb += b[i]
+        ma, mb = ma / len(a), mb / len(b)
+        sab, saa, sbb = 0.0, 0.0, 0.0
+        for i in range(len(a)):
+            sab += (a[i] - ma) * (b[i] - mb)
+            saa += (a[i] - ma) * (a[i] - ma)
+            sbb += (b[i] - mb) * (b[i] - mb)
+        if saa > 0 and sbb > 0:
+            correlation = sab / math.sqrt(saa * sbb)
+    moving, straight = 0, 0
+    for i in range(n - 2):
+        if speeds[i] > 0.05 * mean or speeds[i + 1] > 0.05 * mean:
+            moving += 1
+            if math.sqrt(accel[i] * accel[i] + bend[i] * bend[i]) < 0.05 * mean:
+                straight += 1
+    return [roughness, jerk, high, flips, correlation, straight / moving if moving else 0.0]
 
 
 STEADY_RATE = 60.0  # frames a second of the steady stream touch and pen tracks are read at

@@ -48,7 +48,8 @@ def family_doc(data, family, touch):
         kind = family[len("synthetic-"):]
         rng = random.Random(f"left out {kind}")
         doc = {"source": family, "kind": "bot", "device": "mouse",
-               "tracks": [{"id": str(n), "pts": synthetic.drag(rng, kind)} for n in range(SYNTHETIC_DRAGS)]}
+               "tracks": [{"id": str(n), "pts": synthetic.tweened_drag(rng) if kind == synthetic.TWEENED
+                           else synthetic.drag(rng, kind)} for n in range(SYNTHETIC_DRAGS)]}
     else:
         doc = json.load(open(os.path.join(data, "dev", "bots", family + ".json")))
     if touch:
@@ -93,7 +94,7 @@ def main():
             if spec.name not in a.models.split(","):
                 continue
             mine = [r for r in rows if spec.learns_from(r)]
-            x = np.array([train.features(spec.reads(r[0])) for r in mine])
+            x = train.feature_rows(spec, [r[0] for r in mine])
             y = np.array([r[1] for r in mine])
             sources = [r[2] for r in mine]
             w = train.weights(sources, y, spec.balanced)

@@ -8,11 +8,18 @@ gravity-and-wind walk. Each is timed by one of several clocks (a fixed event rat
 without jitter and dropped frames, a sleep per step, whole milliseconds or not) and may be
 quantized to whole pixels. Output: pointer displacements [[t_ms, dx, dy], ...] from the press,
 as in shared/captcha-drags.
+
+One more family, `tweened` (`tweened_drag`), is the way most public cursor libraries are built:
+a curve from the press to the target (a Bezier curve or a spline through random knots, a
+smoothed random walk across a straight line, or the line itself), points spaced along it by an
+easing ("tween"), optionally distorted point by point, and sent one point per event. Only the
+touch model learns from it (train.py).
 """
 import math
 import random
 
 FAMILIES = ("submovements", "lognormal", "bezier", "wind")
+TWEENED = "tweened"
 
 
 def _minimum_jerk(u):
@@ -155,6 +162,117 @@ def drag(rng, family=None):
             continue
         if [x, y] != pts[-1][1:]:
             pts.append([ms, x, y])
+    if len(pts) < 3:
+        pts.append([pts[-1][0] + 16, distance, 0.0])
+    return pts
+
+
+def _tween(rng):
+    """An easing of 0…1 onto 0…1 of the kinds cursor libraries use: polynomial, sine,
+    exponential, circular or overshooting, eased in, out, both, or none."""
+    way = rng.choice(["none", "in", "out", "in-out", "out", "in-out"])
+    shape = rng.choice(["power", "sine", "exponential", "circular", "overshoot"])
+    power = rng.choice([2, 3, 4, 5])
+
+    def eased_in(u):
+        if shape == "power":
+            return u ** power
+        if shape == "sine":
+            return 1 - math.cos(math.pi / 2 * u)
+        if shape == "exponential":
+            return 0.0 if u == 0 else 2 ** (10 * (u - 1))
+        if shape == "circular":
+            return 1 - math.sqrt(max(0.0, 1 - u * u))
+        return u * u * (2.70158 * u - 1.70158)
+
+    def tween(u):
+        if way == "none":
+            return u
+        if way == "in":
+            return eased_in(u)
+        if way == "out":
+            return 1 - eased_in(1 - u)
+        return eased_in(2 * u) / 2 if u < 0.5 else 1 - eased_in(2 - 2 * u) / 2
+
+    return tween
+
+
+def _de_casteljau(points, u):
+    while len(points) > 1:
+        points = [((1 - u) * a[0] + u * b[0], (1 - u) * a[1] + u * b[1])
+                  for a, b in zip(points, points[1:])]
+    return points[0]
+
+
+def _catmull_rom(points, u):
+    segments = len(points) - 1
+    s = min(segments - 1e-9, u * segments)
+    i, v = int(s), s - int(s)
+    p0, p1 = points[max(0, i - 1)], points[i]
+    p2, p3 = points[i + 1], points[min(segments, i + 2)]
+    return tuple(0.5 * (2 * p1[j] + (p2[j] - p0[j]) * v
+                        + (2 * p0[j] - 5 * p1[j] + 4 * p2[j] - p3[j]) * v * v
+                        + (3 * p1[j] - p0[j] - 3 * p2[j] + p3[j]) * v * v * v) for j in (0, 1))
+
+
+def _curve(rng, distance):
+    """A path from the press (0, 0) to the target as a function of a parameter 0…1."""
+    end = (distance, rng.gauss(0, 2))
+    height = math.exp(rng.uniform(math.log(1), math.log(0.5 * distance)))
+    kind = rng.choice(["bezier", "bezier", "spline", "walk", "line"])
+    if kind == "line":
+        return lambda u: (end[0] * u, end[1] * u)
+    if kind in ("bezier", "spline"):
+        knots = [(rng.uniform(-0.2, 1.2) * distance, rng.uniform(-height, height))
+                 for _ in range(rng.randint(1, 6))]
+        if kind == "bezier":
+            controls = [(0.0, 0.0)] + knots + [end]
+            return lambda u: _de_casteljau(controls, u)
+        through = [(0.0, 0.0)] + sorted(k for k in knots if 0 < k[0] < distance) + [end]
+        return lambda u: _catmull_rom(through, u)
+    # a random walk across the straight line, smoothed by a Gaussian kernel
+    size, walk, s = 200, [], 0.0
+    for _ in range(size):
+        s += rng.gauss(0, 1)
+        walk.append(s)
+    sigma = rng.uniform(3, 40)
+    reach = int(3 * sigma)
+    kernel = [math.exp(-0.5 * (k / sigma) ** 2) for k in range(-reach, reach + 1)]
+    weight = sum(kernel)
+    smooth = [sum(kernel[k + reach] * walk[min(size - 1, max(0, i + k))]
+                  for k in range(-reach, reach + 1)) / weight for i in range(size)]
+    scale = height / (max(abs(v) for v in smooth) or 1)
+
+    def walked(u):
+        i = min(size - 1, int(u * (size - 1)))
+        away = smooth[i] - smooth[0] * (1 - u) - smooth[-1] * u
+        return (end[0] * u, end[1] * u + scale * away)
+
+    return walked
+
+
+def tweened_drag(rng):
+    """One drag of the `tweened` family as [[t_ms, dx, dy], ...]."""
+    distance = rng.uniform(80, 320)
+    curve, tween = _curve(rng, distance), _tween(rng)
+    count = int(math.exp(rng.uniform(math.log(15), math.log(150))))
+    distort = rng.random() < 0.5
+    mean, spread, share = rng.uniform(0, 1), rng.uniform(0.2, 1.5), rng.uniform(0.2, 1.0)
+    per_frame = rng.random() < 2 / 3
+    rate = rng.choice([60.0, 60.0, 120.0, 30.0])
+    clock = _clock(rng)
+    whole_pixels = rng.random() < 0.7
+    pts, t = [[0.0, 0.0, 0.0]], 0.0
+    for i in range(1, count):
+        x, y = curve(tween(i / (count - 1)))
+        if distort and i < count - 1 and rng.random() < share:
+            y += rng.gauss(mean, spread)
+            x += rng.gauss(0, spread) * rng.choice([0, 1])
+        if whole_pixels:
+            x, y = round(x), round(y)
+        t = t + max(2.0, rng.gauss(1000 / rate, 1.0)) if per_frame else clock(t / 1000) * 1000
+        if [x, y] != pts[-1][1:]:
+            pts.append([round(t, 1), x, y])
     if len(pts) < 3:
         pts.append([pts[-1][0] + 16, distance, 0.0])
     return pts

@@ -56,7 +56,7 @@ from sklearn.model_selection import StratifiedGroupKFold
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-from features import NAMES, features, steady_frames  # noqa: E402
+from features import MOUSE_FEATURES, NAMES, features, steady_frames  # noqa: E402
 import libraries  # noqa: E402
 import synthetic  # noqa: E402
 
@@ -70,35 +70,42 @@ class Model:
     """One of the verifier's drag models: which tracks it learns from and how it reads them."""
 
     def __init__(self, name, trees, depth, keep, devices, reads, file, fixtures, balanced, batched,
-                 libraries):
+                 made_here, width):
         self.name, self.trees, self.depth, self.keep = name, trees, depth, keep
         self.devices = devices  # the recorded people's devices it learns from
         self.balanced = balanced  # people and scripts weigh the same in total
         self.batched = batched  # whether people's batched mouse drags are among its people
-        self.libraries = libraries  # whether it learns from drags made here by libraries
+        self.made_here = made_here  # whether it learns from the drags made here (below)
+        self.width = width  # it reads the first `width` features
         self.judged = name  # the device whose people the threshold keeps
         self.reads = reads  # a track as the model reads it
         self.file, self.fixtures = file, fixtures
 
     def learns_from(self, row):
         """Whether a training row is among this model's: every script's drag (those made here by
-        a library only if `libraries`), and the people's drags of its devices (without the
-        batched ones unless `batched`)."""
+        a library or of the tweened family only if `made_here`), and the people's drags of its
+        devices (without the batched ones unless `batched`)."""
         _, bot, source, group, device, _ = row
-        if group.startswith(LIBRARY):
-            return self.libraries
+        if group.startswith(MADE_HERE):
+            return self.made_here
         return bot or (device in self.devices and (self.batched or not source.startswith(BATCHED)))
 
 
 MODELS = [
     Model("mouse", 150, 3, 0.995, {"mouse"}, lambda track: track, "DragModel.txt",
-          "drag-model-fixtures.json", balanced=True, batched=True, libraries=False),
+          "drag-model-fixtures.json", balanced=True, batched=True, made_here=False,
+          width=MOUSE_FEATURES),
     Model("touch", 300, 4, 0.98, {"mouse", "touch"}, steady_frames, "TouchDragModel.txt",
-          "drag-model-touch-fixtures.json", balanced=False, batched=False, libraries=True),
+          "drag-model-touch-fixtures.json", balanced=False, batched=False, made_here=True,
+          width=len(NAMES)),
 ]
-# The groups (cross-validation folds) of drags made here by a library start with this.
+# The groups (cross-validation folds) of the drags made here, by a library itself or of the
+# synthetic tweened family, start with these; only the touch model learns from them.
 LIBRARY = "library-"
+TWEENED = "tweened-"
+MADE_HERE = (LIBRARY, TWEENED)
 LIBRARY_DRAGS = 1200  # HumanCursor drags made here
+TWEENED_DRAGS = 2400  # drags of the synthetic tweened family
 # People's mouse recordings whose events come in batches: over a remote desktop (balabit, ~100
 # ms batches) or through a logger that throttles them (bdci2017, median 27 ms, a tenth over 100 ms).
 BATCHED = ("balabit-", "bdci2017-")
@@ -144,6 +151,15 @@ def tracks(data, widget):
                         continue
                     rows.append((body["track"], group == "bots", doc["source"], group_name,
                                  device, person_of(track, who)))
+                    if device == "touch" and group == "humans":
+                        # The same stroke from a phone that reports every other frame (30 a
+                        # second): still the person's, in the person's fold.
+                        slower = body["track"][::2]
+                        if slower[-1] is not body["track"][-1]:
+                            slower.append(body["track"][-1])
+                        if len(slower) >= 3:
+                            rows.append((slower, False, doc["source"], group_name, device,
+                                         person_of(track, who)))
     for family in synthetic.FAMILIES:
         for number in range(SYNTHETIC):
             pts = synthetic.drag(rng, family)
@@ -163,7 +179,21 @@ def tracks(data, widget):
         if len(body["track"]) >= 3:
             rows.append((body["track"], True, "bot-humancursor", f"{LIBRARY}humancursor/{number}",
                          "mouse", None))
+    draws = random.Random("20261207 tweened")
+    for number in range(TWEENED_DRAGS):
+        pts = synthetic.tweened_drag(draws)
+        hole = draws.uniform(PIECE * 0.5, IMAGE_WIDTH - PIECE - 4)
+        top = float(draws.randrange(0, IMAGE_HEIGHT - PIECE))
+        body, _, _ = widget.widget_answer(pts, hole, top, IMAGE_WIDTH, PIECE)
+        if len(body["track"]) >= 3:
+            rows.append((body["track"], True, "synthetic-" + synthetic.TWEENED,
+                         f"{TWEENED}{number}", "mouse", None))
     return rows
+
+
+def feature_rows(spec, tracks):
+    """The features `spec` reads from each track."""
+    return np.array([features(spec.reads(track))[:spec.width] for track in tracks])
 
 
 def fit(model, x, y, w):
@@ -185,9 +215,9 @@ def weights(sources, bots, balanced):
 
 def trees_text(model, spec):
     """One line a node: tree, feature (-1 for a leaf), threshold, left, right, leaf value."""
-    lines = [f"# {len(NAMES)} features: {' '.join(NAMES)}",
+    lines = [f"# {spec.width} features: {' '.join(NAMES[:spec.width])}",
              f"# {spec.trees} trees of depth {spec.depth}, learning rate {RATE}"]
-    base = float(model._raw_predict_init(np.zeros((1, len(NAMES))))[0, 0])
+    base = float(model._raw_predict_init(np.zeros((1, spec.width)))[0, 0])
     lines.append(f"base {base!r}")
     lines.append(f"rate {RATE!r}")
     for index, estimator in enumerate(model.estimators_[:, 0]):
@@ -231,7 +261,7 @@ def fixture_tracks():
 def train(spec, rows, check):
     """Fits one model; writes its text and fixtures unless `check`."""
     mine = [r for r in rows if spec.learns_from(r)]
-    x = np.array([features(spec.reads(r[0])) for r in mine])
+    x = feature_rows(spec, [r[0] for r in mine])
     y = np.array([r[1] for r in mine])
     sources = [r[2] for r in mine]
     judged = np.array([not r[1] and r[4] == spec.judged for r in mine])
@@ -285,7 +315,7 @@ def train(spec, rows, check):
     fixtures = []
     for item in fixture_tracks():
         v = features(spec.reads(item["track"]))
-        score = float(model.predict_proba(np.array([v]))[0, 1])
+        score = float(model.predict_proba(np.array([v[:spec.width]]))[0, 1])
         fixtures.append({"name": item["name"], "track": item["track"], "features": v, "score": score})
     path = os.path.join(ROOT, "Tests", "TactilePuzzleVerifierTests", "Fixtures", spec.fixtures)
     os.makedirs(os.path.dirname(path), exist_ok=True)

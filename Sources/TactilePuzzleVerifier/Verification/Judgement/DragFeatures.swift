@@ -15,6 +15,10 @@ struct DragFeatures: Hashable, Sendable {
         "regular_intervals", "long_intervals", "cross_range", "cross_moves", "cross_correlation",
         "backtrack", "overshoot", "start_speed", "end_speed", "easing_residual", "peak_at",
         "speed_peaks", "first_step", "largest_step", "still_steps", "lead_in", "settle",
+        // How the motion changes from frame to frame, for a track read at a steady frame rate
+        // (the touch model reads these too; the mouse model the names above only).
+        "speed_roughness", "jerk", "across_high_frequency", "acceleration_flips",
+        "speed_change_correlation", "straight_frames",
     ]
 
     /// The values, in the order of ``names``.
@@ -121,6 +125,97 @@ struct DragFeatures: Hashable, Sendable {
             Double(dx.filter { $0 == 0 }.count) / count,
             leadIn ?? 1,
             settle ?? 1,
+        ]
+        values += Self.frameMotion(along: x, across: across)
+    }
+
+    /// How the motion changes from one sample to the next, for a track read at a steady frame
+    /// rate: a generator's path is either as smooth as a formula (a tween) or noisy sample by
+    /// sample (distortion added to each point), a sparse one runs straight between its points,
+    /// and a finger's is neither.
+    ///
+    /// `along` is the progress along the slider and `across` the position across it; the last
+    /// sample (the release, off the frames' beat) is left out when there are more than three.
+    /// In order: the median change of speed from frame to frame, as a share of the mean speed;
+    /// the log of the energy of the third differences along against the first; the log of the
+    /// energy of the second differences across against the first; the share of the firm
+    /// accelerations (over 0.05 a frame) whose sign differs from the one before; the correlation
+    /// of each change of speed with the next; the share of the frames in motion that do not bend
+    /// (a second difference under a twentieth of the mean speed). All zero under five frames.
+    private static func frameMotion(along x: [Double], across: [Double]) -> [Double] {
+        let n = x.count > 3 ? x.count - 1 : x.count
+        guard n >= 5 else { return Array(repeating: 0, count: 6) }
+        let dx: [Double] = (0..<(n - 1)).map { x[$0 + 1] - x[$0] }
+        let dy: [Double] = (0..<(n - 1)).map { across[$0 + 1] - across[$0] }
+        let speeds: [Double] = (0..<(n - 1)).map { (dx[$0] * dx[$0] + dy[$0] * dy[$0]).squareRoot() }
+        let mean = speeds.reduce(0, +) / Double(speeds.count) + 1e-9
+        let changes: [Double] = (0..<(speeds.count - 1)).map { speeds[$0 + 1] - speeds[$0] }
+        let roughness = median(changes.map(abs)) / mean
+
+        let acceleration: [Double] = (0..<(n - 2)).map { (i: Int) -> Double in
+            x[i + 2] - 2 * x[i + 1] + x[i]
+        }
+        let bend: [Double] = (0..<(n - 2)).map { (i: Int) -> Double in
+            across[i + 2] - 2 * across[i + 1] + across[i]
+        }
+        var alongFirst = 0.0
+        var acrossFirst = 0.0
+        for i in 0..<(n - 1) {
+            alongFirst += dx[i] * dx[i]
+            acrossFirst += dy[i] * dy[i]
+        }
+        var acrossSecond = 0.0
+        for i in 0..<(n - 2) { acrossSecond += bend[i] * bend[i] }
+        var alongThird = 0.0
+        for i in 0..<(n - 3) {
+            let third = acceleration[i + 1] - acceleration[i]
+            alongThird += third * third
+        }
+        let jerk = log((alongThird + 1e-6) / (alongFirst + 1e-6))
+        let highFrequency = log((acrossSecond + 1e-3) / (acrossFirst + 1e-3))
+
+        let firm = acceleration.filter { abs($0) > 0.05 }
+        var flips = 0.0
+        if firm.count > 2 {
+            let changed = (0..<(firm.count - 1)).filter { (firm[$0] > 0) != (firm[$0 + 1] > 0) }
+            flips = Double(changed.count) / Double(firm.count - 1)
+        }
+
+        var correlation = 0.0
+        if changes.count > 3 {
+            let later = Array(changes[1...])
+            let earlier = Array(changes[..<(changes.count - 1)])
+            var laterMean = 0.0
+            var earlierMean = 0.0
+            for i in later.indices {
+                laterMean += later[i]
+                earlierMean += earlier[i]
+            }
+            laterMean /= Double(later.count)
+            earlierMean /= Double(earlier.count)
+            var both = 0.0
+            var laterSquares = 0.0
+            var earlierSquares = 0.0
+            for i in later.indices {
+                both += (later[i] - laterMean) * (earlier[i] - earlierMean)
+                laterSquares += (later[i] - laterMean) * (later[i] - laterMean)
+                earlierSquares += (earlier[i] - earlierMean) * (earlier[i] - earlierMean)
+            }
+            if laterSquares > 0 && earlierSquares > 0 {
+                correlation = both / (laterSquares * earlierSquares).squareRoot()
+            }
+        }
+
+        var moving = 0
+        var straight = 0
+        for i in 0..<(n - 2) where speeds[i] > 0.05 * mean || speeds[i + 1] > 0.05 * mean {
+            moving += 1
+            let bent = (acceleration[i] * acceleration[i] + bend[i] * bend[i]).squareRoot()
+            if bent < 0.05 * mean { straight += 1 }
+        }
+        return [
+            roughness, jerk, highFrequency, flips, correlation,
+            moving > 0 ? Double(straight) / Double(moving) : 0,
         ]
     }
 
