@@ -196,6 +196,40 @@ import Testing
         }
     }
 
+    /// The features of how motion changes from frame to frame, on tracks whose values follow
+    /// by hand: a steady straight line, a zigzag across it, and a pace that alternates.
+    @Test func frameMotionFeaturesMeasureWhatTheySay() throws {
+        func value(_ name: String, _ track: [PuzzleTrackPoint]) throws -> Double {
+            let features = try #require(DragFeatures(track, axis: .horizontal))
+            return features.values[try #require(DragFeatures.names.firstIndex(of: name))]
+        }
+        // 31 samples a frame apart; the last (the release) is left out, so 30 are read.
+        func track(_ position: (Int) -> (x: Double, y: Double)) -> [PuzzleTrackPoint] {
+            (0...30).map {
+                PuzzleTrackPoint(x: position($0).x, y: position($0).y, time: Double($0) / 60)
+            }
+        }
+        let line = track { (5 * Double($0), 100) }
+        #expect(try value("straight_frames", line) == 1)
+        #expect(try value("speed_roughness", line) == 0)
+        #expect(try value("acceleration_flips", line) == 0)
+        #expect(try value("speed_change_correlation", line) == 0)
+        // Across: ±0.5 about the line, so 29 first differences of ±1 and 28 second ones of ±2.
+        let zigzag = track { (5 * Double($0), 100 + ($0 % 2 == 0 ? -0.5 : 0.5)) }
+        expectClose(
+            try value("across_high_frequency", zigzag), log((28 * 4 + 1e-3) / (29 + 1e-3)),
+            within: 1e-12)
+        #expect(try value("straight_frames", zigzag) == 0)
+        // Along: 5 px a frame with every other sample 0.5 px ahead, so the speed alternates
+        // 5.5, 4.5: every acceleration flips and each change of speed undoes the one before.
+        let pace = track { (5 * Double($0) + ($0 % 2 == 1 ? 0.5 : 0), 100) }
+        #expect(try value("acceleration_flips", pace) == 1)
+        expectClose(try value("speed_change_correlation", pace), -1, within: 1e-12)
+        // Mean speed: 15 steps of 5.5 and 14 of 4.5 over 29.
+        expectClose(
+            try value("speed_roughness", pace), 1 / (145.5 / 29 + 1e-9), within: 1e-9)
+    }
+
     /// A finger flicks faster than a mouse is dragged: a tenth of a second is too quick for a
     /// mouse and not for a finger or a pen; under 50 ms is too quick for any.
     @Test func aFingersStrokeIsTooQuickOnlyUnderFiftyMilliseconds() {

@@ -147,7 +147,9 @@ struct DragFeatures: Hashable, Sendable {
         guard n >= 5 else { return Array(repeating: 0, count: 6) }
         let dx: [Double] = (0..<(n - 1)).map { x[$0 + 1] - x[$0] }
         let dy: [Double] = (0..<(n - 1)).map { across[$0 + 1] - across[$0] }
-        let speeds: [Double] = (0..<(n - 1)).map { (dx[$0] * dx[$0] + dy[$0] * dy[$0]).squareRoot() }
+        let speeds: [Double] = (0..<(n - 1)).map {
+            (dx[$0] * dx[$0] + dy[$0] * dy[$0]).squareRoot()
+        }
         let mean = speeds.reduce(0, +) / Double(speeds.count) + 1e-9
         let changes: [Double] = (0..<(speeds.count - 1)).map { speeds[$0 + 1] - speeds[$0] }
         let roughness = median(changes.map(abs)) / mean
