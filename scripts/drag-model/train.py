@@ -26,8 +26,12 @@ Synthetic scripted drags of several families (synthetic.py; 2,400 of each) join 
 the models learn kinds of generator rather than the recorded ones. The touch model also learns
 from 1,200 drags made here by HumanCursor, a public generator, itself (libraries.py), as more of
 that recorded family: claiming a finger, its drags were the ones the touch model let through
-most. (The mouse model does not need them: HumanCursor's drags as a mouse's pass none of its
-measures, and it stays as it was.) Every source weighs the same
+most; from 2,400 drags of the synthetic tweened family (synthetic.py: the way most cursor
+libraries are built); and from every finger stroke a second time, as a phone that reports every
+other frame delivers it. It reads 27 features, the mouse model the first 21 (features.py: the
+last six describe how the motion changes from frame to frame, which means something only at a
+steady frame rate). (The mouse model needs none of these: HumanCursor's drags as a mouse's pass
+none of its measures, and it stays as it was.) Every source weighs the same
 within its class; for the mouse model the people's drags and the scripts' weigh the same in
 total too. The touch model's people leave out the mouse drags that come in batches (over a
 remote desktop, or through a throttled logger): a browser that reports a finger or a pen has the
