@@ -164,34 +164,27 @@ def tracks(data, widget):
                         if len(slower) >= 3:
                             rows.append((slower, False, doc["source"], group_name, device,
                                          person_of(track, who)))
+    def scripted(pts, draws, source, group):
+        """A script's drag on a puzzle drawn from `draws`, as widget.js sends it."""
+        hole = draws.uniform(PIECE * 0.5, IMAGE_WIDTH - PIECE - 4)
+        top = float(draws.randrange(0, IMAGE_HEIGHT - PIECE))
+        body, _, _ = widget.widget_answer(pts, hole, top, IMAGE_WIDTH, PIECE)
+        if len(body["track"]) >= 3:
+            rows.append((body["track"], True, source, group, "mouse", None))
+
     for family in synthetic.FAMILIES:
         for number in range(SYNTHETIC):
-            pts = synthetic.drag(rng, family)
-            hole = rng.uniform(PIECE * 0.5, IMAGE_WIDTH - PIECE - 4)
-            top = float(rng.randrange(0, IMAGE_HEIGHT - PIECE))
-            body, _, _ = widget.widget_answer(pts, hole, top, IMAGE_WIDTH, PIECE)
-            if len(body["track"]) >= 3:
-                rows.append((body["track"], True, "synthetic-" + family,
-                             f"synthetic-{family}/{number}", "mouse", None))
-    # More of the recorded HumanCursor family, from the library itself, with puzzles of their
-    # own (so the rows above stay as they were).
+            scripted(synthetic.drag(rng, family), rng, "synthetic-" + family,
+                     f"synthetic-{family}/{number}")
+    # More of the recorded HumanCursor family, from the library itself, and the tweened family,
+    # with puzzles of their own (so the rows above stay as they were).
     draws = random.Random("20261207 library")
     for number, pts in enumerate(libraries.humancursor_drags(LIBRARY_DRAGS, 20261207)):
-        hole = draws.uniform(PIECE * 0.5, IMAGE_WIDTH - PIECE - 4)
-        top = float(draws.randrange(0, IMAGE_HEIGHT - PIECE))
-        body, _, _ = widget.widget_answer(pts, hole, top, IMAGE_WIDTH, PIECE)
-        if len(body["track"]) >= 3:
-            rows.append((body["track"], True, "bot-humancursor", f"{LIBRARY}humancursor/{number}",
-                         "mouse", None))
+        scripted(pts, draws, "bot-humancursor", f"{LIBRARY}humancursor/{number}")
     draws = random.Random("20261207 tweened")
     for number in range(TWEENED_DRAGS):
-        pts = synthetic.tweened_drag(draws)
-        hole = draws.uniform(PIECE * 0.5, IMAGE_WIDTH - PIECE - 4)
-        top = float(draws.randrange(0, IMAGE_HEIGHT - PIECE))
-        body, _, _ = widget.widget_answer(pts, hole, top, IMAGE_WIDTH, PIECE)
-        if len(body["track"]) >= 3:
-            rows.append((body["track"], True, "synthetic-" + synthetic.TWEENED,
-                         f"{TWEENED}{number}", "mouse", None))
+        scripted(synthetic.tweened_drag(draws), draws, "synthetic-" + synthetic.TWEENED,
+                 f"{TWEENED}{number}")
     return rows
 
 
