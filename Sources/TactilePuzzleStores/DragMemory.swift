@@ -9,7 +9,7 @@ public final class DragMemory: Sendable {
     /// The most fingerprints a bucket keeps.
     public static let perBucket = 256
 
-    /// Creates an empty memory of at most `budget` bytes (16 MiB by default: about 100,000
+    /// Creates an empty memory of at most `budget` bytes (16 MiB by default: about 60,000
     /// fingerprints).
     public init(budget: Int = 16 << 20) {
         buckets = Mutex(ExpiringEntries(budget: budget) { $0.reduce(64) { $0 + $1.count + 16 } })

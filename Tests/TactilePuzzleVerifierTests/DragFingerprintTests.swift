@@ -84,6 +84,93 @@ import Testing
         #expect(DragFingerprint(bytes: print.bytes) == print)
         #expect(DragFingerprint(bytes: Array(print.bytes.dropLast())) == nil)
         #expect(DragFingerprint(bytes: []) == nil)
+        // One kept before the samples were read: its timed part, nothing sample by sample.
+        let timed = try #require(
+            DragFingerprint(bytes: Array(print.bytes.prefix(DragFingerprint.timedByteCount))))
+        #expect(timed.progress == print.progress && timed.sideways == print.sideways)
+        #expect(timed.logDuration == print.logDuration && timed.samples == 0)
+        #expect(timed.matches(print) && print.matches(timed))
+    }
+
+    /// `track` with every sample but the first moved by up to `pixels` along and across and up
+    /// to `milliseconds` in time (less where samples are closer, so their order stays), and the
+    /// release moved along by up to `pixels` too.
+    func jittered(
+        _ track: [PuzzleTrackPoint], pixels: Double, milliseconds: Double,
+        random: inout SeededRandom
+    ) -> [PuzzleTrackPoint] {
+        let closest = zip(track, track.dropFirst()).map { $1.time - $0.time }.min() ?? 0
+        let shift = min(milliseconds / 1000, 0.45 * closest)
+        return track.enumerated().map { i, p in
+            guard i > 0 else { return p }
+            return PuzzleTrackPoint(
+                x: p.x + Double.random(in: -pixels...pixels, using: &random),
+                y: p.y + Double.random(in: -pixels...pixels, using: &random),
+                time: p.time + Double.random(in: -shift...shift, using: &random))
+        }
+    }
+
+    @Test func aCopyMovedThreePixelsAndFiveMillisecondsASampleMatchesSampleBySample() throws {
+        // Read against time alone, fewer of such copies are the same drag than sample by
+        // sample (where the noise is averaged over five samples at a time); every one that
+        // matches is found in the buckets a lookup reads.
+        var timedMatches = 0
+        var matches = 0
+        for seed in 1...20 as ClosedRange<UInt64> {
+            var random = SeededRandom(seed: seed + 2000)
+            let original = drag(seed: seed)
+            let recorded = try fingerprint(original)
+            let copy = try fingerprint(
+                jittered(original, pixels: 3, milliseconds: 5, random: &random))
+            #expect(copy.samples == recorded.samples)
+            #expect(copy.matches(recorded) == recorded.matches(copy), "seed \(seed)")
+            let timed = try #require(
+                DragFingerprint(bytes: Array(copy.bytes.prefix(DragFingerprint.timedByteCount))))
+            if timed.matches(recorded) { timedMatches += 1 }
+            guard copy.matches(recorded) else { continue }
+            matches += 1
+            #expect(copy.nearbyBuckets.contains(recorded.bucket), "seed \(seed)")
+        }
+        #expect(matches >= 16, "\(matches) of 20 copies matched")
+        #expect(timedMatches < matches, "the samples read one by one caught no more copies")
+    }
+
+    @Test func sampleBySampleNeedsTheSameSamplesAndEnoughOfThem() throws {
+        // Two fingerprints a little apart against time (a mean difference of progress of
+        // 0.0136, over the timed tolerance alone) and the given distance apart sample by sample
+        // (along, in pixels of a 300 px travel): the same drag only with 8 samples or more and
+        // within a pixel on average.
+        let n = DragFingerprint.points
+        func words(samples: Int16, frameOffset: Int16, timedOffset: Int16) -> [Int16] {
+            let progress = (0..<n).map { k in
+                Int16(1000 * (k + 1) / (n + 1)) + ([7, 15, 23].contains(k) ? 0 : timedOffset)
+            }
+            let frames = (0..<n).map { k in Int16(10_000 * (k + 1) / (n + 1)) + frameOffset }
+            return progress + Array(repeating: 20, count: n) + [-700, samples, 3000] + frames
+                + Array(repeating: 50, count: n)
+        }
+        func print(_ words: [Int16]) throws -> DragFingerprint {
+            try #require(
+                DragFingerprint(
+                    bytes: words.flatMap {
+                        [UInt8(UInt16(bitPattern: $0) >> 8), UInt8(UInt16(bitPattern: $0) & 0xFF)]
+                    }))
+        }
+        for samples: Int16 in [7, 8, 40] {
+            let a = try print(words(samples: samples, frameOffset: 0, timedOffset: 0))
+            // 33 ten-thousandths of 300 px: 0.99 px; 34: 1.02 px.
+            for (offset, within) in [(Int16(0), true), (33, true), (34, false)] {
+                let b = try print(words(samples: samples, frameOffset: offset, timedOffset: 15))
+                #expect(
+                    a.matches(b) == (within && samples >= 8), "\(samples) samples, \(offset)")
+            }
+            // Farther apart against time than the sample-by-sample reading forgives.
+            let far = try print(words(samples: samples, frameOffset: 0, timedOffset: 30))
+            #expect(!a.matches(far), "\(samples) samples")
+        }
+        // The same, one sample more: another drag.
+        let a = try print(words(samples: 40, frameOffset: 0, timedOffset: 0))
+        #expect(!a.matches(try print(words(samples: 41, frameOffset: 0, timedOffset: 15))))
     }
 
     @Test func tracksWithoutTravelOrTimeOrFiniteValuesHaveNone() {

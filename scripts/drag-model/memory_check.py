@@ -13,8 +13,13 @@ duration around the time; and the logarithm of the duration in thousandths. Two 
 match when the durations' logarithms are within 0.36, the progress at the bucketing times within
 0.04, and either the mean difference of progress is within 0.001 whatever the wander across
 (0.0025 when either drag keeps within 1 px across the slider), or that plus 0.005 times the mean
-difference across (px) is within 0.010. Also prints what seeding the memory with every public
-human drag (both splits) would cost. Needs numpy.
+difference across (px) is within 0.010. Read sample by sample as well: at 32 samples spread
+evenly by count, the progress and the distance across (ten-thousandths of the travel), each
+averaged with the two samples either side; two drags of the same number of samples, 8 or more,
+that pass the gates above with that mean difference within 0.025 and whose sample-by-sample
+readings differ by at most 1 px on average (along, and across, in pixels of the longer travel)
+match too. Also prints what seeding the memory with every public human drag (both splits) would
+cost. Needs numpy.
 """
 import argparse
 import glob
@@ -31,7 +36,8 @@ WINDOW = 0.1
 LOG_DURATION, BUCKET_PROGRESS, PROGRESS_ALONE, FLAT_PROGRESS, PER_PIXEL, DISTANCE = 0.36, 0.04, 0.001, 0.0025, 0.005, 0.010
 FLAT = 1.0  # px: a drag that keeps within this across the slider has no wander to tell it by
 BUCKET_POINTS = [7, 15, 23]
-BYTES = 2 * (2 * POINTS + 1)
+FRAME_WINDOW, FEWEST_SAMPLES, FRAME_PIXELS, FRAME_DISTANCE = 2, 8, 1.0, 0.025
+BYTES = 2 * (4 * POINTS + 3)
 READINGS = np.arange(1, POINTS + 1) / (POINTS + 1)
 
 
@@ -63,12 +69,35 @@ def fingerprint(track):
     shares = (t - t[0]) / (t[-1] - t[0])
     progress = rounded(averages(shares, along / along[-1]) * 1000)
     sideways = rounded(averages(shares, across) * 10)
-    return progress, sideways, int(rounded(math.log(t[-1] - t[0]) * 1000))
+    # Sample by sample: the samples nearest evenly spread shares of the count, each averaged
+    # with FRAME_WINDOW samples either side (cut at the ends).
+    # The travel they are shares of is the mean of the last samples, so that moving the release
+    # a few pixels moves every share by little.
+    last = len(track) - 1
+    reach = along[max(0, last - FRAME_WINDOW):].mean()
+    samples = len(track) if abs(reach) >= 1e-6 else 0  # none to compare without a reach
+    reach = reach if samples else 1.0
+    centres = np.floor(READINGS * last + 0.5).astype(int)
+    frame_progress, frame_sideways = [], []
+    for c in centres:
+        window = slice(max(0, c - FRAME_WINDOW), min(last, c + FRAME_WINDOW) + 1)
+        frame_progress.append(along[window].mean() / reach)
+        frame_sideways.append(across[window].mean() / abs(reach))
+    return (progress, sideways, int(rounded(math.log(t[-1] - t[0]) * 1000)), samples,
+            float(rounded(min(abs(reach) * 10, 30000))), rounded(np.array(frame_progress) * 10000),
+            rounded(np.array(frame_sideways) * 10000))
 
 
-def distances(a, progress, sideways, durations):
-    """The distance of fingerprint `a` to each of the others (inf where the duration or the
-    bucketing times already differ too much; 0 where the progress alone is close enough)."""
+def stacked(prints):
+    """The fingerprints' parts as arrays, one row a fingerprint."""
+    return [np.array([p[k] for p in prints]) for k in range(7)]
+
+
+def distances(a, others):
+    """The distance of fingerprint `a` to each of the others (`stacked`; inf where the duration
+    or the bucketing times already differ too much; 0 where the progress alone is close enough,
+    or the drags match sample by sample)."""
+    progress, sideways, durations, samples, travel, frame_progress, frame_sideways = others
     along = np.abs(progress - a[0]).mean(-1) / 1000
     d = along + PER_PIXEL * np.abs(sideways - a[1]).mean(-1) / 10
     # The progress alone, close enough, matches whatever the wander across (a copy laid flat);
@@ -76,13 +105,19 @@ def distances(a, progress, sideways, durations):
     # with one of them within 1 px across are 0.0049 apart).
     flat = (np.abs(sideways).max(-1) < FLAT * 10) | (np.abs(a[1]).max() < FLAT * 10)
     d = np.where((along <= PROGRESS_ALONE) | (flat & (along <= FLAT_PROGRESS)), 0.0, d)
+    # Sample by sample, in pixels of the longer travel.
+    pixels = np.maximum(travel, a[4]) / 10 / 10000
+    frames = (samples == a[3]) & (a[3] >= FEWEST_SAMPLES) & (d <= FRAME_DISTANCE) & \
+        (np.abs(frame_progress - a[5]).mean(-1) * pixels <= FRAME_PIXELS) & \
+        (np.abs(frame_sideways - a[6]).mean(-1) * pixels <= FRAME_PIXELS)
+    d = np.where(frames, 0.0, d)
     near = (np.abs(durations - a[2]) <= LOG_DURATION * 1000) & \
            (np.abs(progress[..., BUCKET_POINTS] - a[0][BUCKET_POINTS]).max(-1) <= BUCKET_PROGRESS * 1000)
     return np.where(near, d, np.inf)
 
 
 def matches(a, b):
-    return bool(distances(a, b[0], b[1], np.array(b[2])) <= DISTANCE)
+    return bool(distances(a, stacked([b]))[0] <= DISTANCE)
 
 
 def copy(track, rng, pace=1.0, scale=1.0, jitter=(0.0, 0.0), flat=False):
@@ -119,13 +154,11 @@ def main():
             sources.append(doc["source"])
     prints = [fingerprint(t) for t in tracks]
     kept = [i for i, f in enumerate(prints) if f is not None]
-    progress = np.array([prints[i][0] for i in kept])
-    sideways = np.array([prints[i][1] for i in kept])
-    durations = np.array([prints[i][2] for i in kept])
+    others = stacked([prints[i] for i in kept])
     collisions = {}
     nearest = np.inf
     for n, i in enumerate(kept[:-1]):
-        d = distances(prints[i], progress[n + 1:], sideways[n + 1:], durations[n + 1:])
+        d = distances(prints[i], [part[n + 1:] for part in others])
         nearest = min(nearest, float(d.min()))
         for m in np.nonzero(d <= DISTANCE)[0]:
             pair = " ~ ".join(sorted((sources[i], sources[kept[n + 1 + m]])))

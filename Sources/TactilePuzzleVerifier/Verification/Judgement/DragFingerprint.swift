@@ -9,10 +9,13 @@ import TactilePuzzle
 /// of 11.4 million pairs among the recorded people's drags of the dev split, finger flicks
 /// included, nor of 8.1 million in the holdout split).
 ///
-/// Heavier per-sample noise (±3 px and ±5 ms) is caught about half the time: averaging takes
-/// most of it out of a long drag, but a finger flick of a few samples in 150 ms is moved as
-/// far by it as another person's flick is from it. Such a copy is a modelled drag, like any a
-/// script makes from public recordings: what it pays is the price.
+/// A copy whose every sample is moved further (±3 px and ±5 ms) is still the same samples in
+/// the same order: read sample by sample instead of against time (``frameProgress``), each
+/// reading averaged with its neighbours, such noise mostly cancels, and two drags of the same
+/// number of samples (8 or more) that close sample by sample and close against time as well
+/// are taken for one another (``frameTolerance``). A finger flick of a few samples is moved
+/// as far by that noise as another person's flick is from it: such a copy is a modelled drag,
+/// like any a script makes from public recordings, and what it pays is the price.
 ///
 /// The service remembers the fingerprints of the drags it accepted (across instances,
 /// through the store) and refuses a drag that matches one: a recorded or earlier accepted
@@ -27,6 +30,18 @@ public struct DragFingerprint: Hashable, Sendable {
     public private(set) var sideways: [Int16]
     /// The natural logarithm of the duration in seconds, in thousandths.
     public private(set) var logDuration: Int16
+    /// How many samples the drag has (0 in a fingerprint kept before the samples were read).
+    public private(set) var samples: Int16
+    /// How far along the slider the drag ends (the mean of its last ``frameWindow`` + 1
+    /// samples), in tenths of a pixel: what ``frameProgress`` is shares of.
+    public private(set) var travel: Int16
+    /// The progress at ``points`` samples spread evenly through the drag by count, not by time,
+    /// each averaged with the ``frameWindow`` samples either side, in ten-thousandths of
+    /// ``travel``.
+    public private(set) var frameProgress: [Int16]
+    /// The distance across the slider from the first sample at the same samples, averaged the
+    /// same way, in ten-thousandths of ``travel``.
+    public private(set) var frameSideways: [Int16]
 
     /// How many times the drag is read at.
     public static let points = 32
@@ -42,12 +57,24 @@ public struct DragFingerprint: Hashable, Sendable {
         logDuration: 0.36, bucketProgress: 0.04, progressAlone: 0.001, flat: 1.0,
         flatProgress: 0.0025, perPixel: 0.005, distance: 0.010
     )
+    /// How many samples either side of a reading ``frameProgress`` averages with it.
+    public static let frameWindow = 2
+    /// When two drags match sample by sample: the same number of samples, `fewestSamples` or
+    /// more; the mean difference of ``frameProgress`` and of ``frameSideways``, each in pixels
+    /// of the longer travel, within `pixels`; and the passing of the gates of ``tolerance``
+    /// (duration, bucketing times) with the mean difference of progress plus `perPixel` times
+    /// the mean difference across within `distance`. Chosen on the dev split's people: the
+    /// nearest two of its drags that pass the gates are a third beyond one of these at least.
+    public static let frameTolerance = (fewestSamples: 8, pixels: 1.0, distance: 0.025)
     /// The times (indices into ``progress``) and grid steps the buckets are named by; each
     /// step is twice the tolerance at least, so a match lies in a neighbouring bucket at most.
     private static let bucketPoints = [7, 15, 23]
     private static let bucketStep = (progress: 0.1, logDuration: 0.75)
     /// The size of ``bytes``.
-    public static let byteCount = 2 * (2 * points + 1)
+    public static let byteCount = 2 * (4 * points + 3)
+    /// The size of the fingerprints kept before the samples were read (no ``frameProgress``);
+    /// they are still read, and match by ``tolerance`` alone.
+    public static let timedByteCount = 2 * (2 * points + 1)
 
     /// The fingerprint of a drag's samples (times in seconds, strictly increasing), or `nil`
     /// when it has fewer than 3 samples, no duration or no travel along the slider.
@@ -68,22 +95,55 @@ public struct DragFingerprint: Hashable, Sendable {
         progress = readings.map { Self.scaled(progressCurve.average(around: $0), by: 1000) }
         sideways = readings.map { Self.scaled(acrossCurve.average(around: $0), by: 10) }
         logDuration = Self.scaled(log(duration), by: 1000)
+        // Sample by sample: the samples nearest evenly spread shares of the count, each the
+        // mean of it and its neighbours (cut at the ends), as shares of where the drag ends
+        // (the mean of its last samples, so that moving the release a few pixels moves every
+        // share by little).
+        let final = track.count - 1
+        func averaged(_ values: [Double], _ centre: Int) -> Double {
+            let window = max(0, centre - Self.frameWindow)...min(final, centre + Self.frameWindow)
+            return values[window].reduce(0, +) / Double(window.count)
+        }
+        let reach = averaged(along, final)
+        let centres = readings.map { Int(($0 * Double(final)).rounded()) }
+        // Without a reach, there are no shares to compare.
+        let scale = abs(reach) >= 1e-6 ? reach : 1
+        samples = abs(reach) >= 1e-6 ? Int16(min(track.count, Int(Int16.max))) : 0
+        self.travel = Self.scaled(abs(scale), by: 10)
+        frameProgress = centres.map { Self.scaled(averaged(along, $0) / scale, by: 10_000) }
+        frameSideways = centres.map { Self.scaled(averaged(across, $0) / abs(scale), by: 10_000) }
     }
 
-    /// Reads a fingerprint back from ``bytes``; `nil` for any other length.
+    /// Reads a fingerprint back from ``bytes`` (or from a fingerprint of ``timedByteCount``
+    /// bytes, kept before the samples were read); `nil` for any other length.
     public init?(bytes: [UInt8]) {
-        guard bytes.count == Self.byteCount else { return nil }
+        guard bytes.count == Self.byteCount || bytes.count == Self.timedByteCount else {
+            return nil
+        }
         let words = stride(from: 0, to: bytes.count, by: 2).map {
             Int16(bitPattern: UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]))
         }
-        progress = Array(words[0..<Self.points])
-        sideways = Array(words[Self.points..<(2 * Self.points)])
-        logDuration = words[words.count - 1]
+        let n = Self.points
+        progress = Array(words[0..<n])
+        sideways = Array(words[n..<(2 * n)])
+        logDuration = words[2 * n]
+        guard bytes.count == Self.byteCount else {
+            (samples, travel) = (0, 0)
+            frameProgress = Array(repeating: 0, count: n)
+            frameSideways = frameProgress
+            return
+        }
+        (samples, travel) = (words[2 * n + 1], words[2 * n + 2])
+        frameProgress = Array(words[(2 * n + 3)..<(3 * n + 3)])
+        frameSideways = Array(words[(3 * n + 3)...])
     }
 
-    /// Big-endian 16-bit words: the progress, the distance across, then the duration.
+    /// Big-endian 16-bit words: the progress, the distance across, the duration, the samples,
+    /// the travel, then the progress and the distance across sample by sample.
     public var bytes: [UInt8] {
-        (progress + sideways + [logDuration]).flatMap {
+        let words =
+            progress + sideways + [logDuration, samples, travel] + frameProgress + frameSideways
+        return words.flatMap {
             [UInt8(UInt16(bitPattern: $0) >> 8), UInt8(UInt16(bitPattern: $0) & 0xFF)]
         }
     }
@@ -112,6 +172,23 @@ public struct DragFingerprint: Hashable, Sendable {
         let isFlat = [sideways, other.sideways].contains { $0.allSatisfy { abs(Int($0)) < flat } }
         return along <= (isFlat ? tolerance.flatProgress : tolerance.progressAlone)
             || along + tolerance.perPixel * across <= tolerance.distance
+            || (along + tolerance.perPixel * across <= Self.frameTolerance.distance
+                && matchesSampleBySample(other))
+    }
+
+    /// Whether the two have the same number of samples (enough of them) and come within
+    /// ``frameTolerance`` of each other sample by sample.
+    private func matchesSampleBySample(_ other: DragFingerprint) -> Bool {
+        guard samples == other.samples, Int(samples) >= Self.frameTolerance.fewestSamples
+        else { return false }
+        func meanDifference(_ a: [Int16], _ b: [Int16]) -> Double {
+            Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
+        }
+        // In pixels of the longer travel: tenths of a pixel times ten-thousandths.
+        let pixels = Double(max(travel, other.travel)) / 10 / 10_000
+        let limit = Self.frameTolerance.pixels
+        return meanDifference(frameProgress, other.frameProgress) * pixels <= limit
+            && meanDifference(frameSideways, other.frameSideways) * pixels <= limit
     }
 
     /// The bucket this fingerprint is kept in.
