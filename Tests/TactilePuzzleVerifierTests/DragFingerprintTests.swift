@@ -136,17 +136,18 @@ import Testing
     }
 
     @Test func sampleBySampleNeedsTheSameSamplesAndEnoughOfThem() throws {
-        // Two fingerprints a little apart against time (a mean difference of progress of
-        // 0.0136, over the timed tolerance alone) and the given distance apart sample by sample
-        // (along, in pixels of a 300 px travel): the same drag only with 8 samples or more and
-        // within a pixel on average.
+        // Two fingerprints `timedOffset` thousandths of progress apart against time at 29 of
+        // the 32 readings (15: a mean difference of 0.0136, over the timed tolerance alone) and
+        // `frameOffset` ten-thousandths of the travel apart sample by sample.
         let n = DragFingerprint.points
-        func words(samples: Int16, frameOffset: Int16, timedOffset: Int16) -> [Int16] {
+        func words(samples: Int16, travel: Int16, frameOffset: Int16, timedOffset: Int16)
+            -> [Int16]
+        {
             let progress = (0..<n).map { k in
                 Int16(1000 * (k + 1) / (n + 1)) + ([7, 15, 23].contains(k) ? 0 : timedOffset)
             }
             let frames = (0..<n).map { k in Int16(10_000 * (k + 1) / (n + 1)) + frameOffset }
-            return progress + Array(repeating: 20, count: n) + [-700, samples, 3000] + frames
+            return progress + Array(repeating: 20, count: n) + [-700, samples, travel] + frames
                 + Array(repeating: 50, count: n)
         }
         func print(_ words: [Int16]) throws -> DragFingerprint {
@@ -156,21 +157,31 @@ import Testing
                         [UInt8(UInt16(bitPattern: $0) >> 8), UInt8(UInt16(bitPattern: $0) & 0xFF)]
                     }))
         }
+        let cases: [(travel: Int16, frames: Int16, timed: Int16, within: Bool)] = [
+            // The same stage (300 px both): within a pixel on average (33 ten-thousandths of
+            // 300 px are 0.99 px, 34 are 1.02 px), and within 0.025 against time (30: 0.027).
+            (3000, 0, 15, true), (3000, 33, 18, true), (3000, 34, 15, false),
+            (3000, 0, 30, false),
+            // Another stage (600 px): within 0.8 px of the shorter travel (26: 0.78 px, 27:
+            // 0.81 px) and within 0.015 in progress against time (18: 0.0163).
+            (6000, 26, 15, true), (6000, 27, 15, false), (6000, 26, 18, false),
+        ]
         for samples: Int16 in [7, 8, 40] {
-            let a = try print(words(samples: samples, frameOffset: 0, timedOffset: 0))
-            // 33 ten-thousandths of 300 px: 0.99 px; 34: 1.02 px.
-            for (offset, within) in [(Int16(0), true), (33, true), (34, false)] {
-                let b = try print(words(samples: samples, frameOffset: offset, timedOffset: 15))
-                #expect(
-                    a.matches(b) == (within && samples >= 8), "\(samples) samples, \(offset)")
+            let a = try print(
+                words(samples: samples, travel: 3000, frameOffset: 0, timedOffset: 0))
+            for c in cases {
+                let b = try print(
+                    words(
+                        samples: samples, travel: c.travel, frameOffset: c.frames,
+                        timedOffset: c.timed))
+                #expect(a.matches(b) == (c.within && samples >= 8), "\(samples) samples, \(c)")
+                #expect(a.matches(b) == b.matches(a), "\(samples) samples, \(c)")
             }
-            // Farther apart against time than the sample-by-sample reading forgives.
-            let far = try print(words(samples: samples, frameOffset: 0, timedOffset: 30))
-            #expect(!a.matches(far), "\(samples) samples")
         }
         // The same, one sample more: another drag.
-        let a = try print(words(samples: 40, frameOffset: 0, timedOffset: 0))
-        #expect(!a.matches(try print(words(samples: 41, frameOffset: 0, timedOffset: 15))))
+        let a = try print(words(samples: 40, travel: 3000, frameOffset: 0, timedOffset: 0))
+        let longer = try print(words(samples: 41, travel: 3000, frameOffset: 0, timedOffset: 15))
+        #expect(!a.matches(longer))
     }
 
     @Test func tracksWithoutTravelOrTimeOrFiniteValuesHaveNone() {

@@ -15,10 +15,11 @@ match when the durations' logarithms are within 0.36, the progress at the bucket
 (0.0025 when either drag keeps within 1 px across the slider), or that plus 0.005 times the mean
 difference across (px) is within 0.010. Read sample by sample as well: at 32 samples spread
 evenly by count, the progress and the distance across (ten-thousandths of the travel), each
-averaged with the two samples either side; two drags of the same number of samples, 8 or more,
-that pass the gates above with that mean difference within 0.025 and whose sample-by-sample
-readings differ by at most 1 px on average (along, and across, in pixels of the longer travel)
-match too. Also prints what seeding the memory with every public human drag (both splits) would
+averaged with the two samples either side, as shares of the travel; two drags of the same number
+of samples, 8 or more, that pass the gates above match too when these readings differ on average
+(along, and across) by at most 0.8 px of the shorter travel with a mean difference of progress
+within 0.015, or by at most 1 px of the longer travel with the mean difference of progress plus
+0.005 times that across (px) within 0.025. Also prints what seeding the memory with every public human drag (both splits) would
 cost. Needs numpy.
 """
 import argparse
@@ -36,7 +37,8 @@ WINDOW = 0.1
 LOG_DURATION, BUCKET_PROGRESS, PROGRESS_ALONE, FLAT_PROGRESS, PER_PIXEL, DISTANCE = 0.36, 0.04, 0.001, 0.0025, 0.005, 0.010
 FLAT = 1.0  # px: a drag that keeps within this across the slider has no wander to tell it by
 BUCKET_POINTS = [7, 15, 23]
-FRAME_WINDOW, FEWEST_SAMPLES, FRAME_PIXELS, FRAME_DISTANCE = 2, 8, 1.0, 0.025
+FRAME_WINDOW, FEWEST_SAMPLES = 2, 8
+SHORTER_PIXELS, SHORTER_PROGRESS, LONGER_PIXELS, LONGER_DISTANCE = 0.8, 0.015, 1.0, 0.025
 BYTES = 2 * (4 * POINTS + 3)
 READINGS = np.arange(1, POINTS + 1) / (POINTS + 1)
 
@@ -105,11 +107,14 @@ def distances(a, others):
     # with one of them within 1 px across are 0.0049 apart).
     flat = (np.abs(sideways).max(-1) < FLAT * 10) | (np.abs(a[1]).max() < FLAT * 10)
     d = np.where((along <= PROGRESS_ALONE) | (flat & (along <= FLAT_PROGRESS)), 0.0, d)
-    # Sample by sample, in pixels of the longer travel.
-    pixels = np.maximum(travel, a[4]) / 10 / 10000
-    frames = (samples == a[3]) & (a[3] >= FEWEST_SAMPLES) & (d <= FRAME_DISTANCE) & \
-        (np.abs(frame_progress - a[5]).mean(-1) * pixels <= FRAME_PIXELS) & \
-        (np.abs(frame_sideways - a[6]).mean(-1) * pixels <= FRAME_PIXELS)
+    # Sample by sample: within SHORTER_PIXELS of the shorter travel (a copy's noise is in its own
+    # pixels, and a copy sent on another stage is scaled) and close in progress against time, or
+    # within LONGER_PIXELS of the longer travel and close in progress and wander against time.
+    shares = np.maximum(np.abs(frame_progress - a[5]).mean(-1),
+                        np.abs(frame_sideways - a[6]).mean(-1)) / 100000
+    frames = (samples == a[3]) & (a[3] >= FEWEST_SAMPLES) & (
+        ((along <= SHORTER_PROGRESS) & (np.minimum(travel, a[4]) * shares <= SHORTER_PIXELS))
+        | ((d <= LONGER_DISTANCE) & (np.maximum(travel, a[4]) * shares <= LONGER_PIXELS)))
     d = np.where(frames, 0.0, d)
     near = (np.abs(durations - a[2]) <= LOG_DURATION * 1000) & \
            (np.abs(progress[..., BUCKET_POINTS] - a[0][BUCKET_POINTS]).max(-1) <= BUCKET_PROGRESS * 1000)
@@ -120,14 +125,15 @@ def matches(a, b):
     return bool(distances(a, stacked([b]))[0] <= DISTANCE)
 
 
-def copy(track, rng, pace=1.0, scale=1.0, jitter=(0.0, 0.0), flat=False):
-    """A replay tool's copy of an accepted track: times ×pace, travel ×scale, every sample but
-    the first moved by up to jitter (px, ms), laid flat across the slider if `flat`, samples
-    that no longer come later dropped."""
+def copy(track, rng, pace=1.0, scale=1.0, jitter=(0.0, 0.0), flat=False, stage=1.0):
+    """A replay tool's copy of an accepted track: times ×pace, travel ×scale, the whole path
+    ×stage (sent on a stage of another width), every sample but the first moved by up to jitter
+    (px, ms), laid flat across the slider if `flat`, samples that no longer come later dropped."""
     out = [dict(track[0])]
     for p in track[1:]:
-        q = {"x": track[0]["x"] + (p["x"] - track[0]["x"]) * scale + rng.uniform(-jitter[0], jitter[0]),
-             "y": (track[0]["y"] if flat else p["y"]) + rng.uniform(-jitter[0], jitter[0]),
+        across = 0.0 if flat else (p["y"] - track[0]["y"]) * stage
+        q = {"x": track[0]["x"] + (p["x"] - track[0]["x"]) * scale * stage + rng.uniform(-jitter[0], jitter[0]),
+             "y": track[0]["y"] + across + rng.uniform(-jitter[0], jitter[0]),
              "t": p["t"] * pace + rng.uniform(-jitter[1], jitter[1])}
         if q["t"] > out[-1]["t"]:
             out.append(q)
@@ -177,6 +183,8 @@ def main():
                          ("laid flat, re-timed ×1.25", {"flat": True, "pace": 1.25}),
                          ("±1 px, ±2 ms a sample", {"jitter": (1, 2)}),
                          ("±3 px, ±5 ms a sample", {"jitter": (3, 5)}),
+                         ("±3 px, ±5 ms, stage ×0.8", {"jitter": (3, 5), "stage": 0.8}),
+                         ("±3 px, ±5 ms, stage ×1.25", {"jitter": (3, 5), "stage": 1.25}),
                          ("laid flat, ±1 px, ±2 ms", {"flat": True, "jitter": (1, 2)}),
                          ("laid flat, ±3 px, ±5 ms", {"flat": True, "jitter": (3, 5)})]:
         caught, by_source = [], {}

@@ -13,7 +13,7 @@ import TactilePuzzle
 /// the same order: read sample by sample instead of against time (``frameProgress``), each
 /// reading averaged with its neighbours, such noise mostly cancels, and two drags of the same
 /// number of samples (8 or more) that close sample by sample and close against time as well
-/// are taken for one another (``frameTolerance``). A finger flick of a few samples is moved
+/// are taken for one another (``frameTolerance``), on the same stage or scaled onto another. A finger flick of a few samples is moved
 /// as far by that noise as another person's flick is from it: such a copy is a modelled drag,
 /// like any a script makes from public recordings, and what it pays is the price.
 ///
@@ -60,12 +60,19 @@ public struct DragFingerprint: Hashable, Sendable {
     /// How many samples either side of a reading ``frameProgress`` averages with it.
     public static let frameWindow = 2
     /// When two drags match sample by sample: the same number of samples, `fewestSamples` or
-    /// more; the mean difference of ``frameProgress`` and of ``frameSideways``, each in pixels
-    /// of the longer travel, within `pixels`; and the passing of the gates of ``tolerance``
-    /// (duration, bucketing times) with the mean difference of progress plus `perPixel` times
-    /// the mean difference across within `distance`. Chosen on the dev split's people: the
-    /// nearest two of its drags that pass the gates are a third beyond one of these at least.
-    public static let frameTolerance = (fewestSamples: 8, pixels: 1.0, distance: 0.025)
+    /// more, and the mean difference of ``frameProgress`` and of ``frameSideways`` (both shares
+    /// of the travel) either within `shorter.pixels` in pixels of the shorter travel (a copy's
+    /// noise is in its own pixels, and a copy sent on another stage is scaled) with a mean
+    /// difference of progress against time within `shorter.progress`, or within
+    /// `longer.pixels` in pixels of the longer travel with the mean difference against time
+    /// (progress plus `perPixel` times the wander, as ``tolerance``) within
+    /// `longer.distance`; the gates of ``tolerance`` (duration, bucketing times) hold either
+    /// way. Chosen on the dev split's people: the nearest two of its drags are a third beyond
+    /// either.
+    public static let frameTolerance = (
+        fewestSamples: 8, shorter: (pixels: 0.8, progress: 0.015),
+        longer: (pixels: 1.0, distance: 0.025)
+    )
     /// The times (indices into ``progress``) and grid steps the buckets are named by; each
     /// step is twice the tolerance at least, so a match lies in a neighbouring bucket at most.
     private static let bucketPoints = [7, 15, 23]
@@ -172,23 +179,32 @@ public struct DragFingerprint: Hashable, Sendable {
         let isFlat = [sideways, other.sideways].contains { $0.allSatisfy { abs(Int($0)) < flat } }
         return along <= (isFlat ? tolerance.flatProgress : tolerance.progressAlone)
             || along + tolerance.perPixel * across <= tolerance.distance
-            || (along + tolerance.perPixel * across <= Self.frameTolerance.distance
-                && matchesSampleBySample(other))
+            || matchesSampleBySample(
+                other, along: along, timed: along + tolerance.perPixel * across)
     }
 
     /// Whether the two have the same number of samples (enough of them) and come within
-    /// ``frameTolerance`` of each other sample by sample.
-    private func matchesSampleBySample(_ other: DragFingerprint) -> Bool {
-        guard samples == other.samples, Int(samples) >= Self.frameTolerance.fewestSamples
-        else { return false }
+    /// ``frameTolerance`` of each other sample by sample, given the mean difference of
+    /// progress against time (`along`) and that plus the wander's (`timed`).
+    private func matchesSampleBySample(
+        _ other: DragFingerprint, along: Double, timed: Double
+    ) -> Bool {
+        let tolerance = Self.frameTolerance
+        guard samples == other.samples, Int(samples) >= tolerance.fewestSamples else {
+            return false
+        }
         func meanDifference(_ a: [Int16], _ b: [Int16]) -> Double {
             Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
         }
-        // In pixels of the longer travel: tenths of a pixel times ten-thousandths.
-        let pixels = Double(max(travel, other.travel)) / 10 / 10_000
-        let limit = Self.frameTolerance.pixels
-        return meanDifference(frameProgress, other.frameProgress) * pixels <= limit
-            && meanDifference(frameSideways, other.frameSideways) * pixels <= limit
+        // Ten-thousandths of a travel in tenths of a pixel: pixels.
+        let shares =
+            max(
+                meanDifference(frameProgress, other.frameProgress),
+                meanDifference(frameSideways, other.frameSideways)) / 100_000
+        let shorter = Double(min(travel, other.travel)) * shares
+        let longer = Double(max(travel, other.travel)) * shares
+        return (along <= tolerance.shorter.progress && shorter <= tolerance.shorter.pixels)
+            || (timed <= tolerance.longer.distance && longer <= tolerance.longer.pixels)
     }
 
     /// The bucket this fingerprint is kept in.
