@@ -182,6 +182,12 @@ import Testing
         let a = try print(words(samples: 40, travel: 3000, frameOffset: 0, timedOffset: 0))
         let longer = try print(words(samples: 41, travel: 3000, frameOffset: 0, timedOffset: 15))
         #expect(!a.matches(longer))
+        // A damaged store's fingerprint with no travel matches nothing sample by sample.
+        for travel: Int16 in [0, -3000] {
+            let damaged = try print(
+                words(samples: 40, travel: travel, frameOffset: 0, timedOffset: 15))
+            #expect(!a.matches(damaged) && !damaged.matches(a), "travel \(travel)")
+        }
     }
 
     @Test func tracksWithoutTravelOrTimeOrFiniteValuesHaveNone() {

@@ -13,9 +13,10 @@ import TactilePuzzle
 /// the same order: read sample by sample instead of against time (``frameProgress``), each
 /// reading averaged with its neighbours, such noise mostly cancels, and two drags of the same
 /// number of samples (8 or more) that close sample by sample and close against time as well
-/// are taken for one another (``frameTolerance``), on the same stage or scaled onto another. A finger flick of a few samples is moved
-/// as far by that noise as another person's flick is from it: such a copy is a modelled drag,
-/// like any a script makes from public recordings, and what it pays is the price.
+/// are taken for one another (``frameTolerance``), on the same stage or scaled onto another.
+/// A finger flick of a few samples is moved as far by that noise as another person's flick is
+/// from it: such a copy is a modelled drag, like any a script makes from public recordings,
+/// and what it pays is the price.
 ///
 /// The service remembers the fingerprints of the drags it accepted (across instances,
 /// through the store) and refuses a drag that matches one: a recorded or earlier accepted
@@ -190,9 +191,9 @@ public struct DragFingerprint: Hashable, Sendable {
         _ other: DragFingerprint, along: Double, timed: Double
     ) -> Bool {
         let tolerance = Self.frameTolerance
-        guard samples == other.samples, Int(samples) >= tolerance.fewestSamples else {
-            return false
-        }
+        guard samples == other.samples, Int(samples) >= tolerance.fewestSamples,
+            travel > 0, other.travel > 0
+        else { return false }
         func meanDifference(_ a: [Int16], _ b: [Int16]) -> Double {
             Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
         }
