@@ -38,6 +38,15 @@ import Testing
         try #require(DragFingerprint(track, axis: .horizontal))
     }
 
+    /// The fingerprint whose ``DragFingerprint/bytes`` are these big-endian words.
+    func fingerprint(words: [Int16]) throws -> DragFingerprint {
+        try #require(
+            DragFingerprint(
+                bytes: words.flatMap {
+                    [UInt8(UInt16(bitPattern: $0) >> 8), UInt8(UInt16(bitPattern: $0) & 0xFF)]
+                }))
+    }
+
     @Test(arguments: 1...20 as ClosedRange<UInt64>)
     func replaysAsToolsAlterThemStillMatch(seed: UInt64) throws {
         let original = drag(seed: seed)
@@ -150,13 +159,6 @@ import Testing
             return progress + Array(repeating: 20, count: n) + [-700, samples, travel] + frames
                 + Array(repeating: 50, count: n)
         }
-        func print(_ words: [Int16]) throws -> DragFingerprint {
-            try #require(
-                DragFingerprint(
-                    bytes: words.flatMap {
-                        [UInt8(UInt16(bitPattern: $0) >> 8), UInt8(UInt16(bitPattern: $0) & 0xFF)]
-                    }))
-        }
         let cases: [(travel: Int16, frames: Int16, timed: Int16, within: Bool)] = [
             // The same stage (300 px both): within a pixel on average (33 ten-thousandths of
             // 300 px are 0.99 px, 34 are 1.02 px), and within 0.025 against time (30: 0.027).
@@ -167,25 +169,30 @@ import Testing
             (6000, 26, 15, true), (6000, 27, 15, false), (6000, 26, 18, false),
         ]
         for samples: Int16 in [7, 8, 40] {
-            let a = try print(
-                words(samples: samples, travel: 3000, frameOffset: 0, timedOffset: 0))
+            let a = try fingerprint(
+                words:
+                    words(samples: samples, travel: 3000, frameOffset: 0, timedOffset: 0))
             for c in cases {
-                let b = try print(
-                    words(
-                        samples: samples, travel: c.travel, frameOffset: c.frames,
-                        timedOffset: c.timed))
+                let b = try fingerprint(
+                    words:
+                        words(
+                            samples: samples, travel: c.travel, frameOffset: c.frames,
+                            timedOffset: c.timed))
                 #expect(a.matches(b) == (c.within && samples >= 8), "\(samples) samples, \(c)")
                 #expect(a.matches(b) == b.matches(a), "\(samples) samples, \(c)")
             }
         }
         // The same, one sample more: another drag.
-        let a = try print(words(samples: 40, travel: 3000, frameOffset: 0, timedOffset: 0))
-        let longer = try print(words(samples: 41, travel: 3000, frameOffset: 0, timedOffset: 15))
+        let a = try fingerprint(
+            words: words(samples: 40, travel: 3000, frameOffset: 0, timedOffset: 0))
+        let longer = try fingerprint(
+            words: words(samples: 41, travel: 3000, frameOffset: 0, timedOffset: 15))
         #expect(!a.matches(longer))
         // A damaged store's fingerprint with no travel matches nothing sample by sample.
         for travel: Int16 in [0, -3000] {
-            let damaged = try print(
-                words(samples: 40, travel: travel, frameOffset: 0, timedOffset: 15))
+            let damaged = try fingerprint(
+                words:
+                    words(samples: 40, travel: travel, frameOffset: 0, timedOffset: 15))
             #expect(!a.matches(damaged) && !damaged.matches(a), "travel \(travel)")
         }
     }
@@ -233,19 +240,12 @@ import Testing
             words[k] = Int16(1000 * (k + 1) / (DragFingerprint.points + 1))
         }
         words[7] = 300
-        func print(_ words: [Int16]) throws -> DragFingerprint {
-            try #require(
-                DragFingerprint(
-                    bytes: words.flatMap {
-                        [UInt8(UInt16(bitPattern: $0) >> 8), UInt8(UInt16(bitPattern: $0) & 0xFF)]
-                    }))
-        }
-        let a = try print(words)
+        let a = try fingerprint(words: words)
         var buckets: Set<String> = []
         for delta in -60...60 {
             var moved = words
             moved[7] += Int16(delta)
-            let b = try print(moved)
+            let b = try fingerprint(words: moved)
             #expect(a.matches(b) == (abs(delta) <= 40), "moved by \(delta)")
             guard a.matches(b) else { continue }
             #expect(a.nearbyBuckets.contains(b.bucket), "moved by \(delta)")

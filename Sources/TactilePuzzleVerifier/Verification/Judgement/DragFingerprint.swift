@@ -178,10 +178,10 @@ public struct DragFingerprint: Hashable, Sendable {
         let across = Double(acrossDifference) / 10 / points
         let flat = Int((tolerance.flat * 10).rounded())
         let isFlat = [sideways, other.sideways].contains { $0.allSatisfy { abs(Int($0)) < flat } }
+        let timed = along + tolerance.perPixel * across
         return along <= (isFlat ? tolerance.flatProgress : tolerance.progressAlone)
-            || along + tolerance.perPixel * across <= tolerance.distance
-            || matchesSampleBySample(
-                other, along: along, timed: along + tolerance.perPixel * across)
+            || timed <= tolerance.distance
+            || matchesSampleBySample(other, along: along, timed: timed)
     }
 
     /// Whether the two have the same number of samples (enough of them) and come within
