@@ -197,6 +197,20 @@ import Testing
         }
     }
 
+    @Test func everyFlippedBitOfAStoredFingerprintReadsBackAsStoredAndMatchesAlike() throws {
+        // A store's damaged fingerprint is read as it is (nothing lost, nothing trapped), and
+        // compared the same way whichever side it is on.
+        let stored = try fingerprint(drag(seed: 6)).bytes
+        let other = try fingerprint(drag(seed: 6))
+        for bit in 0..<(8 * stored.count) {
+            var flipped = stored
+            flipped[bit / 8] ^= UInt8(1 << (bit % 8))
+            let damaged = try #require(DragFingerprint(bytes: flipped), "bit \(bit)")
+            #expect(damaged.bytes == flipped, "bit \(bit)")
+            #expect(damaged.matches(other) == other.matches(damaged), "bit \(bit)")
+        }
+    }
+
     @Test func tracksWithoutTravelOrTimeOrFiniteValuesHaveNone() {
         let still = (0..<10).map { PuzzleTrackPoint(x: 5, y: 5, time: Double($0) / 60) }
         #expect(DragFingerprint(still, axis: .horizontal) == nil)
