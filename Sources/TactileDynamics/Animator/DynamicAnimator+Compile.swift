@@ -366,22 +366,22 @@ extension DynamicAnimator {
         let r = body.rotation.apply(body.localCenter)
         let center = body.position + r
         let v = body.velocity + cross(body.angularVelocity, r)
-        item.center = Point(x: center.x, y: center.y)
-        item.rotation = body.angle
-        item.velocity = Vector(dx: v.x, dy: v.y)
-        item.angularVelocity = body.angularVelocity
-        item.committed = CommittedState(
-            position: body.position, angle: body.angle, velocity: body.velocity,
-            angularVelocity: body.angularVelocity, center: item.center, rotation: item.rotation)
+        let point = Point(x: center.x, y: center.y)
+        item.motion = ItemMotion(
+            center: point, rotation: body.angle, velocity: Vector(dx: v.x, dy: v.y),
+            angularVelocity: body.angularVelocity,
+            committed: CommittedState(
+                position: body.position, angle: body.angle, velocity: body.velocity,
+                angularVelocity: body.angularVelocity, center: point, rotation: body.angle))
         if let group = item as? DynamicItemGroup {
             for (member, placement) in zip(group.items, group.offsets) {
                 let offset = body.rotation.apply(placement.offset)
                 let c = center + offset
                 let mv = v + cross(body.angularVelocity, offset)
-                member.center = Point(x: c.x, y: c.y)
-                member.rotation = body.angle + placement.rotation
-                member.velocity = Vector(dx: mv.x, dy: mv.y)
-                member.angularVelocity = body.angularVelocity
+                member.motion = ItemMotion(
+                    center: Point(x: c.x, y: c.y), rotation: body.angle + placement.rotation,
+                    velocity: Vector(dx: mv.x, dy: mv.y), angularVelocity: body.angularVelocity,
+                    committed: member.committed)
             }
         }
     }

@@ -345,11 +345,7 @@ public final class DynamicAnimator {
         events = other.events
         endedKeys = other.endedKeys
         for (mine, theirs) in zip(itemTable, other.itemTable) {
-            mine.center = theirs.center
-            mine.rotation = theirs.rotation
-            mine.velocity = theirs.velocity
-            mine.angularVelocity = theirs.angularVelocity
-            mine.committed = theirs.committed
+            mine.motion = theirs.motion
         }
     }
 }

@@ -14,23 +14,42 @@ import TactileCore
 /// ```
 public class DynamicItem {
     /// The centre, in the reference area's coordinates (points).
-    public var center: Point
+    public var center: Point {
+        get { motion.center }
+        set { motion.center = newValue }
+    }
     /// The rotation in radians, clockwise on screen (y grows downwards).
-    public var rotation: Double
+    public var rotation: Double {
+        get { motion.rotation }
+        set { motion.rotation = newValue }
+    }
     /// The bounds; the origin is zero and the size is the item's width and height in points.
     public let bounds: Rect
     /// The outline used for collisions.
     public let collisionBoundsType: CollisionBoundsType
     /// The velocity of the centre in points per second, as of the last frame.
-    public internal(set) var velocity: Vector = .zero
+    public internal(set) var velocity: Vector {
+        get { motion.velocity }
+        set { motion.velocity = newValue }
+    }
     /// The angular velocity in radians per second, as of the last frame.
-    public internal(set) var angularVelocity: Double = 0
+    public internal(set) var angularVelocity: Double {
+        get { motion.angularVelocity }
+        set { motion.angularVelocity = newValue }
+    }
 
     /// Collision geometry relative to the centre.
     let geometry: ItemGeometry
     /// The exact body state the animator last wrote, reused when nothing moved the item
     /// from outside, so rebuilding the simulation changes no bit of it.
-    var committed: CommittedState?
+    var committed: CommittedState? {
+        get { motion.committed }
+        set { motion.committed = newValue }
+    }
+    /// What the animator writes after every frame, kept as one value so that a frame's
+    /// write-back is one access to the object rather than one per property (each access to
+    /// a class's stored property is checked for exclusivity at run time).
+    var motion: ItemMotion
 
     /// Creates an item.
     ///
@@ -49,8 +68,7 @@ public class DynamicItem {
         try DynamicsError.finite(rotation, "item rotation")
         try DynamicsError.check(size.width, "item width", atLeast: 0, orEqual: false)
         try DynamicsError.check(size.height, "item height", atLeast: 0, orEqual: false)
-        self.center = center
-        self.rotation = rotation
+        motion = ItemMotion(center: center, rotation: rotation)
         bounds = Rect(origin: .zero, size: size)
         self.collisionBoundsType = collisionBoundsType
         geometry = try ItemGeometry.make(collisionBoundsType, size: size)
@@ -58,8 +76,7 @@ public class DynamicItem {
 
     /// For groups: geometry is the members'.
     init(groupCenter: Point, bounds: Rect) {
-        center = groupCenter
-        rotation = 0
+        motion = ItemMotion(center: groupCenter, rotation: 0)
         self.bounds = bounds
         collisionBoundsType = .rectangle
         geometry = .circle(radius: 0)
@@ -73,6 +90,15 @@ public class DynamicItem {
         let h = bounds.width * s + bounds.height * c
         return Rect(center: center, size: Size(width: w, height: h))
     }
+}
+
+/// An item's centre, rotation and velocities, and the body state they were written from.
+struct ItemMotion {
+    var center: Point
+    var rotation: Double
+    var velocity = Vector.zero
+    var angularVelocity = 0.0
+    var committed: CommittedState?
 }
 
 /// A body's state as the animator last wrote it.

@@ -29,14 +29,16 @@ extension World {
         laneRemainder = start
         contactsAreInLanes = true
         lanesNeedConstants = true
+        lanesHoldImpulses = false
     }
 
-    /// Copies what the lanes read from the contacts into them: their accumulated impulses at
-    /// every step (impacts may have changed them); their offsets, masses and normals once
-    /// after the contacts were found and prepared.
+    /// Copies what the lanes read from the contacts into them: their accumulated impulses
+    /// unless the lanes already hold them (see `lanesHoldImpulses`); their offsets, masses
+    /// and normals once after the contacts were found and prepared.
     mutating func loadContactLanes() {
         let constants = lanesNeedConstants
         lanesNeedConstants = false
+        guard constants || !lanesHoldImpulses else { return }
         for g in laneGroups.indices {
             let contact = laneGroups[g].contact
             if constants { loadGroupConstants(g) }
@@ -136,6 +138,7 @@ extension World {
 
     /// Copies the accumulated impulses from the lanes back to their contacts.
     mutating func storeContactLanes() {
+        defer { lanesHoldImpulses = true }
         for g in laneGroups.indices {
             let contact = laneGroups[g].contact
             for lane in 0..<4 {

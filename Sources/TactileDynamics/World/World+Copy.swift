@@ -35,6 +35,7 @@ extension World {
         laneRemainder = other.laneRemainder
         contactsAreInLanes = other.contactsAreInLanes
         lanesNeedConstants = other.lanesNeedConstants
+        lanesHoldImpulses = other.lanesHoldImpulses
         grid = Grid(copying: other.grid)
         time = other.time
         restitutionThreshold = other.restitutionThreshold

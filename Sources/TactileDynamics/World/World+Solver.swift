@@ -115,6 +115,7 @@ extension World {
                 contacts[k].second.normalImpulse = 0
                 contacts[k].first.tangentImpulse = 0
                 contacts[k].second.tangentImpulse = 0
+                lanesHoldImpulses = false
                 changed = true
             }
         }

@@ -53,6 +53,10 @@ struct World: ~Copyable {
     /// Whether the lanes' copies of the contacts' offsets, masses and normals are yet to be
     /// loaded: right after the contacts are found and prepared.
     var lanesNeedConstants = false
+    /// Whether the lanes hold the contacts' accumulated impulses as the contacts do: from
+    /// when the lanes stored theirs back until anything else writes a contact's impulses (a
+    /// detection, a search around strays, an impact), so a step need not load them again.
+    var lanesHoldImpulses = false
     /// The uniform grid used instead of sorting when there are many shapes.
     var grid = Grid()
     /// Seconds simulated so far.
@@ -210,6 +214,7 @@ struct World: ~Copyable {
             swap(&contacts, &previousContacts)
             findContacts()
             contactsAreInLanes = false
+            lanesHoldImpulses = false
             matchContacts()
             if detectionInterval > 1 { orderContactsByColor() }
             prepareContacts()
@@ -221,7 +226,10 @@ struct World: ~Copyable {
                 for k in contacts.indices { contacts[k].isImpact = false }
                 impactsMarked = false
             }
-            if !strays.isEmpty { findContactsAroundStrays() }
+            if !strays.isEmpty {
+                lanesHoldImpulses = false
+                findContactsAroundStrays()
+            }
         }
         stepsUntilDetection -= 1
         propagateImpacts()
