@@ -66,6 +66,26 @@ final class PauseLog: DynamicAnimatorDelegate {
         #expect(throws: DynamicsError.self) { try animator.addBehavior(root) }
     }
 
+    /// A behaviour's item list, changed one item at a time, against a plain list of the
+    /// items expected: in the order they came, each once.
+    @Test func itemListsKeepEachItemOnceInOrder() {
+        let balls = (0..<2_000).map { Scene.ball(Double($0 % 40) * 30, Double($0 / 40) * 30) }
+        let gravity = GravityBehavior(items: balls + balls.prefix(10))
+        #expect(gravity.items.map(ObjectIdentifier.init) == balls.map(ObjectIdentifier.init))
+        gravity.removeItem(balls[5])
+        gravity.removeItem(balls[5])
+        gravity.addItem(balls[7])
+        gravity.addItem(balls[5])
+        var expected = balls
+        expected.remove(at: 5)
+        expected.append(balls[5])
+        #expect(gravity.items.map(ObjectIdentifier.init) == expected.map(ObjectIdentifier.init))
+        for ball in balls { gravity.removeItem(ball) }
+        #expect(gravity.items.isEmpty)
+        gravity.addItem(balls[0])
+        #expect(gravity.items.count == 1 && gravity.items[0] === balls[0])
+    }
+
     @Test func itemsInARectangle() throws {
         let animator = Scene.animator()
         let a = Scene.ball(0, 0)

@@ -84,25 +84,33 @@ open class DynamicBehavior {
 /// A behaviour acting on a list of items that can be changed.
 public class ItemListBehavior: DynamicBehavior {
     private var list: [DynamicItem]
+    /// The items of `list`, to tell in constant time whether one is there (a scene of
+    /// thousands of items is built one `addItem` at a time).
+    private var members: Set<ObjectIdentifier>
 
     init(items: [DynamicItem]) {
         list = []
+        members = []
         super.init()
-        for item in items where !list.contains(where: { $0 === item }) { list.append(item) }
+        for item in items where members.insert(ObjectIdentifier(item)).inserted {
+            list.append(item)
+        }
     }
 
     public override var items: [DynamicItem] { list }
 
     /// Adds an item; adding one already present does nothing.
     public func addItem(_ item: DynamicItem) {
-        guard !list.contains(where: { $0 === item }) else { return }
+        guard members.insert(ObjectIdentifier(item)).inserted else { return }
         list.append(item)
         setNeedsUpdate()
     }
 
     /// Removes an item; removing one not present does nothing.
     public func removeItem(_ item: DynamicItem) {
-        guard let index = list.firstIndex(where: { $0 === item }) else { return }
+        guard members.remove(ObjectIdentifier(item)) != nil,
+            let index = list.firstIndex(where: { $0 === item })
+        else { return }
         list.remove(at: index)
         setNeedsUpdate()
     }
