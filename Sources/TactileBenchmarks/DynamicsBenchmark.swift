@@ -396,6 +396,10 @@ enum DynamicsBenchmark {
             let (seconds, timing) = timeFrames(animator)
             let drift = boxes.last!.center.distance(to: starts.last!)
             let largest = zip(boxes, starts).map { $0.center.distance(to: $1) }.max()!
+            // How far boxes sank (y grows downwards) and slid, each the most of any box: a
+            // stack of soft contacts sinks by what its springs give under the weight above.
+            let sank = zip(boxes, starts).map { $0.center.y - $1.y }.max()!
+            let slid = zip(boxes, starts).map { abs($0.center.x - $1.x) }.max()!
             let tilt = boxes.map { abs(remainder($0.rotation, .pi / 2)) }.max()! * 180 / .pi
             // Standing: no box moved more than 2 points or tilted more than 2°.
             let stands = largest <= 2 && tilt <= 2
@@ -405,7 +409,7 @@ enum DynamicsBenchmark {
                 : "the pyramids \(stands ? "stand" : "do NOT stand")"
             return (
                 seconds,
-                "\(boxes.count) boxes: \(settings), \(timing); in 2 s the top box moved \(String(format: "%.2f", drift)) points, the most any box moved \(String(format: "%.2f", largest)) points, largest tilt \(String(format: "%.2f", tilt))°: \(verdict)"
+                "\(boxes.count) boxes: \(settings), \(timing); in 2 s the top box moved \(String(format: "%.2f", drift)) points, the most any box moved \(String(format: "%.2f", largest)) points (sank \(String(format: "%.2f", sank)), slid sideways \(String(format: "%.2f", slid))), largest tilt \(String(format: "%.2f", tilt))°: \(verdict)"
             )
         } catch { throw .usage(error.message) }
     }
