@@ -154,6 +154,7 @@ extension World {
         contacts[k].isImpact = false
         contacts[k].finalSeparation = .infinity
         laneGroups[contactLanes[k] / 4].contact[contactLanes[k] % 4] = -1
+        lanesHoldImpulses = false
     }
 
     /// Loads group `g`'s lanes again after some were emptied, unless every group is loaded

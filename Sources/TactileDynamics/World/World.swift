@@ -54,8 +54,9 @@ struct World: ~Copyable {
     /// loaded: right after the contacts are found and prepared.
     var lanesNeedConstants = false
     /// Whether the lanes hold the contacts' accumulated impulses as the contacts do: from
-    /// when the lanes stored theirs back until anything else writes a contact's impulses (a
-    /// detection, a search around strays, an impact), so a step need not load them again.
+    /// when the lanes stored theirs back until anything else writes the impulses of a contact
+    /// in a lane (regrouping, a stray's contact vacated, an impact), so a step need not load
+    /// them again.
     var lanesHoldImpulses = false
     /// The uniform grid used instead of sorting when there are many shapes.
     var grid = Grid()
@@ -214,7 +215,6 @@ struct World: ~Copyable {
             swap(&contacts, &previousContacts)
             findContacts()
             contactsAreInLanes = false
-            lanesHoldImpulses = false
             matchContacts()
             if detectionInterval > 1 { orderContactsByColor() }
             prepareContacts()
@@ -226,10 +226,7 @@ struct World: ~Copyable {
                 for k in contacts.indices { contacts[k].isImpact = false }
                 impactsMarked = false
             }
-            if !strays.isEmpty {
-                lanesHoldImpulses = false
-                findContactsAroundStrays()
-            }
+            if !strays.isEmpty { findContactsAroundStrays() }
         }
         stepsUntilDetection -= 1
         propagateImpacts()
